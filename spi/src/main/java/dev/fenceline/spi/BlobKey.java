@@ -1,0 +1,43 @@
+package dev.fenceline.spi;
+
+/**
+ * The key of a blob in a {@link BlobStore}: {@code /}-separated segments of {@code [A-Za-z0-9._-]},
+ * 1 to {@value #MAX_LENGTH} characters, no {@code .} or {@code ..} segment, no empty segment, no
+ * leading or trailing {@code /}. Safe to map onto a file path or an object key.
+ *
+ * @param value the validated key
+ */
+public record BlobKey(String value) implements Comparable<BlobKey> {
+
+  /** Longest accepted key, in characters. */
+  public static final int MAX_LENGTH = 1024;
+
+  /**
+   * Validates the key.
+   *
+   * @throws IllegalArgumentException if the key breaks one of the rules above
+   */
+  public BlobKey {
+    PathRules.validate("blob key", value, MAX_LENGTH, "reports/2026-10-27.csv");
+  }
+
+  /** Returns the key for {@code value}. */
+  public static BlobKey of(String value) {
+    return new BlobKey(value);
+  }
+
+  /** Returns the key {@code this/child}. */
+  public BlobKey resolve(String child) {
+    return new BlobKey(value + "/" + child);
+  }
+
+  @Override
+  public int compareTo(BlobKey other) {
+    return value.compareTo(other.value);
+  }
+
+  @Override
+  public String toString() {
+    return value;
+  }
+}

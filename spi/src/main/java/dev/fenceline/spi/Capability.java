@@ -1,0 +1,41 @@
+package dev.fenceline.spi;
+
+/**
+ * What a destination can check or record by itself. A destination returns the set it really has;
+ * {@link Guarantee#of} turns that set into the guarantee Fenceline reports, and the conformance kit
+ * tests each claimed capability.
+ */
+public enum Capability {
+  /**
+   * The destination compares the supplied epoch with the newest registered epoch in the same atomic
+   * step as the change (one transaction, one conditional request), registers newer epochs and
+   * rejects older ones (R2, R3).
+   */
+  NATIVE_EPOCH_CHECK,
+
+  /**
+   * The destination records the operation ID and its receipt in the same atomic step as the change,
+   * and answers a retry of an applied operation with the stored receipt instead of applying it
+   * again (R4).
+   */
+  OPERATION_RECORD,
+
+  /**
+   * {@link Destination#lookup} answers whether an operation was applied, and with which receipt,
+   * whatever epoch is current; a worker that lost its answer can find out what happened.
+   */
+  RESULT_LOOKUP,
+
+  /**
+   * The payload is written to a store that cannot check epochs, under a staging key, and becomes
+   * visible only through a publish pointer that a {@link PointerStore} swaps with an epoch check
+   * (R6). A consumer that reads the staging area directly bypasses fencing.
+   */
+  STAGED_PUBLISH,
+
+  /**
+   * The destination deduplicates requests by the operation ID (an idempotency key) but cannot
+   * compare epochs: a stale writer's first request for a new operation is not stopped (R7).
+   */
+  IDEMPOTENCY_KEY
+}

@@ -1,0 +1,63 @@
+package dev.fenceline.spi;
+
+/**
+ * A per-resource generation number. An issuer hands out a larger epoch with every change of owner
+ * and never hands out a smaller or equal one again, also after a crash (R1). Destinations register
+ * the newest epoch they have seen and reject older ones (R2).
+ *
+ * <p>Epoch {@code 0} means "no owner was ever registered"; issued epochs start at {@code 1}.
+ * Wall-clock timestamps and random numbers are not epochs.
+ *
+ * @param value zero or more
+ */
+public record Epoch(long value) implements Comparable<Epoch> {
+
+  /** The epoch of a resource that no owner has registered yet. */
+  public static final Epoch NONE = new Epoch(0);
+
+  /**
+   * Validates the value.
+   *
+   * @throws IllegalArgumentException if {@code value} is negative
+   */
+  public Epoch {
+    if (value < 0) {
+      throw new IllegalArgumentException(
+          "Cannot use epoch " + value + ": epochs are zero or more (issuers start at 1)");
+    }
+  }
+
+  /** Returns the epoch with this value. */
+  public static Epoch of(long value) {
+    return new Epoch(value);
+  }
+
+  /**
+   * Returns the next epoch.
+   *
+   * @throws ArithmeticException if this is {@link Long#MAX_VALUE}
+   */
+  public Epoch next() {
+    return new Epoch(Math.addExact(value, 1));
+  }
+
+  /** True if this epoch is strictly older (smaller) than {@code other}. */
+  public boolean isOlderThan(Epoch other) {
+    return value < other.value;
+  }
+
+  /** True if this epoch is strictly newer (larger) than {@code other}. */
+  public boolean isNewerThan(Epoch other) {
+    return value > other.value;
+  }
+
+  @Override
+  public int compareTo(Epoch other) {
+    return Long.compare(value, other.value);
+  }
+
+  @Override
+  public String toString() {
+    return Long.toString(value);
+  }
+}

@@ -1,0 +1,56 @@
+package dev.fenceline.spi;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.Set;
+
+/**
+ * What a configured destination actually guarantees, computed from its {@link Capability} set. The
+ * CLI prints it and Fenceline refuses {@link #UNGUARDED} destinations unless explicitly allowed.
+ * None of these is exactly-once across systems: a guarantee covers the one destination only.
+ */
+public enum Guarantee {
+  /**
+   * A write with an older epoch is rejected and a retried operation is applied at most once, both
+   * checked by the destination in the same atomic step as the change.
+   */
+  FENCED,
+
+  /**
+   * Like {@link #FENCED} for what readers see through the publish pointer: a stale writer's staged
+   * payload is never published. A consumer that reads the staging area directly is not protected.
+   */
+  FENCED_BY_STAGING,
+
+  /**
+   * Retries of the same operation are deduplicated, but a stale writer is not stopped from applying
+   * an operation the destination has not seen.
+   */
+  IDEMPOTENT_ONLY,
+
+  /** Nothing is checked at the destination: a stale writer can overwrite a newer result. */
+  UNGUARDED;
+
+  /**
+   * Computes the guarantee of a capability set. An epoch check without an operation record is
+   * reported as {@link #UNGUARDED} on purpose: a lost answer followed by a retry would apply the
+   * change twice, and Fenceline under-claims rather than over-claims.
+   *
+   * @param capabilities what the destination reports
+   * @return the strongest guarantee the set supports
+   */
+  public static Guarantee of(Set<Capability> capabilities) {
+    requireNonNull(capabilities, "capabilities is null");
+    boolean fenced =
+        capabilities.contains(Capability.NATIVE_EPOCH_CHECK)
+            && capabilities.contains(Capability.OPERATION_RECORD);
+    if (fenced) {
+      return capabilities.contains(Capability.STAGED_PUBLISH) ? FENCED_BY_STAGING : FENCED;
+    }
+    if (capabilities.contains(Capability.OPERATION_RECORD)
+        || capabilities.contains(Capability.IDEMPOTENCY_KEY)) {
+      return IDEMPOTENT_ONLY;
+    }
+    return UNGUARDED;
+  }
+}

@@ -1,0 +1,40 @@
+package dev.fenceline.spi;
+
+import static java.util.Objects.requireNonNull;
+
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * A fencing token plus the expiry the issuer decided by its own clock. The expiry is informational:
+ * a worker must not compare it with its own wall clock (R9). Workers bound their own belief with
+ * {@link System#nanoTime()} from the moment they sent the request (see the core module's lease
+ * keeper), and destinations decide with the epoch.
+ *
+ * @param token the fencing token
+ * @param expiresAt when the issuer will consider the lease expired, by the issuer's clock
+ * @param ttl the lease length the issuer granted
+ */
+public record Lease(FencingToken token, Instant expiresAt, Duration ttl) {
+
+  /** Validates the lease. */
+  public Lease {
+    requireNonNull(token, "token is null");
+    requireNonNull(expiresAt, "expiresAt is null");
+    requireNonNull(ttl, "ttl is null");
+    if (ttl.isNegative() || ttl.isZero()) {
+      throw new IllegalArgumentException(
+          "Cannot create a lease for " + token.resource() + ": ttl " + ttl + " is not positive");
+    }
+  }
+
+  /** The leased resource. */
+  public ResourceId resource() {
+    return token.resource();
+  }
+
+  /** The epoch of the lease. */
+  public Epoch epoch() {
+    return token.epoch();
+  }
+}

@@ -1,0 +1,56 @@
+package dev.fenceline.spi;
+
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * Hands out leases with fencing tokens (R1, R8). An issuer is the trusted source of epochs: for
+ * every resource it never hands out a smaller or equal epoch again, also after a crash and restart
+ * of the issuer or of its store. Expiry is decided by the issuer's clock (a database's {@code
+ * now()}, a consensus session), never by the worker's wall clock.
+ *
+ * <p>Implementations are thread-safe. Every method is one atomic step at the issuer's store.
+ */
+public interface LeaseIssuer {
+
+  /**
+   * Acquires the lease on {@code resource} if it is free, released or expired by the issuer's
+   * clock, and increments the resource's epoch in the same atomic step.
+   *
+   * @param resource the resource to lease
+   * @param holder who asks, for diagnostics; should be unique per worker instance
+   * @param ttl the lease length, positive
+   * @return the new lease, or empty if another lease on the resource is still valid (also one held
+   *     by the same holder name: a holder does not get a second lease on top of its first)
+   * @throws IllegalArgumentException if {@code holder} or {@code ttl} is invalid
+   * @throws StoreException if the issuer's store cannot be reached; nothing was acquired unless
+   *     {@link StoreException#outcomeUnknown()} is true
+   */
+  Optional<Lease> tryAcquire(ResourceId resource, String holder, Duration ttl);
+
+  /**
+   * Extends the lease by its ttl, counted from now by the issuer's clock. Only the current holder
+   * with the current epoch can renew, and only while the lease has not expired.
+   *
+   * @return the renewed lease (same token, later expiry)
+   * @throws LeaseLostException if the lease expired, was released, or a newer epoch was issued
+   * @throws StoreException if the issuer's store cannot be reached
+   */
+  Lease renew(Lease lease);
+
+  /**
+   * Releases the lease so another worker can acquire at once. The epoch is kept: the next acquire
+   * still gets a larger one. Releasing a lease that is no longer current does nothing.
+   *
+   * @return true if this lease was current and is now released
+   * @throws StoreException if the issuer's store cannot be reached
+   */
+  boolean release(Lease lease);
+
+  /**
+   * Reports the newest epoch and lease of {@code resource}, by the issuer's clock.
+   *
+   * @throws StoreException if the issuer's store cannot be reached
+   */
+  LeaseStatus status(ResourceId resource);
+}

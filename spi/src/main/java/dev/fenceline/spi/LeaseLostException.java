@@ -1,0 +1,22 @@
+package dev.fenceline.spi;
+
+import static java.util.Objects.requireNonNull;
+
+/** A lease could not be renewed: it expired, was released, or a newer epoch was issued. */
+public class LeaseLostException extends FencelineException {
+
+  private static final long serialVersionUID = 1L;
+
+  private final transient FencingToken token;
+
+  /** Creates the exception for {@code token} with the reason in the message. */
+  public LeaseLostException(FencingToken token, String message) {
+    super(message);
+    this.token = requireNonNull(token, "token is null");
+  }
+
+  /** The token of the lost lease. */
+  public FencingToken token() {
+    return token;
+  }
+}

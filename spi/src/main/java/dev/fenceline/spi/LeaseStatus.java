@@ -1,0 +1,31 @@
+package dev.fenceline.spi;
+
+import static java.util.Objects.requireNonNull;
+
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * What an issuer knows about a resource right now, by the issuer's clock.
+ *
+ * @param resource the resource
+ * @param epoch the newest epoch handed out ({@link Epoch#NONE} if never acquired)
+ * @param holder the holder of the newest lease, if it was not released
+ * @param expiresAt the expiry of the newest lease, by the issuer's clock, if it was not released
+ * @param held true if the newest lease is neither released nor expired by the issuer's clock
+ */
+public record LeaseStatus(
+    ResourceId resource,
+    Epoch epoch,
+    Optional<String> holder,
+    Optional<Instant> expiresAt,
+    boolean held) {
+
+  /** Validates the status. */
+  public LeaseStatus {
+    requireNonNull(resource, "resource is null");
+    requireNonNull(epoch, "epoch is null");
+    requireNonNull(holder, "holder is null");
+    requireNonNull(expiresAt, "expiresAt is null");
+  }
+}

@@ -1,0 +1,74 @@
+package dev.fenceline.spi;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.regex.Pattern;
+
+/**
+ * The shared rules of {@link ResourceId} and {@link BlobKey}: {@code /}-separated segments of
+ * {@code [A-Za-z0-9._-]}, no {@code .} or {@code ..} segment, no empty segment, no leading or
+ * trailing {@code /}.
+ */
+final class PathRules {
+
+  private static final Pattern SEGMENT = Pattern.compile("[A-Za-z0-9._-]+");
+
+  private PathRules() {}
+
+  static void validate(String kind, String value, int maxLength, String example) {
+    requireNonNull(value, kind + " is null");
+    String shown = Text.quoteForMessage(value);
+    if (value.isEmpty()) {
+      throw new IllegalArgumentException(
+          "Cannot use " + kind + " \"\": it is empty (use a name such as " + example + ")");
+    }
+    if (value.length() > maxLength) {
+      throw new IllegalArgumentException(
+          "Cannot use "
+              + kind
+              + " "
+              + shown
+              + ": it has "
+              + value.length()
+              + " characters, more than "
+              + maxLength
+              + " (use a shorter name)");
+    }
+    if (value.startsWith("/") || value.endsWith("/")) {
+      throw new IllegalArgumentException(
+          "Cannot use "
+              + kind
+              + " "
+              + shown
+              + ": it starts or ends with '/' (write segments like "
+              + example
+              + ")");
+    }
+    for (String segment : value.split("/", -1)) {
+      if (segment.isEmpty()) {
+        throw new IllegalArgumentException(
+            "Cannot use " + kind + " " + shown + ": it has an empty segment ('//')");
+      }
+      if (segment.equals(".") || segment.equals("..")) {
+        throw new IllegalArgumentException(
+            "Cannot use "
+                + kind
+                + " "
+                + shown
+                + ": segment '"
+                + segment
+                + "' is not allowed (no relative path segments)");
+      }
+      if (!SEGMENT.matcher(segment).matches()) {
+        throw new IllegalArgumentException(
+            "Cannot use "
+                + kind
+                + " "
+                + shown
+                + ": segment "
+                + Text.quoteForMessage(segment)
+                + " has a character outside [A-Za-z0-9._-]");
+      }
+    }
+  }
+}

@@ -1,0 +1,39 @@
+package dev.fenceline.spi;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.Map;
+
+/**
+ * The target a publish pointer names: a staged blob key, or the published value itself for
+ * destinations that publish a small named value directly.
+ *
+ * @param target what readers resolve: 1 to {@value #MAX_TARGET_LENGTH} characters
+ * @param attributes facts about the target (size, checksum, ...), copied into the receipt; same
+ *     rules as {@link Receipt#attributes()}
+ */
+public record Pointer(String target, Map<String, String> attributes) {
+
+  /** Longest accepted target, in characters. */
+  public static final int MAX_TARGET_LENGTH = 65_536;
+
+  /** Validates the pointer and copies the attributes. */
+  public Pointer {
+    requireNonNull(target, "target is null");
+    requireNonNull(attributes, "attributes is null");
+    if (target.isEmpty() || target.length() > MAX_TARGET_LENGTH) {
+      throw new IllegalArgumentException(
+          "Cannot publish pointer target of "
+              + target.length()
+              + " characters: it must be 1 to "
+              + MAX_TARGET_LENGTH
+              + " (publish large payloads through a staged blob store)");
+    }
+    attributes = Map.copyOf(attributes);
+  }
+
+  /** A pointer with no attributes. */
+  public static Pointer to(String target) {
+    return new Pointer(target, Map.of());
+  }
+}

@@ -1,0 +1,28 @@
+package dev.fenceline.spi;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The current publish pointer of a resource.
+ *
+ * @param resource the resource
+ * @param pointer what the pointer names
+ * @param epoch the epoch of the write that set it
+ * @param operation the operation that set it
+ * @param version how many times the pointer was swapped, counting this one (starts at 1, grows by
+ *     one per applied operation; readers can use it to notice a change)
+ */
+public record PointerState(
+    ResourceId resource, Pointer pointer, Epoch epoch, OperationId operation, long version) {
+
+  /** Validates the state. */
+  public PointerState {
+    requireNonNull(resource, "resource is null");
+    requireNonNull(pointer, "pointer is null");
+    requireNonNull(epoch, "epoch is null");
+    requireNonNull(operation, "operation is null");
+    if (version < 1) {
+      throw new IllegalArgumentException("pointer version " + version + " is not positive");
+    }
+  }
+}

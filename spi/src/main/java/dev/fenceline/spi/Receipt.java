@@ -1,0 +1,70 @@
+package dev.fenceline.spi;
+
+import static java.util.Objects.requireNonNull;
+
+import java.time.Instant;
+import java.util.Collections;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+
+/**
+ * What a destination recorded for an applied operation. The destination stores the receipt in the
+ * same atomic step as the change and returns exactly this receipt again for every retry of the same
+ * operation, so a lost response never turns into a second business operation (R4).
+ *
+ * @param resource the resource the operation changed
+ * @param operation the operation
+ * @param epoch the epoch the change was applied under
+ * @param recordedAt when the destination recorded it, by the destination's clock (informational
+ *     only: never evidence of ownership)
+ * @param attributes destination-specific facts about the change, such as a row count, a key, a size
+ *     or a checksum; keys are 1 to 64 characters from {@code [a-z0-9.-]}, starting with a letter or
+ *     digit; values are non-null
+ */
+public record Receipt(
+    ResourceId resource,
+    OperationId operation,
+    Epoch epoch,
+    Instant recordedAt,
+    Map<String, String> attributes) {
+
+  private static final Pattern ATTRIBUTE_NAME = Pattern.compile("[a-z0-9][a-z0-9.-]{0,63}");
+
+  /**
+   * Validates the receipt and makes an immutable, sorted copy of the attributes.
+   *
+   * @throws IllegalArgumentException if an attribute name breaks the rule above or a value is null
+   */
+  public Receipt {
+    requireNonNull(resource, "resource is null");
+    requireNonNull(operation, "operation is null");
+    requireNonNull(epoch, "epoch is null");
+    requireNonNull(recordedAt, "recordedAt is null");
+    requireNonNull(attributes, "attributes is null");
+    TreeMap<String, String> copy = new TreeMap<>();
+    attributes.forEach(
+        (name, value) -> {
+          requireNonNull(name, "attribute name is null");
+          if (!ATTRIBUTE_NAME.matcher(name).matches()) {
+            throw new IllegalArgumentException(
+                "Cannot record receipt attribute "
+                    + Text.quoteForMessage(name)
+                    + " for "
+                    + resource
+                    + "/"
+                    + operation
+                    + ": names are 1 to 64 characters from [a-z0-9.-] (e.g. row-count)");
+          }
+          requireNonNull(value, () -> "value of receipt attribute " + name + " is null");
+          copy.put(name, value);
+        });
+    attributes = Collections.unmodifiableSortedMap(copy);
+  }
+
+  /** Returns the attribute {@code name}, if present. */
+  public Optional<String> attribute(String name) {
+    return Optional.ofNullable(attributes.get(name));
+  }
+}

@@ -1,0 +1,51 @@
+package dev.fenceline.spi;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The supplied epoch is older than the epoch the destination has registered; nothing changed. The
+ * writer has lost its lease: it must not retry with the same token.
+ *
+ * @param resource the resource
+ * @param supplied the epoch the writer carried
+ * @param current the newer epoch the destination has registered
+ */
+public record RejectedStale(ResourceId resource, Epoch supplied, Epoch current)
+    implements WriteOutcome, RegisterOutcome {
+
+  /**
+   * Validates the outcome.
+   *
+   * @throws IllegalArgumentException if {@code supplied} is not older than {@code current}
+   */
+  public RejectedStale {
+    requireNonNull(resource, "resource is null");
+    requireNonNull(supplied, "supplied is null");
+    requireNonNull(current, "current is null");
+    if (!supplied.isOlderThan(current)) {
+      throw new IllegalArgumentException(
+          "Cannot report a stale epoch for "
+              + resource
+              + ": supplied epoch "
+              + supplied
+              + " is not older than current epoch "
+              + current);
+    }
+  }
+
+  /**
+   * A message in the project's error format, for logs and exceptions: {@code Cannot <action>
+   * <resource>: epoch 33 is older than current epoch 34 (...)}.
+   */
+  public String describe(String action) {
+    return "Cannot "
+        + action
+        + " "
+        + resource
+        + ": epoch "
+        + supplied
+        + " is older than current epoch "
+        + current
+        + " (the lease was lost; re-acquire before retrying)";
+  }
+}

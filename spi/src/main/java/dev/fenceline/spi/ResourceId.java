@@ -1,0 +1,47 @@
+package dev.fenceline.spi;
+
+/**
+ * What is being protected, such as {@code nightly-report} or {@code ledger/acct-42}.
+ *
+ * <p>A resource ID is a sequence of segments separated by {@code /}. Each segment is 1 or more
+ * characters from {@code [A-Za-z0-9._-]}; a segment may not be {@code .} or {@code ..}. The whole
+ * ID is 1 to {@value #MAX_LENGTH} characters, does not start or end with {@code /} and has no empty
+ * segment. These rules make a resource ID safe to embed in a file path, an object key or a SQL
+ * parameter without escaping, and make two spellings of the same path impossible.
+ *
+ * @param value the validated text
+ */
+public record ResourceId(String value) implements Comparable<ResourceId> {
+
+  /** Longest accepted resource ID, in characters. */
+  public static final int MAX_LENGTH = 200;
+
+  /**
+   * Validates the value.
+   *
+   * @throws IllegalArgumentException if the value breaks one of the rules above; the message names
+   *     the value and the rule
+   */
+  public ResourceId {
+    PathRules.validate("resource ID", value, MAX_LENGTH, "reports/nightly");
+  }
+
+  /**
+   * Returns the resource ID for {@code value}.
+   *
+   * @throws IllegalArgumentException if the value is not a valid resource ID
+   */
+  public static ResourceId of(String value) {
+    return new ResourceId(value);
+  }
+
+  @Override
+  public int compareTo(ResourceId other) {
+    return value.compareTo(other.value);
+  }
+
+  @Override
+  public String toString() {
+    return value;
+  }
+}
