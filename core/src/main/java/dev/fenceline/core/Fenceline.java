@@ -1,0 +1,255 @@
+package dev.fenceline.core;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.fenceline.spi.ConfigurationException;
+import dev.fenceline.spi.Destination;
+import dev.fenceline.spi.FencingToken;
+import dev.fenceline.spi.Guarantee;
+import dev.fenceline.spi.Lease;
+import dev.fenceline.spi.LeaseIssuer;
+import dev.fenceline.spi.OperationId;
+import dev.fenceline.spi.RegisterOutcome;
+import dev.fenceline.spi.ResourceId;
+import dev.fenceline.spi.WriteOutcome;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * What an application uses: acquire a lease, publish through a destination, handle the outcome.
+ *
+ * <pre>{@code
+ * try (Fenceline fenceline = Fenceline.builder().issuer(issuer).holder("worker-a").build();
+ *     HeldLease lease = fenceline.tryAcquire(ResourceId.of("nightly-report")).orElseThrow()) {
+ *   fenceline.register(lease, destination);
+ *   Report report = compute();                        // may take long, may stall
+ *   WriteOutcome outcome = fenceline.publish(lease, destination, OperationId.of("report-2026-10-27"), change);
+ *   switch (outcome) { ... }                          // Applied, AlreadyApplied, RejectedStale
+ * }
+ * }</pre>
+ *
+ * <p>Publishing never depends on this worker's belief about its lease: the destination compares the
+ * token's epoch atomically with the change. Leases are renewed in the background every {@code
+ * renewEvery} until closed. Thread-safe.
+ */
+public final class Fenceline implements AutoCloseable {
+
+  private final LeaseIssuer issuer;
+  private final String holder;
+  private final Duration leaseTtl;
+  private final Duration renewEvery;
+  private final boolean allowUnguarded;
+  private final MonotonicClock clock;
+  private final ScheduledExecutorService renewals;
+  private final boolean ownsRenewals;
+
+  private Fenceline(Builder builder) {
+    this.issuer = builder.issuer;
+    this.holder = builder.holder;
+    this.leaseTtl = builder.leaseTtl;
+    this.renewEvery =
+        builder.renewEvery != null ? builder.renewEvery : builder.leaseTtl.dividedBy(3);
+    this.allowUnguarded = builder.allowUnguarded;
+    this.clock = builder.clock;
+    this.ownsRenewals = builder.renewals == null;
+    this.renewals =
+        builder.renewals != null
+            ? builder.renewals
+            : Executors.newSingleThreadScheduledExecutor(
+                runnable -> {
+                  Thread thread = new Thread(runnable, "fenceline-lease-renewal");
+                  thread.setDaemon(true);
+                  return thread;
+                });
+  }
+
+  /** Starts a configuration. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Acquires the lease on {@code resource} if it is free or expired by the issuer's clock, and
+   * starts renewing it in the background.
+   *
+   * @return the held lease (close it to release), or empty if another lease is still valid
+   * @throws dev.fenceline.spi.StoreException if the issuer cannot be reached
+   */
+  public Optional<HeldLease> tryAcquire(ResourceId resource) {
+    requireNonNull(resource, "resource is null");
+    long sent = clock.nanoTime();
+    Optional<Lease> lease = issuer.tryAcquire(resource, holder, leaseTtl);
+    if (lease.isEmpty()) {
+      return Optional.empty();
+    }
+    HeldLease held = new HeldLease(issuer, clock, lease.get(), sent);
+    if (!renewEvery.isZero()) {
+      long period = renewEvery.toNanos();
+      ScheduledFuture<?> task =
+          renewals.scheduleWithFixedDelay(held::renewQuietly, period, period, TimeUnit.NANOSECONDS);
+      held.onClose(() -> task.cancel(false));
+    }
+    return Optional.of(held);
+  }
+
+  /**
+   * Registers the lease's epoch at {@code destination}, cutting off every older owner before this
+   * one writes anything.
+   *
+   * @return {@link dev.fenceline.spi.Registered}, or {@link dev.fenceline.spi.RejectedStale} if a
+   *     newer owner registered first
+   */
+  public RegisterOutcome register(HeldLease lease, Destination<?> destination) {
+    requireNonNull(lease, "lease is null");
+    requireNonNull(destination, "destination is null");
+    return destination.register(lease.token());
+  }
+
+  /**
+   * Publishes {@code change} for {@code operation} with the lease's token. The destination decides:
+   * this method does not consult the local lease belief, because a process can stall between such a
+   * check and the write.
+   *
+   * @throws ConfigurationException if the destination's guarantee is {@link Guarantee#UNGUARDED}
+   *     and the builder did not {@link Builder#allowUnguarded allow} it
+   * @throws dev.fenceline.spi.StoreException if the destination failed (see its {@code
+   *     outcomeUnknown})
+   */
+  public <C> WriteOutcome publish(
+      HeldLease lease, Destination<C> destination, OperationId operation, C change) {
+    requireNonNull(lease, "lease is null");
+    return publish(lease.token(), destination, operation, change);
+  }
+
+  /**
+   * Publishes with an explicit token, for workers that received it from elsewhere (for example a
+   * parent process). Same rules as {@link #publish(HeldLease, Destination, OperationId, Object)}.
+   */
+  public <C> WriteOutcome publish(
+      FencingToken token, Destination<C> destination, OperationId operation, C change) {
+    requireNonNull(token, "token is null");
+    requireNonNull(destination, "destination is null");
+    requireNonNull(operation, "operation is null");
+    if (destination.guarantee() == Guarantee.UNGUARDED && !allowUnguarded) {
+      throw new ConfigurationException(
+          "Cannot publish "
+              + token.resource()
+              + " to "
+              + destination.getClass().getSimpleName()
+              + ": its guarantee is UNGUARDED, a stale writer could overwrite newer results"
+              + " (use a fenced destination, or call allowUnguarded(true) if you accept that)");
+    }
+    return destination.write(token, operation, change);
+  }
+
+  /** Stops background renewal (held leases are not released; close them first). */
+  @Override
+  public void close() {
+    if (ownsRenewals) {
+      renewals.shutdownNow();
+    }
+  }
+
+  /** Validating builder for {@link Fenceline}. */
+  public static final class Builder {
+    private LeaseIssuer issuer;
+    private String holder;
+    private Duration leaseTtl = Duration.ofSeconds(30);
+    private Duration renewEvery;
+    private boolean allowUnguarded;
+    private MonotonicClock clock = MonotonicClock.SYSTEM;
+    private ScheduledExecutorService renewals;
+
+    private Builder() {}
+
+    /** The issuer of leases. Required. */
+    public Builder issuer(LeaseIssuer issuer) {
+      this.issuer = requireNonNull(issuer, "issuer is null");
+      return this;
+    }
+
+    /**
+     * This worker's name, unique per worker instance (for example {@code host-1:pid}). Required.
+     */
+    public Builder holder(String holder) {
+      this.holder = FencingToken.validateHolder(holder);
+      return this;
+    }
+
+    /**
+     * Lease length (default 30 s). Choose it from observed pause times: a lease shorter than an
+     * ordinary pause makes healthy workers lose their lease (R8).
+     */
+    public Builder leaseTtl(Duration leaseTtl) {
+      requireNonNull(leaseTtl, "leaseTtl is null");
+      if (leaseTtl.isNegative() || leaseTtl.isZero()) {
+        throw new IllegalArgumentException(
+            "Cannot use lease ttl " + leaseTtl + ": it must be positive (for example PT30S)");
+      }
+      this.leaseTtl = leaseTtl;
+      return this;
+    }
+
+    /**
+     * How often held leases are renewed in the background (default a third of the ttl). {@link
+     * Duration#ZERO} turns background renewal off; call {@link HeldLease#renewNow()} yourself.
+     */
+    public Builder renewEvery(Duration renewEvery) {
+      requireNonNull(renewEvery, "renewEvery is null");
+      if (renewEvery.isNegative()) {
+        throw new IllegalArgumentException(
+            "Cannot renew every " + renewEvery + ": the period is negative (use PT10S or ZERO)");
+      }
+      this.renewEvery = renewEvery;
+      return this;
+    }
+
+    /** Allows publishing to {@link Guarantee#UNGUARDED} destinations (default false). */
+    public Builder allowUnguarded(boolean allowUnguarded) {
+      this.allowUnguarded = allowUnguarded;
+      return this;
+    }
+
+    /** The monotonic clock for local lease deadlines (default {@link MonotonicClock#SYSTEM}). */
+    public Builder clock(MonotonicClock clock) {
+      this.clock = requireNonNull(clock, "clock is null");
+      return this;
+    }
+
+    /** The scheduler for renewals (default: an own daemon thread, stopped by close()). */
+    public Builder renewals(ScheduledExecutorService renewals) {
+      this.renewals = requireNonNull(renewals, "renewals is null");
+      return this;
+    }
+
+    /**
+     * Builds the facade.
+     *
+     * @throws ConfigurationException if the issuer or holder is missing, or renewEvery is not
+     *     shorter than the lease ttl
+     */
+    public Fenceline build() {
+      if (issuer == null) {
+        throw new ConfigurationException(
+            "Cannot build Fenceline: no lease issuer (call issuer(...), e.g. a JdbcLeaseIssuer)");
+      }
+      if (holder == null) {
+        throw new ConfigurationException(
+            "Cannot build Fenceline: no holder name (call holder(...), e.g. \"host-1:4711\")");
+      }
+      if (renewEvery != null && renewEvery.compareTo(leaseTtl) >= 0) {
+        throw new ConfigurationException(
+            "Cannot build Fenceline: renewEvery "
+                + renewEvery
+                + " is not shorter than lease ttl "
+                + leaseTtl
+                + " (the lease would expire between renewals; use a third of the ttl)");
+      }
+      return new Fenceline(this);
+    }
+  }
+}

@@ -1,0 +1,54 @@
+package dev.fenceline.tck;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+
+/** Runs a worker on its own thread and collects its result with a bounded wait. */
+public final class Concurrently {
+
+  private Concurrently() {}
+
+  /** Starts {@code work} on a new thread named {@code name}. */
+  public static <T> CompletableFuture<T> start(String name, Supplier<T> work) {
+    CompletableFuture<T> result = new CompletableFuture<>();
+    Thread thread =
+        new Thread(
+            () -> {
+              try {
+                result.complete(work.get());
+              } catch (Throwable failure) {
+                result.completeExceptionally(failure);
+              }
+            },
+            name);
+    thread.setDaemon(true);
+    thread.start();
+    return result;
+  }
+
+  /**
+   * Waits for the worker's result; fails the test after {@link PausePoints#TIMEOUT}. A worker's
+   * exception is rethrown as is (unchecked) or wrapped.
+   */
+  public static <T> T await(CompletableFuture<T> future) {
+    try {
+      return future.get(PausePoints.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException runtime) {
+        throw runtime;
+      }
+      if (e.getCause() instanceof Error error) {
+        throw error;
+      }
+      throw new AssertionError(e.getCause());
+    } catch (TimeoutException e) {
+      throw new AssertionError("worker did not finish within " + PausePoints.TIMEOUT, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
+    }
+  }
+}

@@ -1,0 +1,62 @@
+package dev.fenceline.tck;
+
+import dev.fenceline.spi.Lease;
+import dev.fenceline.spi.LeaseIssuer;
+import dev.fenceline.spi.LeaseStatus;
+import dev.fenceline.spi.ResourceId;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/** What the issuer and destination suites share: fresh resources, lease lengths, expiry. */
+abstract class ContractSupport {
+
+  private static final AtomicLong COUNTER = new AtomicLong();
+  private final String run = Long.toString(System.nanoTime() & 0xffffff, 36);
+
+  /** The issuer under test, over the store as it is now (a new instance after a restart). */
+  protected abstract LeaseIssuer issuer();
+
+  /**
+   * Stops the store and starts it again on the same durable data (R11 d): an embedded database is
+   * stopped and started on its data directory, a file database is closed and reopened. Instances
+   * returned before must not be used afterwards.
+   */
+  protected abstract void restartStore();
+
+  /** A lease length the suite lets expire. Default 300 ms. */
+  protected Duration shortTtl() {
+    return Duration.ofMillis(300);
+  }
+
+  /** A lease length that does not expire during a test. Default 60 s. */
+  protected Duration longTtl() {
+    return Duration.ofSeconds(60);
+  }
+
+  /**
+   * Returns once {@code lease} has expired by the issuer's clock. The default polls {@link
+   * LeaseIssuer#status} until the issuer says the lease is no longer held (bounded by {@link
+   * PausePoints#TIMEOUT}); implementations with a controllable clock advance it instead.
+   */
+  protected void awaitExpiry(Lease lease) {
+    long deadline = System.nanoTime() + PausePoints.TIMEOUT.toNanos();
+    while (true) {
+      LeaseStatus status = issuer().status(lease.resource());
+      if (!status.held() || status.epoch().isNewerThan(lease.epoch())) {
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("lease " + lease.token() + " did not expire within the timeout");
+      }
+      // Polls a condition of the issuer's clock; no thread ordering depends on this wait.
+      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+    }
+  }
+
+  /** A resource no other test uses. */
+  protected ResourceId freshResource(String name) {
+    return ResourceId.of("tck-" + run + "/" + name + "-" + COUNTER.incrementAndGet());
+  }
+}

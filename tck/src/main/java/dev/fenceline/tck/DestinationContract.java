@@ -1,0 +1,393 @@
+package dev.fenceline.tck;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.fenceline.spi.AlreadyApplied;
+import dev.fenceline.spi.Applied;
+import dev.fenceline.spi.Capability;
+import dev.fenceline.spi.Destination;
+import dev.fenceline.spi.Epoch;
+import dev.fenceline.spi.FencingStep;
+import dev.fenceline.spi.FencingToken;
+import dev.fenceline.spi.Guarantee;
+import dev.fenceline.spi.Lease;
+import dev.fenceline.spi.LeaseLostException;
+import dev.fenceline.spi.OperationId;
+import dev.fenceline.spi.Receipt;
+import dev.fenceline.spi.Registered;
+import dev.fenceline.spi.RejectedStale;
+import dev.fenceline.spi.ResourceId;
+import dev.fenceline.spi.StepListener;
+import dev.fenceline.spi.WriteOutcome;
+import dev.fenceline.tck.PausePoints.Pause;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The conformance suite every fenced {@link Destination} passes (R2 to R4, R11 a to d). Subclass it
+ * in the adapter's tests. Worker A and worker B are threads; {@link PausePoints} stop them at
+ * {@link FencingStep}s inside the destination.
+ *
+ * @param <C> the destination's change type
+ */
+public abstract class DestinationContract<C> extends ContractSupport {
+
+  /** A destination over the store as it is now, reporting steps to {@code steps}. */
+  protected abstract Destination<C> destination(StepListener steps);
+
+  /** A change that publishes {@code payload} for {@code resource}. */
+  protected abstract C change(ResourceId resource, String payload);
+
+  /** What a reader of {@code resource} sees now, read outside any destination call. */
+  protected abstract Optional<String> published(ResourceId resource);
+
+  /** How many changes were really applied to {@code resource} so far. */
+  protected abstract long applyCount(ResourceId resource);
+
+  private Destination<C> destination() {
+    return destination(StepListener.NONE);
+  }
+
+  private static FencingToken token(ResourceId resource, long epoch, String holder) {
+    return new FencingToken(resource, Epoch.of(epoch), holder);
+  }
+
+  private WriteOutcome write(Destination<C> to, FencingToken token, String op, String payload) {
+    return to.write(token, OperationId.of(op), change(token.resource(), payload));
+  }
+
+  @Test
+  void reportsAFencedGuaranteeWithResultLookup() {
+    assertThat(destination().capabilities())
+        .contains(
+            Capability.NATIVE_EPOCH_CHECK, Capability.OPERATION_RECORD, Capability.RESULT_LOOKUP);
+    assertThat(destination().guarantee()).isIn(Guarantee.FENCED, Guarantee.FENCED_BY_STAGING);
+  }
+
+  @Test
+  void appliesAChangeAndRecordsItsReceipt() {
+    ResourceId resource = freshResource("apply");
+    FencingToken token = token(resource, 33, "worker-a");
+
+    WriteOutcome outcome = write(destination(), token, "report-1", "result of A");
+
+    assertThat(outcome).isInstanceOf(Applied.class);
+    Receipt receipt = ((Applied) outcome).receipt();
+    assertThat(receipt.resource()).isEqualTo(resource);
+    assertThat(receipt.operation()).isEqualTo(OperationId.of("report-1"));
+    assertThat(receipt.epoch()).isEqualTo(Epoch.of(33));
+    assertThat(published(resource)).contains("result of A");
+    assertThat(applyCount(resource)).isEqualTo(1);
+    assertThat(destination().currentEpoch(resource)).isEqualTo(Epoch.of(33));
+    assertThat(destination().lookup(resource, OperationId.of("report-1"))).contains(receipt);
+  }
+
+  @Test
+  void r4_retryOfAnAppliedOperationReplaysTheReceiptAndAppliesNothing() {
+    ResourceId resource = freshResource("retry");
+    FencingToken token = token(resource, 33, "worker-a");
+    Receipt first = ((Applied) write(destination(), token, "report-1", "first")).receipt();
+
+    WriteOutcome retry = write(destination(), token, "report-1", "second attempt");
+
+    assertThat(retry).isEqualTo(new AlreadyApplied(first));
+    assertThat(published(resource)).contains("first");
+    assertThat(applyCount(resource)).isEqualTo(1);
+  }
+
+  @Test
+  void r2_olderEpochIsRejectedAndChangesNothing() {
+    ResourceId resource = freshResource("stale");
+    write(destination(), token(resource, 34, "worker-b"), "report-b", "result of B");
+
+    WriteOutcome outcome =
+        write(destination(), token(resource, 33, "worker-a"), "report-a", "result of A");
+
+    assertThat(outcome).isEqualTo(new RejectedStale(resource, Epoch.of(33), Epoch.of(34)));
+    assertThat(published(resource)).contains("result of B");
+    assertThat(applyCount(resource)).isEqualTo(1);
+    assertThat(destination().lookup(resource, OperationId.of("report-a"))).isEmpty();
+    assertThat(destination().currentEpoch(resource)).isEqualTo(Epoch.of(34));
+  }
+
+  @Test
+  void r2_aWriteWithANewerEpochRegistersIt() {
+    ResourceId resource = freshResource("newer");
+    write(destination(), token(resource, 33, "worker-a"), "op-1", "one");
+
+    assertThat(write(destination(), token(resource, 35, "worker-c"), "op-2", "two"))
+        .isInstanceOf(Applied.class);
+
+    assertThat(destination().currentEpoch(resource)).isEqualTo(Epoch.of(35));
+    assertThat(write(destination(), token(resource, 34, "worker-b"), "op-3", "three"))
+        .isEqualTo(new RejectedStale(resource, Epoch.of(34), Epoch.of(35)));
+  }
+
+  @Test
+  void registerCutsOffTheOldOwnerBeforeTheNewOneWrites() {
+    ResourceId resource = freshResource("register");
+    write(destination(), token(resource, 33, "worker-a"), "op-a1", "a1");
+
+    assertThat(destination().register(token(resource, 34, "worker-b")))
+        .isEqualTo(new Registered(resource, Epoch.of(34), Epoch.of(33)));
+
+    assertThat(write(destination(), token(resource, 33, "worker-a"), "op-a2", "a2"))
+        .isEqualTo(new RejectedStale(resource, Epoch.of(33), Epoch.of(34)));
+    assertThat(published(resource)).contains("a1");
+  }
+
+  @Test
+  void registerIsIdempotentForTheCurrentEpochAndRejectsOlderOnes() {
+    ResourceId resource = freshResource("register-again");
+    FencingToken b = token(resource, 34, "worker-b");
+    destination().register(b);
+
+    assertThat(destination().register(b))
+        .isEqualTo(new Registered(resource, Epoch.of(34), Epoch.of(34)));
+    assertThat(destination().register(token(resource, 33, "worker-a")))
+        .isEqualTo(new RejectedStale(resource, Epoch.of(33), Epoch.of(34)));
+    assertThat(destination().currentEpoch(resource)).isEqualTo(Epoch.of(34));
+  }
+
+  @Test
+  void r3_theEpochIsCheckedBeforeTheOperationId() {
+    ResourceId resource = freshResource("order");
+    FencingToken a = token(resource, 33, "worker-a");
+    Receipt receipt = ((Applied) write(destination(), a, "report-1", "result of A")).receipt();
+    destination().register(token(resource, 34, "worker-b"));
+
+    // A retries its own applied operation after losing the lease: rejected as stale, as the
+    // article's order demands, yet the result can still be looked up.
+    assertThat(write(destination(), a, "report-1", "result of A"))
+        .isEqualTo(new RejectedStale(resource, Epoch.of(33), Epoch.of(34)));
+    assertThat(destination().lookup(resource, OperationId.of("report-1"))).contains(receipt);
+  }
+
+  @Test
+  void r4_aNewOwnerRetryingAnAppliedOperationGetsTheOriginalReceipt() {
+    ResourceId resource = freshResource("takeover-retry");
+    Receipt byA =
+        ((Applied) write(destination(), token(resource, 33, "worker-a"), "report-1", "A"))
+            .receipt();
+
+    WriteOutcome byB = write(destination(), token(resource, 34, "worker-b"), "report-1", "B");
+
+    assertThat(byB).isEqualTo(new AlreadyApplied(byA));
+    assertThat(published(resource)).contains("A");
+    assertThat(destination().currentEpoch(resource)).isEqualTo(Epoch.of(34));
+  }
+
+  @Test
+  void lookupOfAnUnknownOperationIsEmpty() {
+    assertThat(destination().lookup(freshResource("lookup"), OperationId.of("never"))).isEmpty();
+    assertThat(destination().currentEpoch(freshResource("lookup"))).isEqualTo(Epoch.NONE);
+  }
+
+  @Test
+  void r11a_r11b_aWorkerStalledAfterAcquireIsRejectedAfterTheNewOwnerPublished() {
+    ResourceId resource = freshResource("article");
+    Destination<C> destination = destination();
+    // (a) A acquires, then stalls before writing; its lease expires by the issuer's clock.
+    Lease a = issuer().tryAcquire(resource, "worker-a", shortTtl()).orElseThrow();
+    awaitExpiry(a);
+    // B acquires a newer epoch, registers it and publishes.
+    Lease b = issuer().tryAcquire(resource, "worker-b", longTtl()).orElseThrow();
+    assertThat(b.epoch()).isGreaterThan(a.epoch());
+    assertThat(destination.register(b.token())).isInstanceOf(Registered.class);
+    assertThat(write(destination, b.token(), "report-2026-10-27", "result of B"))
+        .isInstanceOf(Applied.class);
+
+    // (b) A resumes and publishes its old result with its old token.
+    WriteOutcome late = write(destination, a.token(), "report-2026-10-27-by-a", "result of A");
+
+    assertThat(late).isEqualTo(new RejectedStale(resource, a.epoch(), b.epoch()));
+    assertThat(published(resource)).contains("result of B");
+    assertThat(applyCount(resource)).isEqualTo(1);
+    assertThatThrownBy(() -> issuer().renew(a)).isInstanceOf(LeaseLostException.class);
+  }
+
+  @Test
+  void r11b_aStaleWriterPausedInsideTheDestinationLosesToTheNewOwner() {
+    ResourceId resource = freshResource("paused-before-lock");
+    PausePoints pauses = new PausePoints();
+    Pause beforeLock = pauses.pauseAt(FencingStep.BEFORE_LOCK, "worker-a");
+    FencingToken a = token(resource, 33, "worker-a");
+    CompletableFuture<WriteOutcome> writerA =
+        Concurrently.start("worker-a", () -> write(destination(pauses), a, "op-a", "A"));
+    beforeLock.awaitReached();
+
+    write(destination(), token(resource, 34, "worker-b"), "op-b", "B");
+    beforeLock.resume();
+
+    assertThat(Concurrently.await(writerA))
+        .isEqualTo(new RejectedStale(resource, Epoch.of(33), Epoch.of(34)));
+    assertThat(published(resource)).contains("B");
+  }
+
+  @Test
+  void r11c_aRegistrationWaitsWhileAWriterIsBetweenTheEpochCheckAndTheApply() {
+    ResourceId resource = freshResource("check-apply");
+    PausePoints pauses = new PausePoints();
+    Pause betweenCheckAndApply = pauses.pauseAt(FencingStep.AFTER_EPOCH_CHECK, "worker-a");
+    CompletableFuture<WriteOutcome> writerA =
+        Concurrently.start(
+            "worker-a",
+            () -> write(destination(pauses), token(resource, 33, "worker-a"), "op-a", "A"));
+    betweenCheckAndApply.awaitReached();
+
+    CompletableFuture<Object> registerB =
+        Concurrently.start(
+            "worker-b", () -> destination().register(token(resource, 34, "worker-b")));
+
+    // The control record is locked from the check to the commit: B's registration cannot slip in
+    // between A's check and A's change. A correct destination always passes this bounded wait;
+    // one that checks and writes in separate steps lets B finish here.
+    assertThat(awaitDone(registerB, 500))
+        .as("B registered while A was between its epoch check and its change")
+        .isFalse();
+    betweenCheckAndApply.resume();
+
+    assertThat(Concurrently.await(writerA)).isInstanceOf(Applied.class);
+    assertThat(Concurrently.await(registerB))
+        .isEqualTo(new Registered(resource, Epoch.of(34), Epoch.of(33)));
+    assertThat(write(destination(), token(resource, 33, "worker-a"), "op-a2", "A2"))
+        .isEqualTo(new RejectedStale(resource, Epoch.of(33), Epoch.of(34)));
+    assertThat(published(resource)).contains("A");
+  }
+
+  @Test
+  void r11c_aWorkerThatDiesBetweenApplyAndCommitLeavesNothingBehind() {
+    ResourceId resource = freshResource("die-before-commit");
+    write(destination(), token(resource, 33, "worker-a"), "op-1", "before");
+    PausePoints pauses = new PausePoints();
+    pauses.failAt(FencingStep.AFTER_APPLY, "worker-b");
+
+    assertThatThrownBy(
+            () -> write(destination(pauses), token(resource, 34, "worker-b"), "op-2", "after"))
+        .isInstanceOf(PausePoints.SimulatedCrash.class);
+
+    assertThat(published(resource)).contains("before");
+    assertThat(applyCount(resource)).isEqualTo(1);
+    assertThat(destination().lookup(resource, OperationId.of("op-2"))).isEmpty();
+    assertThat(destination().currentEpoch(resource))
+        .as("the registration of epoch 34 is part of the aborted step")
+        .isEqualTo(Epoch.of(33));
+  }
+
+  @Test
+  void r11c_aRetryWhileTheFirstAnswerIsStillUnsentReplaysTheReceipt() {
+    ResourceId resource = freshResource("apply-answer");
+    FencingToken a = token(resource, 33, "worker-a");
+    PausePoints pauses = new PausePoints();
+    Pause beforeAnswer = pauses.pauseAt(FencingStep.AFTER_COMMIT, "worker-a");
+    CompletableFuture<WriteOutcome> first =
+        Concurrently.start("worker-a", () -> write(destination(pauses), a, "report-1", "A"));
+    beforeAnswer.awaitReached();
+
+    // The answer is "lost": A retries the same operation while the first call has not returned.
+    WriteOutcome retry = write(destination(), a, "report-1", "A");
+    beforeAnswer.resume();
+    WriteOutcome original = Concurrently.await(first);
+
+    assertThat(original).isInstanceOf(Applied.class);
+    assertThat(retry).isEqualTo(new AlreadyApplied(((Applied) original).receipt()));
+    assertThat(applyCount(resource)).isEqualTo(1);
+  }
+
+  @Test
+  void r11c_twoWritersWithTheSameEpochAndOperationApplyItOnce() {
+    ResourceId resource = freshResource("same-op");
+    FencingToken token = token(resource, 33, "worker-a");
+    PausePoints pauses = new PausePoints();
+    Pause firstInside = pauses.pauseAt(FencingStep.AFTER_EPOCH_CHECK, "worker-a");
+    Destination<C> destination = destination(pauses);
+    CompletableFuture<WriteOutcome> one =
+        Concurrently.start("writer-1", () -> write(destination, token, "report-1", "X"));
+    firstInside.awaitReached();
+    CompletableFuture<WriteOutcome> two =
+        Concurrently.start("writer-2", () -> write(destination, token, "report-1", "X"));
+    awaitLogged(pauses, "worker-a:BEFORE_LOCK:report-1", 2);
+    firstInside.resume();
+
+    List<WriteOutcome> outcomes = List.of(Concurrently.await(one), Concurrently.await(two));
+
+    assertThat(outcomes).filteredOn(Applied.class::isInstance).hasSize(1);
+    assertThat(outcomes).filteredOn(AlreadyApplied.class::isInstance).hasSize(1);
+    Receipt applied =
+        outcomes.stream()
+            .filter(Applied.class::isInstance)
+            .map(o -> ((Applied) o).receipt())
+            .findFirst()
+            .orElseThrow();
+    assertThat(outcomes).contains(new AlreadyApplied(applied));
+    assertThat(applyCount(resource)).isEqualTo(1);
+  }
+
+  @Test
+  void everyInterruptedWriteLeavesThePreviousVersionReadable() {
+    for (FencingStep step :
+        List.of(FencingStep.BEFORE_LOCK, FencingStep.AFTER_EPOCH_CHECK, FencingStep.AFTER_APPLY)) {
+      ResourceId resource = freshResource("interrupt-" + step);
+      write(destination(), token(resource, 1, "worker-a"), "v1", "version 1");
+      PausePoints pauses = new PausePoints();
+      pauses.failAt(step, "worker-b");
+
+      assertThatThrownBy(
+              () -> write(destination(pauses), token(resource, 2, "worker-b"), "v2", "version 2"))
+          .as("crash at %s", step)
+          .isInstanceOf(PausePoints.SimulatedCrash.class);
+
+      assertThat(published(resource)).as("after a crash at %s", step).contains("version 1");
+      assertThat(destination().lookup(resource, OperationId.of("v2"))).isEmpty();
+      assertThat(write(destination(), token(resource, 2, "worker-b"), "v2", "version 2"))
+          .as("the retry after a crash at %s", step)
+          .isInstanceOf(Applied.class);
+    }
+  }
+
+  @Test
+  void r11d_afterARestartTheEpochStaysAndReceiptsCanBeLookedUp() {
+    ResourceId resource = freshResource("restart");
+    Receipt receipt =
+        ((Applied) write(destination(), token(resource, 34, "worker-b"), "report-1", "B"))
+            .receipt();
+
+    restartStore();
+
+    assertThat(destination().currentEpoch(resource)).isEqualTo(Epoch.of(34));
+    assertThat(destination().lookup(resource, OperationId.of("report-1"))).contains(receipt);
+    assertThat(published(resource)).contains("B");
+    assertThat(write(destination(), token(resource, 33, "worker-a"), "report-2", "A"))
+        .isEqualTo(new RejectedStale(resource, Epoch.of(33), Epoch.of(34)));
+    assertThat(write(destination(), token(resource, 34, "worker-b"), "report-1", "B"))
+        .isEqualTo(new AlreadyApplied(receipt));
+  }
+
+  private static boolean awaitDone(CompletableFuture<?> future, long millis) {
+    try {
+      future.get(millis, TimeUnit.MILLISECONDS);
+      return true;
+    } catch (java.util.concurrent.TimeoutException e) {
+      return false;
+    } catch (java.util.concurrent.ExecutionException e) {
+      return true;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
+    }
+  }
+
+  private static void awaitLogged(PausePoints pauses, String event, int times) {
+    long deadline = System.nanoTime() + PausePoints.TIMEOUT.toNanos();
+    while (pauses.log().stream().filter(event::equals).count() < times) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(event + " was not logged " + times + " times: " + pauses.log());
+      }
+      Thread.onSpinWait();
+    }
+  }
+}

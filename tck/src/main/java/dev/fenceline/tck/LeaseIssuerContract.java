@@ -1,0 +1,207 @@
+package dev.fenceline.tck;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.fenceline.spi.Epoch;
+import dev.fenceline.spi.Lease;
+import dev.fenceline.spi.LeaseIssuer;
+import dev.fenceline.spi.LeaseLostException;
+import dev.fenceline.spi.LeaseStatus;
+import dev.fenceline.spi.ResourceId;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The conformance suite every {@link LeaseIssuer} passes (R1, R8, R11 d). Subclass it in the
+ * adapter's tests and implement {@link #issuer()} and {@link #restartStore()}.
+ */
+public abstract class LeaseIssuerContract extends ContractSupport {
+
+  @Test
+  void firstAcquireGetsEpochOneAndTheLeaseIsHeld() {
+    ResourceId resource = freshResource("first");
+    Lease lease = issuer().tryAcquire(resource, "worker-a", longTtl()).orElseThrow();
+
+    assertThat(lease.epoch()).isEqualTo(Epoch.of(1));
+    assertThat(lease.token().holder()).isEqualTo("worker-a");
+    assertThat(lease.ttl()).isEqualTo(longTtl());
+    LeaseStatus status = issuer().status(resource);
+    assertThat(status.held()).isTrue();
+    assertThat(status.epoch()).isEqualTo(Epoch.of(1));
+    assertThat(status.holder()).contains("worker-a");
+  }
+
+  @Test
+  void statusOfAnUnknownResourceIsEpochNone() {
+    LeaseStatus status = issuer().status(freshResource("unknown"));
+    assertThat(status.epoch()).isEqualTo(Epoch.NONE);
+    assertThat(status.held()).isFalse();
+    assertThat(status.holder()).isEmpty();
+  }
+
+  @Test
+  void acquireWhileHeldIsRefusedAlsoForTheSameHolder() {
+    ResourceId resource = freshResource("held");
+    issuer().tryAcquire(resource, "worker-a", longTtl()).orElseThrow();
+
+    assertThat(issuer().tryAcquire(resource, "worker-b", longTtl())).isEmpty();
+    assertThat(issuer().tryAcquire(resource, "worker-a", longTtl())).isEmpty();
+    assertThat(issuer().status(resource).epoch()).isEqualTo(Epoch.of(1));
+  }
+
+  @Test
+  void acquireAfterExpiryByTheIssuersClockGetsTheNextEpoch() {
+    ResourceId resource = freshResource("expiry");
+    Lease a = issuer().tryAcquire(resource, "worker-a", shortTtl()).orElseThrow();
+    awaitExpiry(a);
+
+    Lease b = issuer().tryAcquire(resource, "worker-b", longTtl()).orElseThrow();
+
+    assertThat(b.epoch()).isEqualTo(a.epoch().next());
+  }
+
+  @Test
+  void renewByTheCurrentHolderKeepsTheTokenAndExtendsTheExpiry() {
+    ResourceId resource = freshResource("renew");
+    Lease lease = issuer().tryAcquire(resource, "worker-a", longTtl()).orElseThrow();
+
+    Lease renewed = issuer().renew(lease);
+
+    assertThat(renewed.token()).isEqualTo(lease.token());
+    assertThat(renewed.expiresAt()).isAfterOrEqualTo(lease.expiresAt());
+    assertThat(issuer().status(resource).held()).isTrue();
+  }
+
+  @Test
+  void renewAfterExpiryThrowsLeaseLost() {
+    ResourceId resource = freshResource("renew-expired");
+    Lease lease = issuer().tryAcquire(resource, "worker-a", shortTtl()).orElseThrow();
+    awaitExpiry(lease);
+
+    assertThatThrownBy(() -> issuer().renew(lease))
+        .isInstanceOf(LeaseLostException.class)
+        .hasMessageContaining(resource.value());
+  }
+
+  @Test
+  void renewAfterTakeoverThrowsLeaseLostNamingTheNewEpoch() {
+    ResourceId resource = freshResource("renew-taken");
+    Lease a = issuer().tryAcquire(resource, "worker-a", shortTtl()).orElseThrow();
+    awaitExpiry(a);
+    Lease b = issuer().tryAcquire(resource, "worker-b", longTtl()).orElseThrow();
+
+    assertThatThrownBy(() -> issuer().renew(a))
+        .isInstanceOf(LeaseLostException.class)
+        .hasMessageContaining("epoch " + b.epoch());
+    assertThat(issuer().status(resource).holder()).contains("worker-b");
+  }
+
+  @Test
+  void renewAfterReleaseThrowsLeaseLost() {
+    ResourceId resource = freshResource("renew-released");
+    Lease lease = issuer().tryAcquire(resource, "worker-a", longTtl()).orElseThrow();
+    assertThat(issuer().release(lease)).isTrue();
+
+    assertThatThrownBy(() -> issuer().renew(lease)).isInstanceOf(LeaseLostException.class);
+  }
+
+  @Test
+  void releaseFreesTheLeaseAtOnceButKeepsTheEpochGrowing() {
+    ResourceId resource = freshResource("release");
+    Lease a = issuer().tryAcquire(resource, "worker-a", longTtl()).orElseThrow();
+
+    assertThat(issuer().release(a)).isTrue();
+    assertThat(issuer().status(resource).held()).isFalse();
+    Lease b = issuer().tryAcquire(resource, "worker-b", longTtl()).orElseThrow();
+
+    assertThat(b.epoch()).isEqualTo(a.epoch().next());
+  }
+
+  @Test
+  void releasingALeaseThatIsNoLongerCurrentDoesNothing() {
+    ResourceId resource = freshResource("release-stale");
+    Lease a = issuer().tryAcquire(resource, "worker-a", shortTtl()).orElseThrow();
+    awaitExpiry(a);
+    Lease b = issuer().tryAcquire(resource, "worker-b", longTtl()).orElseThrow();
+
+    assertThat(issuer().release(a)).isFalse();
+    LeaseStatus status = issuer().status(resource);
+    assertThat(status.held()).isTrue();
+    assertThat(status.epoch()).isEqualTo(b.epoch());
+  }
+
+  @Test
+  void racingAcquiresGrantExactlyOneLease() {
+    ResourceId resource = freshResource("race");
+    int workers = 8;
+    CountDownLatch start = new CountDownLatch(1);
+    List<CompletableFuture<Optional<Lease>>> results = new ArrayList<>();
+    for (int i = 0; i < workers; i++) {
+      String holder = "worker-" + i;
+      results.add(
+          Concurrently.start(
+              holder,
+              () -> {
+                awaitQuietly(start);
+                return issuer().tryAcquire(resource, holder, longTtl());
+              }));
+    }
+    start.countDown();
+
+    List<Lease> granted =
+        results.stream().map(Concurrently::await).flatMap(Optional::stream).toList();
+
+    assertThat(granted).hasSize(1);
+    assertThat(granted.get(0).epoch()).isEqualTo(Epoch.of(1));
+    assertThat(issuer().status(resource).epoch()).isEqualTo(Epoch.of(1));
+  }
+
+  @Test
+  void invalidArgumentsAreRejectedWithoutTouchingTheResource() {
+    ResourceId resource = freshResource("invalid");
+
+    assertThatThrownBy(() -> issuer().tryAcquire(resource, "", longTtl()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("holder name");
+    assertThatThrownBy(() -> issuer().tryAcquire(resource, "worker-a", Duration.ZERO))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("PT0S");
+    assertThat(issuer().status(resource).epoch()).isEqualTo(Epoch.NONE);
+  }
+
+  @Test
+  void r11d_epochsNeverRollBackAfterTheIssuersStoreRestarts() {
+    ResourceId resource = freshResource("restart");
+    Epoch last = Epoch.NONE;
+    for (int i = 0; i < 3; i++) {
+      Lease lease = issuer().tryAcquire(resource, "worker-" + i, longTtl()).orElseThrow();
+      assertThat(lease.epoch()).isGreaterThan(last);
+      last = lease.epoch();
+      assertThat(issuer().release(lease)).isTrue();
+    }
+    Lease held = issuer().tryAcquire(resource, "worker-held", shortTtl()).orElseThrow();
+
+    restartStore();
+
+    LeaseStatus status = issuer().status(resource);
+    assertThat(status.epoch()).isEqualTo(held.epoch());
+    awaitExpiry(held);
+    Lease after = issuer().tryAcquire(resource, "worker-after", longTtl()).orElseThrow();
+    assertThat(after.epoch()).isEqualTo(held.epoch().next());
+  }
+
+  private static void awaitQuietly(CountDownLatch latch) {
+    try {
+      latch.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+}

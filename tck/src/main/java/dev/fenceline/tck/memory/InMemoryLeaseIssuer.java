@@ -1,0 +1,138 @@
+package dev.fenceline.tck.memory;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.fenceline.spi.Epoch;
+import dev.fenceline.spi.FencingToken;
+import dev.fenceline.spi.Lease;
+import dev.fenceline.spi.LeaseIssuer;
+import dev.fenceline.spi.LeaseLostException;
+import dev.fenceline.spi.LeaseStatus;
+import dev.fenceline.spi.ResourceId;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The reference {@link LeaseIssuer}: one lock around a map. Its "durable" state is a {@link
+ * Storage} object that outlives the issuer, so a test can restart the issuer without losing epochs.
+ * Not durable across JVMs: for tests and examples only.
+ */
+public final class InMemoryLeaseIssuer implements LeaseIssuer {
+
+  /** The issuer's state, kept across restarts of the issuer. */
+  public static final class Storage {
+    private final Map<ResourceId, Row> rows = new HashMap<>();
+  }
+
+  private static final class Row {
+    long epoch;
+    String holder;
+    Instant expiresAt;
+  }
+
+  private final Storage storage;
+  private final Clock clock;
+
+  /** An issuer over {@code storage} that decides expiry with {@code clock}. */
+  public InMemoryLeaseIssuer(Storage storage, Clock clock) {
+    this.storage = requireNonNull(storage, "storage is null");
+    this.clock = requireNonNull(clock, "clock is null");
+  }
+
+  @Override
+  public Optional<Lease> tryAcquire(ResourceId resource, String holder, Duration ttl) {
+    requireNonNull(resource, "resource is null");
+    FencingToken.validateHolder(holder);
+    requirePositive(resource, ttl);
+    synchronized (storage) {
+      Instant now = clock.instant();
+      Row row = storage.rows.computeIfAbsent(resource, id -> new Row());
+      if (row.holder != null && row.expiresAt.isAfter(now)) {
+        return Optional.empty();
+      }
+      row.epoch = Math.addExact(row.epoch, 1);
+      row.holder = holder;
+      row.expiresAt = now.plus(ttl);
+      return Optional.of(
+          new Lease(new FencingToken(resource, Epoch.of(row.epoch), holder), row.expiresAt, ttl));
+    }
+  }
+
+  @Override
+  public Lease renew(Lease lease) {
+    requireNonNull(lease, "lease is null");
+    synchronized (storage) {
+      Instant now = clock.instant();
+      Row row = storage.rows.get(lease.resource());
+      String reason = reasonLost(row, lease, now);
+      if (reason != null) {
+        throw new LeaseLostException(
+            lease.token(), "Cannot renew lease " + lease.token() + ": " + reason);
+      }
+      row.expiresAt = now.plus(lease.ttl());
+      return new Lease(lease.token(), row.expiresAt, lease.ttl());
+    }
+  }
+
+  @Override
+  public boolean release(Lease lease) {
+    requireNonNull(lease, "lease is null");
+    synchronized (storage) {
+      Row row = storage.rows.get(lease.resource());
+      if (row == null
+          || row.epoch != lease.epoch().value()
+          || !lease.token().holder().equals(row.holder)) {
+        return false;
+      }
+      row.holder = null;
+      row.expiresAt = null;
+      return true;
+    }
+  }
+
+  @Override
+  public LeaseStatus status(ResourceId resource) {
+    requireNonNull(resource, "resource is null");
+    synchronized (storage) {
+      Row row = storage.rows.get(resource);
+      if (row == null) {
+        return new LeaseStatus(resource, Epoch.NONE, Optional.empty(), Optional.empty(), false);
+      }
+      boolean held = row.holder != null && row.expiresAt.isAfter(clock.instant());
+      return new LeaseStatus(
+          resource,
+          Epoch.of(row.epoch),
+          Optional.ofNullable(row.holder),
+          Optional.ofNullable(row.expiresAt),
+          held);
+    }
+  }
+
+  private static String reasonLost(Row row, Lease lease, Instant now) {
+    if (row == null || row.epoch < lease.epoch().value()) {
+      return "the issuer never handed out epoch " + lease.epoch();
+    }
+    if (row.epoch > lease.epoch().value()) {
+      return "epoch " + row.epoch + " was issued to " + row.holder + " since";
+    }
+    if (row.holder == null) {
+      return "it was released";
+    }
+    if (!row.expiresAt.isAfter(now)) {
+      return "it expired at " + row.expiresAt + " by the issuer's clock";
+    }
+    return null;
+  }
+
+  private static void requirePositive(ResourceId resource, Duration ttl) {
+    requireNonNull(ttl, "ttl is null");
+    if (ttl.isNegative() || ttl.isZero()) {
+      throw new IllegalArgumentException(
+          "Cannot acquire " + resource + " with ttl " + ttl + ": it must be positive");
+    }
+  }
+}

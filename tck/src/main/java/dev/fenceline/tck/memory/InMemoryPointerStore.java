@@ -1,0 +1,145 @@
+package dev.fenceline.tck.memory;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.fenceline.spi.AlreadyApplied;
+import dev.fenceline.spi.Applied;
+import dev.fenceline.spi.Capability;
+import dev.fenceline.spi.Epoch;
+import dev.fenceline.spi.FencingStep;
+import dev.fenceline.spi.FencingToken;
+import dev.fenceline.spi.OperationId;
+import dev.fenceline.spi.Pointer;
+import dev.fenceline.spi.PointerState;
+import dev.fenceline.spi.PointerStore;
+import dev.fenceline.spi.Receipt;
+import dev.fenceline.spi.RegisterOutcome;
+import dev.fenceline.spi.Registered;
+import dev.fenceline.spi.RejectedStale;
+import dev.fenceline.spi.ResourceId;
+import dev.fenceline.spi.StepListener;
+import dev.fenceline.spi.WriteOutcome;
+import java.time.Clock;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The reference {@link PointerStore}: one lock around a few maps, with the same order of checks a
+ * real store uses (epoch, then operation ID, then change and record, then commit). The state lives
+ * in a {@link Storage} object that outlives the store, so a test can restart it. For tests and
+ * examples only.
+ */
+public final class InMemoryPointerStore implements PointerStore {
+
+  /** The store's state, kept across restarts of the store. */
+  public static final class Storage {
+    private final Map<ResourceId, Epoch> epochs = new HashMap<>();
+    private final Map<ResourceId, Map<OperationId, Receipt>> operations = new HashMap<>();
+    private final Map<ResourceId, PointerState> pointers = new HashMap<>();
+  }
+
+  private static final Set<Capability> CAPABILITIES =
+      EnumSet.of(
+          Capability.NATIVE_EPOCH_CHECK, Capability.OPERATION_RECORD, Capability.RESULT_LOOKUP);
+
+  private final Storage storage;
+  private final StepListener steps;
+  private final Clock clock;
+
+  /** A store over {@code storage} reporting steps to {@code steps}. */
+  public InMemoryPointerStore(Storage storage, StepListener steps, Clock clock) {
+    this.storage = requireNonNull(storage, "storage is null");
+    this.steps = requireNonNull(steps, "steps is null");
+    this.clock = requireNonNull(clock, "clock is null");
+  }
+
+  @Override
+  public Set<Capability> capabilities() {
+    return CAPABILITIES;
+  }
+
+  @Override
+  public RegisterOutcome register(FencingToken token) {
+    requireNonNull(token, "token is null");
+    synchronized (storage) {
+      Epoch current = storage.epochs.getOrDefault(token.resource(), Epoch.NONE);
+      if (token.epoch().isOlderThan(current)) {
+        return new RejectedStale(token.resource(), token.epoch(), current);
+      }
+      storage.epochs.put(token.resource(), token.epoch());
+      return new Registered(token.resource(), token.epoch(), current);
+    }
+  }
+
+  @Override
+  public WriteOutcome write(FencingToken token, OperationId operation, Pointer change) {
+    requireNonNull(token, "token is null");
+    requireNonNull(operation, "operation is null");
+    requireNonNull(change, "change is null");
+    ResourceId resource = token.resource();
+    steps.reached(FencingStep.BEFORE_LOCK, token, operation);
+    WriteOutcome outcome;
+    synchronized (storage) {
+      Epoch current = storage.epochs.getOrDefault(resource, Epoch.NONE);
+      if (token.epoch().isOlderThan(current)) {
+        return new RejectedStale(resource, token.epoch(), current);
+      }
+      steps.reached(FencingStep.AFTER_EPOCH_CHECK, token, operation);
+      Receipt previous = storage.operations.getOrDefault(resource, Map.of()).get(operation);
+      if (previous != null) {
+        storage.epochs.put(resource, token.epoch());
+        outcome = new AlreadyApplied(previous);
+      } else {
+        Map<String, String> attributes = new HashMap<>(change.attributes());
+        attributes.put(TARGET_ATTRIBUTE, change.target());
+        Receipt receipt =
+            new Receipt(resource, operation, token.epoch(), clock.instant(), attributes);
+        PointerState before = storage.pointers.get(resource);
+        PointerState after =
+            new PointerState(
+                resource,
+                change,
+                token.epoch(),
+                operation,
+                before == null ? 1 : before.version() + 1);
+        // Nothing is visible until every step passed: a listener that throws here aborts it all.
+        steps.reached(FencingStep.AFTER_APPLY, token, operation);
+        storage.epochs.put(resource, token.epoch());
+        storage.pointers.put(resource, after);
+        storage.operations.computeIfAbsent(resource, id -> new HashMap<>()).put(operation, receipt);
+        outcome = new Applied(receipt);
+      }
+    }
+    steps.reached(FencingStep.AFTER_COMMIT, token, operation);
+    return outcome;
+  }
+
+  @Override
+  public Optional<Receipt> lookup(ResourceId resource, OperationId operation) {
+    requireNonNull(resource, "resource is null");
+    requireNonNull(operation, "operation is null");
+    synchronized (storage) {
+      return Optional.ofNullable(
+          storage.operations.getOrDefault(resource, Map.of()).get(operation));
+    }
+  }
+
+  @Override
+  public Epoch currentEpoch(ResourceId resource) {
+    requireNonNull(resource, "resource is null");
+    synchronized (storage) {
+      return storage.epochs.getOrDefault(resource, Epoch.NONE);
+    }
+  }
+
+  @Override
+  public Optional<PointerState> current(ResourceId resource) {
+    requireNonNull(resource, "resource is null");
+    synchronized (storage) {
+      return Optional.ofNullable(storage.pointers.get(resource));
+    }
+  }
+}
