@@ -10,7 +10,7 @@ import java.util.Map;
  *
  * @param target what readers resolve: 1 to {@value #MAX_TARGET_LENGTH} characters
  * @param attributes facts about the target (size, checksum, ...), copied into the receipt; same
- *     rules as {@link Receipt#attributes()}
+ *     rules as {@link Receipt#attributes()}, and {@code target} is reserved
  */
 public record Pointer(String target, Map<String, String> attributes) {
 
@@ -28,6 +28,12 @@ public record Pointer(String target, Map<String, String> attributes) {
               + " characters: it must be 1 to "
               + MAX_TARGET_LENGTH
               + " (publish large payloads through a staged blob store)");
+    }
+    if (attributes.containsKey(PointerStore.TARGET_ATTRIBUTE)) {
+      throw new IllegalArgumentException(
+          "Cannot publish pointer to "
+              + Text.quoteForMessage(target)
+              + ": attribute name \"target\" is reserved for the pointer target (rename it)");
     }
     attributes = Map.copyOf(attributes);
   }

@@ -117,7 +117,10 @@ public final class InMemoryLeaseIssuer implements LeaseIssuer {
       return "the issuer never handed out epoch " + lease.epoch();
     }
     if (row.epoch > lease.epoch().value()) {
-      return "epoch " + row.epoch + " was issued to " + row.holder + " since";
+      return "epoch "
+          + row.epoch
+          + " was issued since"
+          + (row.holder == null ? "" : " (to " + row.holder + ")");
     }
     if (row.holder == null) {
       return "it was released";

@@ -1,0 +1,32 @@
+package dev.fenceline.jdbc;
+
+import dev.fenceline.spi.FencingToken;
+import dev.fenceline.spi.OperationId;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Map;
+
+/**
+ * A business change applied by a {@link JdbcDestination}, inside the destination's transaction,
+ * after the epoch check and the operation-ID check and before the operation is recorded (R3).
+ *
+ * <p>Use only the given connection. Do not commit, roll back, change auto-commit or close it: the
+ * connection passed in refuses those calls, because the change must commit together with the epoch
+ * check and the operation record or not at all. Throwing aborts the whole step.
+ */
+@FunctionalInterface
+public interface JdbcChange {
+
+  /**
+   * Applies the change.
+   *
+   * @param connection the destination's connection, inside its transaction
+   * @param token the token the write carries (its epoch is the registered one)
+   * @param operation the operation being applied
+   * @return receipt attributes describing what was done (may be empty), stored and replayed on
+   *     retries; names follow {@link dev.fenceline.spi.Receipt#attributes()}
+   * @throws SQLException to abort the step; nothing is recorded
+   */
+  Map<String, String> apply(Connection connection, FencingToken token, OperationId operation)
+      throws SQLException;
+}

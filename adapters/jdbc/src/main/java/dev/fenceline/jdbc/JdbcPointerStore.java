@@ -1,0 +1,116 @@
+package dev.fenceline.jdbc;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.fenceline.spi.Capability;
+import dev.fenceline.spi.Epoch;
+import dev.fenceline.spi.FencingToken;
+import dev.fenceline.spi.OperationId;
+import dev.fenceline.spi.Pointer;
+import dev.fenceline.spi.PointerState;
+import dev.fenceline.spi.PointerStore;
+import dev.fenceline.spi.Receipt;
+import dev.fenceline.spi.RegisterOutcome;
+import dev.fenceline.spi.ResourceId;
+import dev.fenceline.spi.WriteOutcome;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The publish pointer of each resource in a SQL database, swapped as a fenced write: epoch check,
+ * operation-ID check, pointer update and operation record in one transaction. For small results the
+ * pointer target can be the published value itself ("publish a named value"); large payloads are
+ * staged in a blob store and the pointer names their key. Get one from {@link
+ * JdbcStore#pointerStore()}.
+ */
+public final class JdbcPointerStore implements PointerStore {
+
+  private final FencedWrite fencedWrite;
+
+  JdbcPointerStore(FencedWrite fencedWrite) {
+    this.fencedWrite = fencedWrite;
+  }
+
+  @Override
+  public Set<Capability> capabilities() {
+    return JdbcDestination.CAPABILITIES;
+  }
+
+  @Override
+  public RegisterOutcome register(FencingToken token) {
+    return fencedWrite.register(token);
+  }
+
+  @Override
+  public WriteOutcome write(FencingToken token, OperationId operation, Pointer change) {
+    requireNonNull(change, "change is null");
+    return fencedWrite.write(
+        token,
+        operation,
+        connection -> {
+          try (PreparedStatement upsert =
+              connection.prepareStatement(
+                  "INSERT INTO fenceline_pointer"
+                      + " (resource, target, attributes, epoch, operation, version)"
+                      + " VALUES (?, ?, ?, ?, ?, 1)"
+                      + " ON CONFLICT (resource) DO UPDATE SET"
+                      + " target = excluded.target, attributes = excluded.attributes,"
+                      + " epoch = excluded.epoch, operation = excluded.operation,"
+                      + " version = fenceline_pointer.version + 1")) {
+            upsert.setString(1, token.resource().value());
+            upsert.setString(2, change.target());
+            upsert.setString(3, ReceiptAttributes.encode(change.attributes()));
+            upsert.setLong(4, token.epoch().value());
+            upsert.setString(5, operation.value());
+            upsert.executeUpdate();
+          }
+          Map<String, String> attributes = new HashMap<>(change.attributes());
+          attributes.put(TARGET_ATTRIBUTE, change.target());
+          return attributes;
+        });
+  }
+
+  @Override
+  public Optional<PointerState> current(ResourceId resource) {
+    requireNonNull(resource, "resource is null");
+    return fencedWrite
+        .store()
+        .read(
+            "read the publish pointer of " + resource,
+            connection -> {
+              try (PreparedStatement select =
+                  connection.prepareStatement(
+                      "SELECT target, attributes, epoch, operation, version"
+                          + " FROM fenceline_pointer WHERE resource = ?")) {
+                select.setString(1, resource.value());
+                try (ResultSet rows = select.executeQuery()) {
+                  if (!rows.next()) {
+                    return Optional.empty();
+                  }
+                  return Optional.of(
+                      new PointerState(
+                          resource,
+                          new Pointer(
+                              rows.getString(1), ReceiptAttributes.decode(rows.getString(2))),
+                          Epoch.of(rows.getLong(3)),
+                          OperationId.of(rows.getString(4)),
+                          rows.getLong(5)));
+                }
+              }
+            });
+  }
+
+  @Override
+  public Optional<Receipt> lookup(ResourceId resource, OperationId operation) {
+    return fencedWrite.lookup(resource, operation);
+  }
+
+  @Override
+  public Epoch currentEpoch(ResourceId resource) {
+    return fencedWrite.currentEpoch(resource);
+  }
+}

@@ -1,0 +1,35 @@
+package dev.fenceline.jdbc;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+
+/** A SQLite file; "restarting" it means every store opened afterwards reopens the file. */
+final class SqliteDatabase implements TestDatabase {
+
+  private final Path file;
+
+  SqliteDatabase(Path directory) {
+    this.file = directory.resolve("fenceline.db");
+  }
+
+  String url() {
+    return "jdbc:sqlite:" + file;
+  }
+
+  @Override
+  public JdbcStore openStore() {
+    return JdbcStore.builder().url(url()).build();
+  }
+
+  @Override
+  public Connection connect() throws SQLException {
+    return DriverManager.getConnection(url());
+  }
+
+  @Override
+  public void restart() {
+    // Stores open a connection per call; a new store reopens the file from disk.
+  }
+}
