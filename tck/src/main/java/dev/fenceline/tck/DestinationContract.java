@@ -231,6 +231,9 @@ public abstract class DestinationContract<C> extends ContractSupport {
   @Test
   void r11c_aRegistrationWaitsWhileAWriterIsBetweenTheEpochCheckAndTheApply() {
     ResourceId resource = freshResource("check-apply");
+    // A's epoch is already the registered one, so A's write changes nothing in the control record:
+    // only a real lock on it can hold B back.
+    destination().register(token(resource, 33, "worker-a"));
     PausePoints pauses = new PausePoints();
     Pause betweenCheckAndApply = pauses.pauseAt(FencingStep.AFTER_EPOCH_CHECK, "worker-a");
     CompletableFuture<WriteOutcome> writerA =
@@ -302,6 +305,7 @@ public abstract class DestinationContract<C> extends ContractSupport {
   void r11c_twoWritersWithTheSameEpochAndOperationApplyItOnce() {
     ResourceId resource = freshResource("same-op");
     FencingToken token = token(resource, 33, "worker-a");
+    destination().register(token);
     PausePoints pauses = new PausePoints();
     Pause firstInside = pauses.pauseAt(FencingStep.AFTER_EPOCH_CHECK, "worker-a");
     Destination<C> destination = destination(pauses);
