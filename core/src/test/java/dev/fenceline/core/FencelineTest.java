@@ -1,0 +1,106 @@
+package dev.fenceline.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.fenceline.spi.Applied;
+import dev.fenceline.spi.Capability;
+import dev.fenceline.spi.ConfigurationException;
+import dev.fenceline.spi.Destination;
+import dev.fenceline.spi.Epoch;
+import dev.fenceline.spi.FencingToken;
+import dev.fenceline.spi.OperationId;
+import dev.fenceline.spi.Receipt;
+import dev.fenceline.spi.RegisterOutcome;
+import dev.fenceline.spi.Registered;
+import dev.fenceline.spi.ResourceId;
+import dev.fenceline.spi.WriteOutcome;
+import dev.fenceline.tck.memory.InMemoryLeaseIssuer;
+import dev.fenceline.tck.memory.MutableClock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class FencelineTest {
+
+  private final InMemoryLeaseIssuer issuer =
+      new InMemoryLeaseIssuer(new InMemoryLeaseIssuer.Storage(), new MutableClock(Instant.EPOCH));
+
+  /** A destination that checks nothing: a plain overwrite. */
+  private static final class PlainOverwrite implements Destination<String> {
+    final List<String> writes = new ArrayList<>();
+
+    @Override
+    public Set<Capability> capabilities() {
+      return Set.of();
+    }
+
+    @Override
+    public RegisterOutcome register(FencingToken token) {
+      return new Registered(token.resource(), token.epoch(), Epoch.NONE);
+    }
+
+    @Override
+    public WriteOutcome write(FencingToken token, OperationId operation, String change) {
+      writes.add(change);
+      return new Applied(
+          new Receipt(token.resource(), operation, token.epoch(), Instant.EPOCH, Map.of()));
+    }
+
+    @Override
+    public Optional<Receipt> lookup(ResourceId resource, OperationId operation) {
+      return Optional.empty();
+    }
+
+    @Override
+    public Epoch currentEpoch(ResourceId resource) {
+      return Epoch.NONE;
+    }
+  }
+
+  @Test
+  void refusesUnguardedDestinationsUnlessAllowed() {
+    PlainOverwrite plain = new PlainOverwrite();
+    try (Fenceline fenceline = Fenceline.builder().issuer(issuer).holder("worker-a").build();
+        HeldLease lease = fenceline.tryAcquire(ResourceId.of("report")).orElseThrow()) {
+      assertThatThrownBy(() -> fenceline.publish(lease, plain, OperationId.of("op"), "x"))
+          .isInstanceOf(ConfigurationException.class)
+          .hasMessageContaining("UNGUARDED")
+          .hasMessageContaining("allowUnguarded(true)");
+      assertThat(plain.writes).isEmpty();
+    }
+    try (Fenceline fenceline =
+            Fenceline.builder().issuer(issuer).holder("worker-b").allowUnguarded(true).build();
+        HeldLease lease = fenceline.tryAcquire(ResourceId.of("report-2")).orElseThrow()) {
+      assertThat(fenceline.publish(lease, plain, OperationId.of("op"), "x"))
+          .isInstanceOf(Applied.class);
+      assertThat(plain.writes).containsExactly("x");
+    }
+  }
+
+  @Test
+  void builderNamesWhatIsMissingOrWrong() {
+    assertThatThrownBy(() -> Fenceline.builder().holder("a").build())
+        .isInstanceOf(ConfigurationException.class)
+        .hasMessageContaining("no lease issuer");
+    assertThatThrownBy(() -> Fenceline.builder().issuer(issuer).build())
+        .hasMessageContaining("no holder name");
+    assertThatThrownBy(
+            () ->
+                Fenceline.builder()
+                    .issuer(issuer)
+                    .holder("a")
+                    .leaseTtl(Duration.ofSeconds(3))
+                    .renewEvery(Duration.ofSeconds(3))
+                    .build())
+        .hasMessageContaining("renewEvery PT3S is not shorter than lease ttl PT3S");
+    assertThatThrownBy(() -> Fenceline.builder().leaseTtl(Duration.ZERO))
+        .hasMessageContaining("PT0S");
+    assertThatThrownBy(() -> Fenceline.builder().holder("")).hasMessageContaining("holder name");
+  }
+}

@@ -1,0 +1,193 @@
+package dev.fenceline.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fenceline.spi.Applied;
+import dev.fenceline.spi.Lease;
+import dev.fenceline.spi.LeaseIssuer;
+import dev.fenceline.spi.LeaseStatus;
+import dev.fenceline.spi.OperationId;
+import dev.fenceline.spi.Pointer;
+import dev.fenceline.spi.RejectedStale;
+import dev.fenceline.spi.ResourceId;
+import dev.fenceline.spi.StepListener;
+import dev.fenceline.tck.memory.InMemoryLeaseIssuer;
+import dev.fenceline.tck.memory.InMemoryPointerStore;
+import dev.fenceline.tck.memory.MutableClock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+class HeldLeaseTest {
+
+  private static final ResourceId REPORT = ResourceId.of("nightly-report");
+  private static final Duration TTL = Duration.ofSeconds(10);
+
+  private final MutableClock issuerClock = new MutableClock(Instant.parse("2026-10-27T01:00:00Z"));
+  private final InMemoryLeaseIssuer issuer =
+      new InMemoryLeaseIssuer(new InMemoryLeaseIssuer.Storage(), issuerClock);
+  private final AtomicLong nanos = new AtomicLong(1_000_000_000L);
+
+  /** An issuer whose calls take {@code delay} of the worker's monotonic time. */
+  private LeaseIssuer slowIssuer(Duration delay) {
+    return new LeaseIssuer() {
+      @Override
+      public Optional<Lease> tryAcquire(ResourceId resource, String holder, Duration ttl) {
+        nanos.addAndGet(delay.toNanos());
+        return issuer.tryAcquire(resource, holder, ttl);
+      }
+
+      @Override
+      public Lease renew(Lease lease) {
+        nanos.addAndGet(delay.toNanos());
+        return issuer.renew(lease);
+      }
+
+      @Override
+      public boolean release(Lease lease) {
+        return issuer.release(lease);
+      }
+
+      @Override
+      public LeaseStatus status(ResourceId resource) {
+        return issuer.status(resource);
+      }
+    };
+  }
+
+  private Fenceline fenceline(LeaseIssuer leaseIssuer) {
+    return Fenceline.builder()
+        .issuer(leaseIssuer)
+        .holder("worker-a")
+        .leaseTtl(TTL)
+        .renewEvery(Duration.ZERO)
+        .clock(nanos::get)
+        .build();
+  }
+
+  @Test
+  void theLocalDeadlineCountsFromWhenTheRequestWasSent() {
+    try (Fenceline fenceline = fenceline(slowIssuer(Duration.ofSeconds(3)));
+        HeldLease lease = fenceline.tryAcquire(REPORT).orElseThrow()) {
+      // The answer took 3 s: the issuer's lease may have started any time in those 3 s.
+      assertThat(lease.remaining()).isEqualTo(Duration.ofSeconds(7));
+      assertThat(lease.isLocallyValid()).isTrue();
+
+      nanos.addAndGet(Duration.ofSeconds(7).toNanos());
+
+      assertThat(lease.isLocallyValid()).isFalse();
+      assertThat(lease.remaining()).isZero();
+      assertThat(lease.state()).isEqualTo(HeldLease.State.HELD);
+    }
+  }
+
+  @Test
+  void renewalMovesTheLocalDeadline() {
+    try (Fenceline fenceline = fenceline(slowIssuer(Duration.ofSeconds(1)));
+        HeldLease lease = fenceline.tryAcquire(REPORT).orElseThrow()) {
+      nanos.addAndGet(Duration.ofSeconds(8).toNanos());
+      assertThat(lease.remaining()).isEqualTo(Duration.ofSeconds(1));
+
+      assertThat(lease.renewNow()).isTrue();
+
+      assertThat(lease.remaining()).isEqualTo(Duration.ofSeconds(9));
+    }
+  }
+
+  @Test
+  void aRefusedRenewalMarksTheLeaseLost() {
+    try (Fenceline fenceline = fenceline(issuer);
+        HeldLease lease = fenceline.tryAcquire(REPORT).orElseThrow()) {
+      issuerClock.advance(TTL.plusMillis(1));
+      issuer.tryAcquire(REPORT, "worker-b", TTL).orElseThrow();
+
+      assertThat(lease.renewNow()).isFalse();
+
+      assertThat(lease.state()).isEqualTo(HeldLease.State.LOST);
+      assertThat(lease.isLocallyValid()).isFalse();
+      assertThat(lease.renewNow()).isFalse();
+    }
+  }
+
+  @Test
+  void closingReleasesTheLeaseAtTheIssuer() {
+    try (Fenceline fenceline = fenceline(issuer)) {
+      HeldLease lease = fenceline.tryAcquire(REPORT).orElseThrow();
+      assertThat(fenceline.tryAcquire(REPORT)).isEmpty();
+
+      lease.close();
+      lease.close();
+
+      assertThat(lease.state()).isEqualTo(HeldLease.State.RELEASED);
+      assertThat(issuer.status(REPORT).held()).isFalse();
+      assertThat(fenceline.tryAcquire(REPORT).orElseThrow().token().epoch().value()).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void publishingIgnoresTheLocalBeliefAndLetsTheDestinationDecide() {
+    InMemoryPointerStore destination =
+        new InMemoryPointerStore(
+            new InMemoryPointerStore.Storage(), StepListener.NONE, issuerClock);
+    try (Fenceline fenceline = fenceline(issuer);
+        HeldLease lease = fenceline.tryAcquire(REPORT).orElseThrow()) {
+      nanos.addAndGet(TTL.toNanos() * 2);
+      assertThat(lease.isLocallyValid()).isFalse();
+
+      // Locally expired, but no newer owner registered: the destination accepts the write.
+      assertThat(fenceline.publish(lease, destination, OperationId.of("report-1"), Pointer.to("A")))
+          .isInstanceOf(Applied.class);
+
+      issuerClock.advance(TTL.plusMillis(1));
+      Lease b = issuer.tryAcquire(REPORT, "worker-b", TTL).orElseThrow();
+      destination.register(b.token());
+      assertThat(
+              fenceline.publish(lease, destination, OperationId.of("report-2"), Pointer.to("A2")))
+          .isInstanceOf(RejectedStale.class);
+    }
+  }
+
+  @Test
+  void leasesAreRenewedInTheBackground() throws InterruptedException {
+    CountDownLatch renewed = new CountDownLatch(2);
+    LeaseIssuer counting =
+        new LeaseIssuer() {
+          @Override
+          public Optional<Lease> tryAcquire(ResourceId resource, String holder, Duration ttl) {
+            return issuer.tryAcquire(resource, holder, ttl);
+          }
+
+          @Override
+          public Lease renew(Lease lease) {
+            Lease result = issuer.renew(lease);
+            renewed.countDown();
+            return result;
+          }
+
+          @Override
+          public boolean release(Lease lease) {
+            return issuer.release(lease);
+          }
+
+          @Override
+          public LeaseStatus status(ResourceId resource) {
+            return issuer.status(resource);
+          }
+        };
+    try (Fenceline fenceline =
+            Fenceline.builder()
+                .issuer(counting)
+                .holder("worker-a")
+                .leaseTtl(TTL)
+                .renewEvery(Duration.ofMillis(10))
+                .build();
+        HeldLease lease = fenceline.tryAcquire(REPORT).orElseThrow()) {
+      assertThat(renewed.await(30, TimeUnit.SECONDS)).isTrue();
+      assertThat(lease.state()).isEqualTo(HeldLease.State.HELD);
+    }
+  }
+}
