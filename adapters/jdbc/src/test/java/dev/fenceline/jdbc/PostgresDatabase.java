@@ -3,7 +3,6 @@ package dev.fenceline.jdbc;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.lang.reflect.Field;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -81,31 +80,31 @@ final class PostgresDatabase implements TestDatabase, AutoCloseable {
   }
 
   /**
-   * Crashes the server: {@code pg_ctl stop -m immediate} ends every process without a shutdown
-   * checkpoint, so the next start runs crash recovery from the WAL.
+   * Crashes the server the way {@code pg_ctl stop -m immediate} does: SIGQUIT to the postmaster,
+   * which ends every backend at once without a shutdown checkpoint, so the next start runs crash
+   * recovery from the WAL. (pg_ctl itself refuses to run as root; the embedded server runs in a
+   * user namespace.)
    */
   synchronized void crash() {
     try {
-      Field pgDir = EmbeddedPostgres.class.getDeclaredField("pgDir");
-      pgDir.setAccessible(true);
-      Path pgCtl = ((java.io.File) pgDir.get(server)).toPath().resolve("bin/pg_ctl");
-      Process process =
-          new ProcessBuilder(
-                  pgCtl.toString(), "-D", dataDirectory.toString(), "-m", "immediate", "-w", "stop")
-              .redirectErrorStream(true)
-              .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-              .start();
-      if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
-        throw new IllegalStateException("pg_ctl stop -m immediate failed");
+      long pid = Long.parseLong(Files.readAllLines(dataDirectory.resolve("postmaster.pid")).get(0));
+      ProcessHandle postmaster =
+          ProcessHandle.of(pid)
+              .orElseThrow(
+                  () -> new IllegalStateException("postmaster " + pid + " is not running"));
+      Process kill = new ProcessBuilder("kill", "-QUIT", Long.toString(pid)).inheritIO().start();
+      if (kill.waitFor() != 0) {
+        throw new IllegalStateException("kill -QUIT " + pid + " failed");
       }
-      server.close(); // the server is gone; this only releases the embedded wrapper's lock
+      postmaster.onExit().get(60, TimeUnit.SECONDS);
+      server.close(); // the server is gone; this releases the embedded wrapper's lock file
     } catch (IOException e) {
       throw new UncheckedIOException(e);
-    } catch (ReflectiveOperationException e) {
-      throw new IllegalStateException("cannot find pg_ctl of the embedded server", e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      throw new IllegalStateException("the postmaster did not exit after SIGQUIT", e);
     }
   }
 

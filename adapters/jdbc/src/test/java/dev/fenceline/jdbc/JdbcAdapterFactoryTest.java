@@ -1,0 +1,68 @@
+package dev.fenceline.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.fenceline.spi.Adapter;
+import dev.fenceline.spi.AdapterFactory;
+import dev.fenceline.spi.ConfigurationException;
+import dev.fenceline.spi.Guarantee;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.ServiceLoader;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class JdbcAdapterFactoryTest {
+
+  @TempDir Path directory;
+
+  private static AdapterFactory jdbc() {
+    return ServiceLoader.load(AdapterFactory.class).stream()
+        .map(ServiceLoader.Provider::get)
+        .filter(factory -> factory.name().equals("jdbc"))
+        .findFirst()
+        .orElseThrow();
+  }
+
+  @Test
+  void isFoundByServiceLoaderAndOffersAnIssuerAndAPointerStore() {
+    String url = "jdbc:sqlite:" + directory.resolve("fenceline.db");
+    try (Adapter adapter = jdbc().create("main", Map.of("url", url, "lock-timeout", "5s"))) {
+      assertThat(adapter.leaseIssuer()).isPresent();
+      assertThat(adapter.pointerStore().orElseThrow().guarantee()).isEqualTo(Guarantee.FENCED);
+      assertThat(adapter.blobStore()).isEmpty();
+    }
+  }
+
+  @Test
+  void rejectsUnknownMissingAndMalformedKeysByName() {
+    assertThatThrownBy(() -> jdbc().create("main", Map.of("url", "jdbc:sqlite:x", "uri", "y")))
+        .isInstanceOf(ConfigurationException.class)
+        .hasMessageContaining("unknown key \"uri\"")
+        .hasMessageContaining("known keys: [lock-timeout, password,");
+    assertThatThrownBy(() -> jdbc().create("main", Map.of()))
+        .hasMessageContaining("key \"url\" is missing");
+    assertThatThrownBy(
+            () -> jdbc().create("main", Map.of("url", "jdbc:sqlite:x", "lock-timeout", "soon")))
+        .hasMessageContaining("\"lock-timeout\" has value \"soon\"")
+        .hasMessageContaining("30s");
+    assertThatThrownBy(
+            () ->
+                jdbc()
+                    .create(
+                        "main",
+                        Map.of(
+                            "url", "jdbc:sqlite:x", "unsafe-allow-epoch-rollback-on-crash", "yes")))
+        .hasMessageContaining("write true or false");
+  }
+
+  @Test
+  void parsesDurationsInThreeSpellings() {
+    assertThat(JdbcAdapterFactory.duration("i", "k", "30s")).isEqualTo(Duration.ofSeconds(30));
+    assertThat(JdbcAdapterFactory.duration("i", "k", "250ms")).isEqualTo(Duration.ofMillis(250));
+    assertThat(JdbcAdapterFactory.duration("i", "k", "2m")).isEqualTo(Duration.ofMinutes(2));
+    assertThat(JdbcAdapterFactory.duration("i", "k", "PT1.5S")).isEqualTo(Duration.ofMillis(1500));
+  }
+}
