@@ -24,6 +24,7 @@ import dev.fenceline.tck.PausePoints.Pause;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -187,27 +188,66 @@ public abstract class DestinationContract<C> extends ContractSupport {
     assertThat(destination().currentEpoch(freshResource("lookup"))).isEqualTo(Epoch.NONE);
   }
 
+  /** Worker A of the article: acquires, stalls until released, then publishes its old result. */
+  private final class StalledWorker {
+    final CountDownLatch acquired = new CountDownLatch(1);
+    final CountDownLatch resume = new CountDownLatch(1);
+    volatile Lease lease;
+    final CompletableFuture<WriteOutcome> outcome;
+
+    StalledWorker(ResourceId resource, Destination<C> destination) {
+      outcome =
+          Concurrently.start(
+              "worker-a",
+              () -> {
+                lease = issuer().tryAcquire(resource, "worker-a", shortTtl()).orElseThrow();
+                acquired.countDown();
+                awaitLatch(resume); // the stall: GC pause, VM freeze, network stall
+                return write(destination, lease.token(), "report-2026-10-27", "result of A");
+              });
+      awaitLatch(acquired);
+    }
+  }
+
   @Test
-  void r11a_r11b_aWorkerStalledAfterAcquireIsRejectedAfterTheNewOwnerPublished() {
-    ResourceId resource = freshResource("article");
+  void r11a_aWorkerStalledAfterAcquireLosesItsLeaseToAHigherEpoch() {
+    ResourceId resource = freshResource("article-a");
     Destination<C> destination = destination();
-    // (a) A acquires, then stalls before writing; its lease expires by the issuer's clock.
-    Lease a = issuer().tryAcquire(resource, "worker-a", shortTtl()).orElseThrow();
-    awaitExpiry(a);
-    // B acquires a newer epoch, registers it and publishes.
+    StalledWorker a = new StalledWorker(resource, destination);
+
+    awaitExpiry(a.lease);
     Lease b = issuer().tryAcquire(resource, "worker-b", longTtl()).orElseThrow();
-    assertThat(b.epoch()).isGreaterThan(a.epoch());
-    assertThat(destination.register(b.token())).isInstanceOf(Registered.class);
+
+    assertThat(b.epoch()).isGreaterThan(a.lease.epoch());
+    assertThat(destination.register(b.token()))
+        .isEqualTo(new Registered(resource, b.epoch(), Epoch.NONE));
+    assertThat(destination.currentEpoch(resource)).isEqualTo(b.epoch());
+    assertThat(a.outcome).isNotDone();
+    assertThatThrownBy(() -> issuer().renew(a.lease)).isInstanceOf(LeaseLostException.class);
+    a.resume.countDown();
+    assertThat(Concurrently.await(a.outcome))
+        .isEqualTo(new RejectedStale(resource, a.lease.epoch(), b.epoch()));
+  }
+
+  @Test
+  void r11b_aResumedStaleWorkerIsRejectedAndTheNewResultStaysPublished() {
+    ResourceId resource = freshResource("article-b");
+    Destination<C> destination = destination();
+    StalledWorker a = new StalledWorker(resource, destination);
+    awaitExpiry(a.lease);
+    Lease b = issuer().tryAcquire(resource, "worker-b", longTtl()).orElseThrow();
+    destination.register(b.token());
     assertThat(write(destination, b.token(), "report-2026-10-27", "result of B"))
         .isInstanceOf(Applied.class);
 
-    // (b) A resumes and publishes its old result with its old token.
-    WriteOutcome late = write(destination, a.token(), "report-2026-10-27-by-a", "result of A");
+    a.resume.countDown();
 
-    assertThat(late).isEqualTo(new RejectedStale(resource, a.epoch(), b.epoch()));
+    assertThat(Concurrently.await(a.outcome))
+        .isEqualTo(new RejectedStale(resource, a.lease.epoch(), b.epoch()));
     assertThat(published(resource)).contains("result of B");
     assertThat(applyCount(resource)).isEqualTo(1);
-    assertThatThrownBy(() -> issuer().renew(a)).isInstanceOf(LeaseLostException.class);
+    assertThat(destination.lookup(resource, OperationId.of("report-2026-10-27")))
+        .hasValueSatisfying(receipt -> assertThat(receipt.epoch()).isEqualTo(b.epoch()));
   }
 
   @Test
@@ -379,6 +419,17 @@ public abstract class DestinationContract<C> extends ContractSupport {
       return false;
     } catch (java.util.concurrent.ExecutionException e) {
       return true;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
+    }
+  }
+
+  private static void awaitLatch(CountDownLatch latch) {
+    try {
+      if (!latch.await(PausePoints.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+        throw new AssertionError("latch not released within " + PausePoints.TIMEOUT);
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new AssertionError(e);
