@@ -1,5 +1,6 @@
 package dev.fenceline.spi;
 
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -25,4 +26,16 @@ public interface PointerStore extends Destination<Pointer> {
    * @throws StoreException if the store cannot be reached
    */
   Optional<PointerState> current(ResourceId resource);
+
+  /**
+   * Reads the newest pointers of {@code resource}, newest first, the current one included: every
+   * applied swap is kept, so old targets can be audited, rolled back to, or found unreferenced by a
+   * clean-up. Read from the linearizable store.
+   *
+   * @param limit how many versions at most, at least 1
+   * @return up to {@code limit} pointer states, newest first; empty if nothing was published
+   * @throws IllegalArgumentException if {@code limit} is below 1
+   * @throws StoreException if the store cannot be reached
+   */
+  List<PointerState> history(ResourceId resource, int limit);
 }

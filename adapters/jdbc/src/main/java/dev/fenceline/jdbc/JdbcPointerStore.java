@@ -15,7 +15,9 @@ import dev.fenceline.spi.ResourceId;
 import dev.fenceline.spi.WriteOutcome;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -52,21 +54,28 @@ public final class JdbcPointerStore implements PointerStore {
         token,
         operation,
         connection -> {
-          try (PreparedStatement upsert =
+          long version;
+          try (PreparedStatement select =
+              connection.prepareStatement(
+                  "SELECT COALESCE(MAX(version), 0) FROM fenceline_pointer WHERE resource = ?")) {
+            select.setString(1, token.resource().value());
+            try (ResultSet rows = select.executeQuery()) {
+              rows.next();
+              version = rows.getLong(1) + 1;
+            }
+          }
+          try (PreparedStatement insert =
               connection.prepareStatement(
                   "INSERT INTO fenceline_pointer"
-                      + " (resource, target, attributes, epoch, operation, version)"
-                      + " VALUES (?, ?, ?, ?, ?, 1)"
-                      + " ON CONFLICT (resource) DO UPDATE SET"
-                      + " target = excluded.target, attributes = excluded.attributes,"
-                      + " epoch = excluded.epoch, operation = excluded.operation,"
-                      + " version = fenceline_pointer.version + 1")) {
-            upsert.setString(1, token.resource().value());
-            upsert.setString(2, change.target());
-            upsert.setString(3, ReceiptAttributes.encode(change.attributes()));
-            upsert.setLong(4, token.epoch().value());
-            upsert.setString(5, operation.value());
-            upsert.executeUpdate();
+                      + " (resource, version, target, attributes, epoch, operation)"
+                      + " VALUES (?, ?, ?, ?, ?, ?)")) {
+            insert.setString(1, token.resource().value());
+            insert.setLong(2, version);
+            insert.setString(3, change.target());
+            insert.setString(4, ReceiptAttributes.encode(change.attributes()));
+            insert.setLong(5, token.epoch().value());
+            insert.setString(6, operation.value());
+            insert.executeUpdate();
           }
           Map<String, String> attributes = new HashMap<>(change.attributes());
           attributes.put(TARGET_ATTRIBUTE, change.target());
@@ -76,7 +85,16 @@ public final class JdbcPointerStore implements PointerStore {
 
   @Override
   public Optional<PointerState> current(ResourceId resource) {
+    return history(resource, 1).stream().findFirst();
+  }
+
+  @Override
+  public List<PointerState> history(ResourceId resource, int limit) {
     requireNonNull(resource, "resource is null");
+    if (limit < 1) {
+      throw new IllegalArgumentException(
+          "Cannot read the pointer history of " + resource + ": limit " + limit + " is below 1");
+    }
     return fencedWrite
         .store()
         .read(
@@ -85,21 +103,24 @@ public final class JdbcPointerStore implements PointerStore {
               try (PreparedStatement select =
                   connection.prepareStatement(
                       "SELECT target, attributes, epoch, operation, version"
-                          + " FROM fenceline_pointer WHERE resource = ?")) {
+                          + " FROM fenceline_pointer WHERE resource = ?"
+                          + " ORDER BY version DESC LIMIT ?")) {
                 select.setString(1, resource.value());
+                select.setInt(2, limit);
+                List<PointerState> states = new ArrayList<>();
                 try (ResultSet rows = select.executeQuery()) {
-                  if (!rows.next()) {
-                    return Optional.empty();
+                  while (rows.next()) {
+                    states.add(
+                        new PointerState(
+                            resource,
+                            new Pointer(
+                                rows.getString(1), ReceiptAttributes.decode(rows.getString(2))),
+                            Epoch.of(rows.getLong(3)),
+                            OperationId.of(rows.getString(4)),
+                            rows.getLong(5)));
                   }
-                  return Optional.of(
-                      new PointerState(
-                          resource,
-                          new Pointer(
-                              rows.getString(1), ReceiptAttributes.decode(rows.getString(2))),
-                          Epoch.of(rows.getLong(3)),
-                          OperationId.of(rows.getString(4)),
-                          rows.getLong(5)));
                 }
+                return states;
               }
             });
   }

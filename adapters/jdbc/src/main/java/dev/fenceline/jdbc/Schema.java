@@ -39,14 +39,16 @@ final class Schema {
               + " recorded_at_ms BIGINT NOT NULL,"
               + " attributes TEXT NOT NULL,"
               + " PRIMARY KEY (resource, operation))",
-          // The publish pointer (or published value) per resource.
+          // Every swap of the publish pointer (or published value) per resource; the row with the
+          // highest version is the current pointer, older rows are the history.
           "CREATE TABLE IF NOT EXISTS fenceline_pointer ("
-              + " resource VARCHAR(200) PRIMARY KEY,"
+              + " resource VARCHAR(200) NOT NULL,"
+              + " version BIGINT NOT NULL,"
               + " target TEXT NOT NULL,"
               + " attributes TEXT NOT NULL,"
               + " epoch BIGINT NOT NULL,"
               + " operation VARCHAR(200) NOT NULL,"
-              + " version BIGINT NOT NULL)");
+              + " PRIMARY KEY (resource, version))");
 
   private Schema() {}
 

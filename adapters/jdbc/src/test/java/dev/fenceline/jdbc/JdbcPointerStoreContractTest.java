@@ -1,17 +1,13 @@
 package dev.fenceline.jdbc;
 
-import dev.fenceline.spi.Destination;
 import dev.fenceline.spi.LeaseIssuer;
-import dev.fenceline.spi.Pointer;
-import dev.fenceline.spi.PointerState;
-import dev.fenceline.spi.ResourceId;
+import dev.fenceline.spi.PointerStore;
 import dev.fenceline.spi.StepListener;
-import dev.fenceline.tck.DestinationContract;
-import java.util.Optional;
+import dev.fenceline.tck.PointerStoreContract;
 import org.junit.jupiter.api.AfterEach;
 
-/** Runs the destination suite on the pointer store ("publish a named value"). */
-abstract class JdbcPointerStoreContractTest extends DestinationContract<Pointer> {
+/** Runs the pointer-store suite ("publish a named value"); subclasses pick the database. */
+abstract class JdbcPointerStoreContractTest extends PointerStoreContract {
 
   private JdbcStore store;
 
@@ -25,23 +21,8 @@ abstract class JdbcPointerStoreContractTest extends DestinationContract<Pointer>
   }
 
   @Override
-  protected Destination<Pointer> destination(StepListener steps) {
+  protected PointerStore pointerStore(StepListener steps) {
     return store().pointerStore(steps);
-  }
-
-  @Override
-  protected Pointer change(ResourceId resource, String payload) {
-    return Pointer.to(payload);
-  }
-
-  @Override
-  protected Optional<String> published(ResourceId resource) {
-    return store().pointerStore().current(resource).map(state -> state.pointer().target());
-  }
-
-  @Override
-  protected long applyCount(ResourceId resource) {
-    return store().pointerStore().current(resource).map(PointerState::version).orElse(0L);
   }
 
   @Override

@@ -20,8 +20,11 @@ import dev.fenceline.spi.ResourceId;
 import dev.fenceline.spi.StepListener;
 import dev.fenceline.spi.WriteOutcome;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -38,7 +41,7 @@ public final class InMemoryPointerStore implements PointerStore {
   public static final class Storage {
     private final Map<ResourceId, Epoch> epochs = new HashMap<>();
     private final Map<ResourceId, Map<OperationId, Receipt>> operations = new HashMap<>();
-    private final Map<ResourceId, PointerState> pointers = new HashMap<>();
+    private final Map<ResourceId, List<PointerState>> pointers = new HashMap<>();
   }
 
   private static final Set<Capability> CAPABILITIES =
@@ -97,18 +100,13 @@ public final class InMemoryPointerStore implements PointerStore {
         attributes.put(TARGET_ATTRIBUTE, change.target());
         Receipt receipt =
             new Receipt(resource, operation, token.epoch(), clock.instant(), attributes);
-        PointerState before = storage.pointers.get(resource);
+        List<PointerState> history = storage.pointers.getOrDefault(resource, List.of());
         PointerState after =
-            new PointerState(
-                resource,
-                change,
-                token.epoch(),
-                operation,
-                before == null ? 1 : before.version() + 1);
+            new PointerState(resource, change, token.epoch(), operation, history.size() + 1L);
         // Nothing is visible until every step passed: a listener that throws here aborts it all.
         steps.reached(FencingStep.AFTER_APPLY, token, operation);
         storage.epochs.put(resource, token.epoch());
-        storage.pointers.put(resource, after);
+        storage.pointers.computeIfAbsent(resource, id -> new ArrayList<>()).add(after);
         storage.operations.computeIfAbsent(resource, id -> new HashMap<>()).put(operation, receipt);
         outcome = new Applied(receipt);
       }
@@ -137,9 +135,21 @@ public final class InMemoryPointerStore implements PointerStore {
 
   @Override
   public Optional<PointerState> current(ResourceId resource) {
+    return history(resource, 1).stream().findFirst();
+  }
+
+  @Override
+  public List<PointerState> history(ResourceId resource, int limit) {
     requireNonNull(resource, "resource is null");
+    if (limit < 1) {
+      throw new IllegalArgumentException(
+          "Cannot read the pointer history of " + resource + ": limit " + limit + " is below 1");
+    }
     synchronized (storage) {
-      return Optional.ofNullable(storage.pointers.get(resource));
+      List<PointerState> newestFirst =
+          new ArrayList<>(storage.pointers.getOrDefault(resource, List.of()));
+      Collections.reverse(newestFirst);
+      return List.copyOf(newestFirst.subList(0, Math.min(limit, newestFirst.size())));
     }
   }
 }

@@ -1,0 +1,90 @@
+package dev.fenceline.tck;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.fenceline.spi.Applied;
+import dev.fenceline.spi.Destination;
+import dev.fenceline.spi.Epoch;
+import dev.fenceline.spi.FencingToken;
+import dev.fenceline.spi.OperationId;
+import dev.fenceline.spi.Pointer;
+import dev.fenceline.spi.PointerState;
+import dev.fenceline.spi.PointerStore;
+import dev.fenceline.spi.ResourceId;
+import dev.fenceline.spi.StepListener;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The destination suite plus the pointer-specific tests every {@link PointerStore} passes. A
+ * pointer store's change is a {@link Pointer}; what readers see is the current pointer's target.
+ */
+public abstract class PointerStoreContract extends DestinationContract<Pointer> {
+
+  /** A pointer store over the store as it is now, reporting steps to {@code steps}. */
+  protected abstract PointerStore pointerStore(StepListener steps);
+
+  private PointerStore pointerStore() {
+    return pointerStore(StepListener.NONE);
+  }
+
+  @Override
+  protected final Destination<Pointer> destination(StepListener steps) {
+    return pointerStore(steps);
+  }
+
+  @Override
+  protected final Pointer change(ResourceId resource, String payload) {
+    return Pointer.to(payload);
+  }
+
+  @Override
+  protected final Optional<String> published(ResourceId resource) {
+    return pointerStore().current(resource).map(state -> state.pointer().target());
+  }
+
+  @Override
+  protected final long applyCount(ResourceId resource) {
+    return pointerStore().current(resource).map(PointerState::version).orElse(0L);
+  }
+
+  @Test
+  void theReceiptNamesTheTargetAndKeepsThePointersAttributes() {
+    ResourceId resource = freshResource("pointer-receipt");
+    FencingToken token = new FencingToken(resource, Epoch.of(3), "worker-a");
+    Pointer pointer = new Pointer("staging/3-abc", Map.of("size", "42", "sha256", "00ff"));
+
+    Applied applied = (Applied) pointerStore().write(token, OperationId.of("op"), pointer);
+
+    assertThat(applied.receipt().attributes())
+        .containsExactlyInAnyOrderEntriesOf(
+            Map.of("size", "42", "sha256", "00ff", PointerStore.TARGET_ATTRIBUTE, "staging/3-abc"));
+    assertThat(pointerStore().current(resource))
+        .contains(new PointerState(resource, pointer, Epoch.of(3), OperationId.of("op"), 1));
+  }
+
+  @Test
+  void historyListsAppliedSwapsNewestFirstAndSkipsRejectedOnes() {
+    ResourceId resource = freshResource("pointer-history");
+    PointerStore store = pointerStore();
+    store.write(
+        new FencingToken(resource, Epoch.of(1), "a"), OperationId.of("v1"), Pointer.to("1"));
+    store.write(
+        new FencingToken(resource, Epoch.of(2), "b"), OperationId.of("v2"), Pointer.to("2"));
+    store.write(
+        new FencingToken(resource, Epoch.of(2), "b"), OperationId.of("v2"), Pointer.to("2"));
+    store.write(
+        new FencingToken(resource, Epoch.of(1), "a"), OperationId.of("v3"), Pointer.to("x"));
+    store.write(
+        new FencingToken(resource, Epoch.of(2), "b"), OperationId.of("v4"), Pointer.to("4"));
+
+    assertThat(store.history(resource, 10))
+        .extracting(state -> state.pointer().target() + "@" + state.epoch() + "#" + state.version())
+        .containsExactly("4@2#3", "2@2#2", "1@1#1");
+    assertThat(store.history(resource, 2)).hasSize(2);
+    assertThat(store.history(freshResource("pointer-empty"), 5)).isEmpty();
+    assertThatThrownBy(() -> store.history(resource, 0)).hasMessageContaining("limit 0");
+  }
+}
