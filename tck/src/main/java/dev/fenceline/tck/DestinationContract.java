@@ -373,8 +373,14 @@ public abstract class DestinationContract<C> extends ContractSupport {
 
   @Test
   void everyInterruptedWriteLeavesThePreviousVersionReadable() {
-    for (FencingStep step :
-        List.of(FencingStep.BEFORE_LOCK, FencingStep.AFTER_EPOCH_CHECK, FencingStep.AFTER_APPLY)) {
+    List<FencingStep> steps =
+        new java.util.ArrayList<>(
+            List.of(
+                FencingStep.BEFORE_LOCK, FencingStep.AFTER_EPOCH_CHECK, FencingStep.AFTER_APPLY));
+    if (destination().capabilities().contains(Capability.STAGED_PUBLISH)) {
+      steps.add(FencingStep.AFTER_STAGE);
+    }
+    for (FencingStep step : steps) {
       ResourceId resource = freshResource("interrupt-" + step);
       write(destination(), token(resource, 1, "worker-a"), "v1", "version 1");
       PausePoints pauses = new PausePoints();

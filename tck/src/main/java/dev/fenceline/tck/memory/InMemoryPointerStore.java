@@ -21,27 +21,31 @@ import dev.fenceline.spi.StepListener;
 import dev.fenceline.spi.WriteOutcome;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The reference {@link PointerStore}: one lock around a few maps, with the same order of checks a
- * real store uses (epoch, then operation ID, then change and record, then commit). The state lives
- * in a {@link Storage} object that outlives the store, so a test can restart it. For tests and
- * examples only.
+ * The reference {@link PointerStore}: one lock serializes every write, with the same order of
+ * checks a real store uses (epoch, then operation ID, then change and record, then commit). Like a
+ * database under READ COMMITTED, reads never wait for a writer: they see what was committed. The
+ * state lives in a {@link Storage} object that outlives the store, so a test can restart it. For
+ * tests and examples only.
  */
 public final class InMemoryPointerStore implements PointerStore {
 
   /** The store's state, kept across restarts of the store. */
   public static final class Storage {
-    private final Map<ResourceId, Epoch> epochs = new HashMap<>();
-    private final Map<ResourceId, Map<OperationId, Receipt>> operations = new HashMap<>();
-    private final Map<ResourceId, List<PointerState>> pointers = new HashMap<>();
+    private final ReentrantLock writeLock = new ReentrantLock();
+    private final Map<ResourceId, Epoch> epochs = new ConcurrentHashMap<>();
+    private final Map<ResourceId, Map<OperationId, Receipt>> operations = new ConcurrentHashMap<>();
+    // Newest last; replaced as a whole on every commit so readers see a consistent list.
+    private final Map<ResourceId, List<PointerState>> pointers = new ConcurrentHashMap<>();
   }
 
   private static final Set<Capability> CAPABILITIES =
@@ -67,13 +71,16 @@ public final class InMemoryPointerStore implements PointerStore {
   @Override
   public RegisterOutcome register(FencingToken token) {
     requireNonNull(token, "token is null");
-    synchronized (storage) {
-      Epoch current = storage.epochs.getOrDefault(token.resource(), Epoch.NONE);
+    storage.writeLock.lock();
+    try {
+      Epoch current = currentEpoch(token.resource());
       if (token.epoch().isOlderThan(current)) {
         return new RejectedStale(token.resource(), token.epoch(), current);
       }
       storage.epochs.put(token.resource(), token.epoch());
       return new Registered(token.resource(), token.epoch(), current);
+    } finally {
+      storage.writeLock.unlock();
     }
   }
 
@@ -85,31 +92,37 @@ public final class InMemoryPointerStore implements PointerStore {
     ResourceId resource = token.resource();
     steps.reached(FencingStep.BEFORE_LOCK, token, operation);
     WriteOutcome outcome;
-    synchronized (storage) {
-      Epoch current = storage.epochs.getOrDefault(resource, Epoch.NONE);
+    storage.writeLock.lock();
+    try {
+      Epoch current = currentEpoch(resource);
       if (token.epoch().isOlderThan(current)) {
         return new RejectedStale(resource, token.epoch(), current);
       }
       steps.reached(FencingStep.AFTER_EPOCH_CHECK, token, operation);
-      Receipt previous = storage.operations.getOrDefault(resource, Map.of()).get(operation);
-      if (previous != null) {
+      Optional<Receipt> previous = lookup(resource, operation);
+      if (previous.isPresent()) {
         storage.epochs.put(resource, token.epoch());
-        outcome = new AlreadyApplied(previous);
+        outcome = new AlreadyApplied(previous.get());
       } else {
         Map<String, String> attributes = new HashMap<>(change.attributes());
         attributes.put(TARGET_ATTRIBUTE, change.target());
         Receipt receipt =
             new Receipt(resource, operation, token.epoch(), clock.instant(), attributes);
-        List<PointerState> history = storage.pointers.getOrDefault(resource, List.of());
-        PointerState after =
-            new PointerState(resource, change, token.epoch(), operation, history.size() + 1L);
+        List<PointerState> history = new ArrayList<>(historyOf(resource));
+        history.add(
+            new PointerState(resource, change, token.epoch(), operation, history.size() + 1L));
         // Nothing is visible until every step passed: a listener that throws here aborts it all.
         steps.reached(FencingStep.AFTER_APPLY, token, operation);
         storage.epochs.put(resource, token.epoch());
-        storage.pointers.computeIfAbsent(resource, id -> new ArrayList<>()).add(after);
-        storage.operations.computeIfAbsent(resource, id -> new HashMap<>()).put(operation, receipt);
+        storage.pointers.put(resource, List.copyOf(history));
+        storage
+            .operations
+            .computeIfAbsent(resource, id -> new ConcurrentHashMap<>())
+            .put(operation, receipt);
         outcome = new Applied(receipt);
       }
+    } finally {
+      storage.writeLock.unlock();
     }
     steps.reached(FencingStep.AFTER_COMMIT, token, operation);
     return outcome;
@@ -119,18 +132,13 @@ public final class InMemoryPointerStore implements PointerStore {
   public Optional<Receipt> lookup(ResourceId resource, OperationId operation) {
     requireNonNull(resource, "resource is null");
     requireNonNull(operation, "operation is null");
-    synchronized (storage) {
-      return Optional.ofNullable(
-          storage.operations.getOrDefault(resource, Map.of()).get(operation));
-    }
+    return Optional.ofNullable(storage.operations.getOrDefault(resource, Map.of()).get(operation));
   }
 
   @Override
   public Epoch currentEpoch(ResourceId resource) {
     requireNonNull(resource, "resource is null");
-    synchronized (storage) {
-      return storage.epochs.getOrDefault(resource, Epoch.NONE);
-    }
+    return storage.epochs.getOrDefault(resource, Epoch.NONE);
   }
 
   @Override
@@ -145,11 +153,15 @@ public final class InMemoryPointerStore implements PointerStore {
       throw new IllegalArgumentException(
           "Cannot read the pointer history of " + resource + ": limit " + limit + " is below 1");
     }
-    synchronized (storage) {
-      List<PointerState> newestFirst =
-          new ArrayList<>(storage.pointers.getOrDefault(resource, List.of()));
-      Collections.reverse(newestFirst);
-      return List.copyOf(newestFirst.subList(0, Math.min(limit, newestFirst.size())));
+    List<PointerState> oldestFirst = historyOf(resource);
+    List<PointerState> newestFirst = new ArrayList<>();
+    for (int i = oldestFirst.size() - 1; i >= 0 && newestFirst.size() < limit; i--) {
+      newestFirst.add(oldestFirst.get(i));
     }
+    return List.copyOf(newestFirst);
+  }
+
+  private List<PointerState> historyOf(ResourceId resource) {
+    return storage.pointers.getOrDefault(resource, List.of());
   }
 }

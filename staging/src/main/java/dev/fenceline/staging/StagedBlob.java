@@ -1,0 +1,42 @@
+package dev.fenceline.staging;
+
+import dev.fenceline.spi.BlobInfo;
+import dev.fenceline.spi.BlobKey;
+import dev.fenceline.spi.Epoch;
+import dev.fenceline.spi.ResourceId;
+import java.util.Optional;
+
+/** A blob in the staging area, with the resource and epoch its key encodes. */
+record StagedBlob(ResourceId resource, Epoch epoch, BlobInfo info) {
+
+  /**
+   * Parses {@code <root>/<resource>/<epoch>-<operation>-<random>}; anything else in the staging
+   * area is not Fenceline's and is left alone.
+   */
+  static Optional<StagedBlob> parse(BlobKey root, BlobInfo info) {
+    String key = info.key().value();
+    String prefix = root.value() + "/";
+    if (!key.startsWith(prefix)) {
+      return Optional.empty();
+    }
+    String rest = key.substring(prefix.length());
+    int slash = rest.lastIndexOf('/');
+    if (slash <= 0) {
+      return Optional.empty();
+    }
+    String name = rest.substring(slash + 1);
+    int dash = name.indexOf('-');
+    if (dash <= 0) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(
+          new StagedBlob(
+              ResourceId.of(rest.substring(0, slash)),
+              Epoch.of(Long.parseLong(name.substring(0, dash))),
+              info));
+    } catch (IllegalArgumentException e) {
+      return Optional.empty();
+    }
+  }
+}

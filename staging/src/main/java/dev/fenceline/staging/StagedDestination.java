@@ -1,0 +1,429 @@
+package dev.fenceline.staging;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.fenceline.spi.AlreadyApplied;
+import dev.fenceline.spi.BlobInfo;
+import dev.fenceline.spi.BlobKey;
+import dev.fenceline.spi.BlobStore;
+import dev.fenceline.spi.Capability;
+import dev.fenceline.spi.Destination;
+import dev.fenceline.spi.Epoch;
+import dev.fenceline.spi.FencingStep;
+import dev.fenceline.spi.FencingToken;
+import dev.fenceline.spi.OperationId;
+import dev.fenceline.spi.Pointer;
+import dev.fenceline.spi.PointerState;
+import dev.fenceline.spi.PointerStore;
+import dev.fenceline.spi.Receipt;
+import dev.fenceline.spi.RegisterOutcome;
+import dev.fenceline.spi.RejectedStale;
+import dev.fenceline.spi.ResourceId;
+import dev.fenceline.spi.StepListener;
+import dev.fenceline.spi.StoreException;
+import dev.fenceline.spi.WriteOutcome;
+import java.io.InputStream;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/**
+ * Publishes payloads to a {@link BlobStore} that cannot check epochs, fenced by a {@link
+ * PointerStore} that can (R6), following Iceberg's commit: stage, then swap one pointer.
+ *
+ * <ol>
+ *   <li>The payload is streamed to a new staging key no other write can collide with, {@code
+ *       <prefix>/.fenceline/staging/<resource>/<epoch>-<operation>-<random>}, computing its size
+ *       and SHA-256 on the way. Nothing is buffered in memory.
+ *   <li>In one atomic step at the pointer store: the epoch is current, the operation was not
+ *       applied, the resource's publish pointer now names the staged key, and the operation is
+ *       recorded with a receipt ({@code target}, {@code size}, {@code sha256}, and the epoch).
+ *   <li>If the epoch was stale or the operation was already applied, the staged blob is deleted
+ *       (best effort; otherwise the {@linkplain #sweep() sweep} removes it).
+ * </ol>
+ *
+ * <p>Guarantee: {@link dev.fenceline.spi.Guarantee#FENCED_BY_STAGING}. A reader that resolves the
+ * resource through {@link #resolve} or {@link #open} only ever sees a blob published with the
+ * newest epoch at the time of its swap, verified against the size and SHA-256 recorded then. Not
+ * guaranteed: a consumer that lists or reads the staging area directly sees unpublished and stale
+ * blobs; anyone with write access to the blob store can still change a published blob (the reader
+ * then fails with {@link BlobVerificationException} instead of serving it); a publish is not
+ * exactly-once across systems.
+ *
+ * <p>Thread-safe if the blob and pointer stores are.
+ */
+public final class StagedDestination implements Destination<InputStream> {
+
+  /** Receipt and pointer attribute: the payload's size in bytes. */
+  public static final String SIZE_ATTRIBUTE = "size";
+
+  /** Receipt and pointer attribute: the payload's SHA-256, lowercase hex. */
+  public static final String SHA256_ATTRIBUTE = "sha256";
+
+  private static final Set<Capability> CAPABILITIES =
+      Set.of(
+          Capability.NATIVE_EPOCH_CHECK,
+          Capability.OPERATION_RECORD,
+          Capability.RESULT_LOOKUP,
+          Capability.STAGED_PUBLISH);
+
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  private final BlobStore blobs;
+  private final PointerStore pointers;
+  private final StepListener steps;
+  private final BlobKey stagingRoot;
+  private final Duration sweepGrace;
+  private final int keepVersions;
+  private final Clock clock;
+
+  private StagedDestination(Builder builder) {
+    this.blobs = builder.blobs;
+    this.pointers = builder.pointers;
+    this.steps = builder.steps;
+    this.stagingRoot =
+        builder.prefix == null
+            ? BlobKey.of(".fenceline/staging")
+            : builder.prefix.resolve(".fenceline/staging");
+    this.sweepGrace = builder.sweepGrace;
+    this.keepVersions = builder.keepVersions;
+    this.clock = builder.clock;
+  }
+
+  /**
+   * Starts a configuration over {@code blobs} (where payloads land) and {@code pointers} (where the
+   * epoch is checked and the pointer swapped).
+   */
+  public static Builder builder(BlobStore blobs, PointerStore pointers) {
+    return new Builder(blobs, pointers);
+  }
+
+  @Override
+  public Set<Capability> capabilities() {
+    return CAPABILITIES;
+  }
+
+  @Override
+  public RegisterOutcome register(FencingToken token) {
+    return pointers.register(token);
+  }
+
+  /**
+   * Stages {@code payload} and publishes it if the token's epoch is current. The payload is read to
+   * its end; the caller closes it.
+   *
+   * @throws StoreException if the blob store or the pointer store failed; the previously published
+   *     blob stays published. If {@link StoreException#outcomeUnknown()} is true the staged blob is
+   *     kept, since the pointer may name it; look the operation up.
+   */
+  @Override
+  public WriteOutcome write(FencingToken token, OperationId operation, InputStream payload) {
+    requireNonNull(token, "token is null");
+    requireNonNull(operation, "operation is null");
+    requireNonNull(payload, "payload is null");
+    ResourceId resource = token.resource();
+    // An early look saves staging a payload that cannot be published. It decides nothing: the
+    // pointer store checks the epoch again in the atomic step.
+    Epoch registered = pointers.currentEpoch(resource);
+    if (token.epoch().isOlderThan(registered)) {
+      return new RejectedStale(resource, token.epoch(), registered);
+    }
+    BlobKey key = stagingKey(token, operation);
+    CountingDigestInputStream counted = new CountingDigestInputStream(payload);
+    BlobInfo stored = blobs.put(key, counted);
+    if (stored.size() != counted.count()) {
+      deleteQuietly(key);
+      throw new StoreException(
+          "Cannot stage "
+              + resource
+              + ": the blob store reports "
+              + stored.size()
+              + " bytes at "
+              + key
+              + " but "
+              + counted.count()
+              + " bytes were streamed (the blob store lost data; retry)",
+          null);
+    }
+    Pointer pointer =
+        new Pointer(
+            key.value(),
+            Map.of(
+                SIZE_ATTRIBUTE, Long.toString(counted.count()),
+                SHA256_ATTRIBUTE, counted.sha256()));
+    WriteOutcome outcome;
+    try {
+      steps.reached(FencingStep.AFTER_STAGE, token, operation);
+      outcome = pointers.write(token, operation, pointer);
+    } catch (StoreException e) {
+      if (!e.outcomeUnknown()) {
+        deleteQuietly(key);
+      }
+      throw e;
+    }
+    if (outcome instanceof RejectedStale || outcome instanceof AlreadyApplied) {
+      deleteQuietly(key);
+    }
+    return outcome;
+  }
+
+  @Override
+  public Optional<Receipt> lookup(ResourceId resource, OperationId operation) {
+    return pointers.lookup(resource, operation);
+  }
+
+  @Override
+  public Epoch currentEpoch(ResourceId resource) {
+    return pointers.currentEpoch(resource);
+  }
+
+  /**
+   * Finds the blob the resource's publish pointer names, and checks that it exists with the
+   * published size.
+   *
+   * @return the published blob, or empty if nothing was published yet
+   * @throws StoreException if the published blob is missing or has the wrong size, or a store
+   *     failed
+   */
+  public Optional<PublishedBlob> resolve(ResourceId resource) {
+    requireNonNull(resource, "resource is null");
+    Optional<PointerState> state = pointers.current(resource);
+    if (state.isEmpty()) {
+      return Optional.empty();
+    }
+    PublishedBlob blob = published(state.get());
+    Optional<BlobInfo> info = blobs.stat(blob.key());
+    if (info.isEmpty()) {
+      throw new StoreException(
+          "Cannot resolve "
+              + resource
+              + ": the published blob "
+              + blob.key()
+              + " is missing from the blob store (it was deleted outside Fenceline; republish)",
+          null);
+    }
+    if (info.get().size() != blob.size()) {
+      throw new StoreException(
+          "Cannot resolve "
+              + resource
+              + ": the published blob "
+              + blob.key()
+              + " has "
+              + info.get().size()
+              + " bytes, "
+              + blob.size()
+              + " were published (it was changed after publishing; republish)",
+          null);
+    }
+    return Optional.of(blob);
+  }
+
+  /**
+   * Opens the currently published blob of {@code resource}. The stream verifies the size and
+   * SHA-256 as it goes and throws {@link BlobVerificationException} when they differ, at the latest
+   * when the end is read; the caller closes it.
+   *
+   * @throws StoreException if nothing is published, the blob is missing, or a store failed
+   */
+  public InputStream open(ResourceId resource) {
+    PublishedBlob blob =
+        resolve(resource)
+            .orElseThrow(
+                () ->
+                    new StoreException(
+                        "Cannot open " + resource + ": nothing is published yet (publish it first)",
+                        null));
+    return new VerifyingInputStream(blobs.open(blob.key()), blob);
+  }
+
+  /**
+   * Deletes staged blobs that can never be published and are not among the kept versions: a blob is
+   * deleted only if (1) its epoch is older than the resource's registered epoch, so no pointer swap
+   * can name it any more, (2) it is not among the newest {@code keepVersions} pointers of its
+   * resource (the current one included), and (3) it was last modified more than the grace period
+   * ago by the blob store's clock (a writer still streaming it keeps it fresh). Blobs of the
+   * current epoch are never deleted: their owner may still publish them.
+   *
+   * @return what was deleted and how many staged blobs were kept
+   * @throws StoreException if a store failed; blobs deleted so far stay deleted
+   */
+  public SweepReport sweep() {
+    Instant cutoff = clock.instant().minus(sweepGrace);
+    Map<ResourceId, List<StagedBlob>> byResource = new LinkedHashMap<>();
+    try (Stream<BlobInfo> listing = blobs.list(stagingRoot)) {
+      listing.forEach(
+          info ->
+              StagedBlob.parse(stagingRoot, info)
+                  .ifPresent(
+                      staged ->
+                          byResource
+                              .computeIfAbsent(staged.resource(), r -> new ArrayList<>())
+                              .add(staged)));
+    }
+    List<BlobKey> deleted = new ArrayList<>();
+    int kept = 0;
+    for (Map.Entry<ResourceId, List<StagedBlob>> entry : byResource.entrySet()) {
+      ResourceId resource = entry.getKey();
+      // Read the epoch before the history: a swap after this read carries this epoch or a newer
+      // one, so every older blob a pointer can name is already in the history read below.
+      Epoch current = pointers.currentEpoch(resource);
+      Set<String> keep = new HashSet<>();
+      for (PointerState state : pointers.history(resource, keepVersions)) {
+        keep.add(state.pointer().target());
+      }
+      for (StagedBlob staged : entry.getValue()) {
+        boolean deletable =
+            staged.epoch().isOlderThan(current)
+                && !keep.contains(staged.info().key().value())
+                && staged.info().lastModified().isBefore(cutoff);
+        if (deletable && blobs.delete(staged.info().key())) {
+          deleted.add(staged.info().key());
+        } else {
+          kept++;
+        }
+      }
+    }
+    return new SweepReport(deleted, kept);
+  }
+
+  private PublishedBlob published(PointerState state) {
+    Map<String, String> attributes = state.pointer().attributes();
+    String size = attributes.get(SIZE_ATTRIBUTE);
+    String sha256 = attributes.get(SHA256_ATTRIBUTE);
+    if (size == null || sha256 == null) {
+      throw new StoreException(
+          "Cannot resolve "
+              + state.resource()
+              + ": its publish pointer (version "
+              + state.version()
+              + ") has no size and sha256 (it was not written by a StagedDestination)",
+          null);
+    }
+    return new PublishedBlob(
+        state.resource(),
+        BlobKey.of(state.pointer().target()),
+        Long.parseLong(size),
+        sha256,
+        state.epoch(),
+        state.operation(),
+        state.version());
+  }
+
+  private BlobKey stagingKey(FencingToken token, OperationId operation) {
+    byte[] random = new byte[12];
+    RANDOM.nextBytes(random);
+    return stagingRoot
+        .resolve(token.resource().value())
+        .resolve(
+            token.epoch() + "-" + slug(operation.value()) + "-" + HexFormat.of().formatHex(random));
+  }
+
+  /** The operation ID reduced to key-safe characters, for people looking at the staging area. */
+  private static String slug(String operation) {
+    StringBuilder slug = new StringBuilder();
+    for (int i = 0; i < operation.length() && slug.length() < 64; i++) {
+      char c = operation.charAt(i);
+      boolean safe =
+          (c >= 'a' && c <= 'z')
+              || (c >= 'A' && c <= 'Z')
+              || (c >= '0' && c <= '9')
+              || c == '.'
+              || c == '-'
+              || c == '_';
+      slug.append(safe ? c : '_');
+    }
+    return slug.toString();
+  }
+
+  private void deleteQuietly(BlobKey key) {
+    try {
+      blobs.delete(key);
+    } catch (RuntimeException e) {
+      // Left for the sweep: an unpublished staged blob is never served.
+      System.getLogger(StagedDestination.class.getName())
+          .log(
+              System.Logger.Level.WARNING,
+              "Cannot delete unpublished staged blob " + key + " (the sweep will): " + e);
+    }
+  }
+
+  /** Validating builder for {@link StagedDestination}. */
+  public static final class Builder {
+    private final BlobStore blobs;
+    private final PointerStore pointers;
+    private StepListener steps = StepListener.NONE;
+    private BlobKey prefix;
+    private Duration sweepGrace = Duration.ofHours(1);
+    private int keepVersions = 3;
+    private Clock clock = Clock.systemUTC();
+
+    private Builder(BlobStore blobs, PointerStore pointers) {
+      this.blobs = requireNonNull(blobs, "blobs is null");
+      this.pointers = requireNonNull(pointers, "pointers is null");
+    }
+
+    /** A key prefix for the staging area, e.g. {@code reports}; default none. */
+    public Builder prefix(BlobKey prefix) {
+      this.prefix = requireNonNull(prefix, "prefix is null");
+      return this;
+    }
+
+    /**
+     * Reports {@link FencingStep#AFTER_STAGE} (tests, tracing); pass the same to the pointer store.
+     */
+    public Builder steps(StepListener steps) {
+      this.steps = requireNonNull(steps, "steps is null");
+      return this;
+    }
+
+    /**
+     * How long an unpublishable staged blob is left alone after its last modification (default 1
+     * h). Choose it longer than the longest stall of a writer that is still streaming.
+     */
+    public Builder sweepGrace(Duration sweepGrace) {
+      requireNonNull(sweepGrace, "sweepGrace is null");
+      if (sweepGrace.isNegative()) {
+        throw new IllegalArgumentException(
+            "Cannot use sweep grace " + sweepGrace + ": it is negative (e.g. PT1H)");
+      }
+      this.sweepGrace = sweepGrace;
+      return this;
+    }
+
+    /**
+     * How many published versions per resource the sweep keeps, the current one included (default
+     * 3).
+     */
+    public Builder keepVersions(int keepVersions) {
+      if (keepVersions < 1) {
+        throw new IllegalArgumentException(
+            "Cannot keep "
+                + keepVersions
+                + " versions: the current version is always kept (use 1 or more)");
+      }
+      this.keepVersions = keepVersions;
+      return this;
+    }
+
+    /** The clock the sweep compares blob modification times with (default the system clock). */
+    public Builder clock(Clock clock) {
+      this.clock = requireNonNull(clock, "clock is null");
+      return this;
+    }
+
+    /** Builds the destination. */
+    public StagedDestination build() {
+      return new StagedDestination(this);
+    }
+  }
+}

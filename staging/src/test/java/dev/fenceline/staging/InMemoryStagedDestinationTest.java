@@ -1,0 +1,54 @@
+package dev.fenceline.staging;
+
+import dev.fenceline.spi.BlobKey;
+import dev.fenceline.spi.BlobStore;
+import dev.fenceline.spi.Lease;
+import dev.fenceline.spi.LeaseIssuer;
+import dev.fenceline.spi.PointerStore;
+import dev.fenceline.spi.StepListener;
+import dev.fenceline.tck.memory.InMemoryBlobStore;
+import dev.fenceline.tck.memory.InMemoryLeaseIssuer;
+import dev.fenceline.tck.memory.InMemoryPointerStore;
+import dev.fenceline.tck.memory.MutableClock;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+
+/** The staged suite on the in-memory reference stores. */
+class InMemoryStagedDestinationTest extends StagedDestinationContract {
+
+  private final MutableClock issuerClock = new MutableClock(Instant.parse("2026-10-27T01:00:00Z"));
+  private final InMemoryBlobStore blobs = new InMemoryBlobStore(Clock.systemUTC());
+  private final InMemoryPointerStore.Storage pointers = new InMemoryPointerStore.Storage();
+  private final InMemoryLeaseIssuer.Storage leases = new InMemoryLeaseIssuer.Storage();
+
+  @Override
+  protected BlobStore blobStore() {
+    return blobs;
+  }
+
+  @Override
+  protected PointerStore pointerStore(StepListener steps) {
+    return new InMemoryPointerStore(pointers, steps, Clock.systemUTC());
+  }
+
+  @Override
+  protected void overwriteBlob(BlobKey key, byte[] bytes) {
+    blobs.corrupt(key, bytes);
+  }
+
+  @Override
+  protected LeaseIssuer issuer() {
+    return new InMemoryLeaseIssuer(leases, issuerClock);
+  }
+
+  @Override
+  protected void restartStore() {
+    // New instances over the kept storage on every call.
+  }
+
+  @Override
+  protected void awaitExpiry(Lease lease) {
+    issuerClock.advance(lease.ttl().plus(Duration.ofMillis(1)));
+  }
+}

@@ -1,0 +1,287 @@
+package dev.fenceline.staging;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.fenceline.spi.Applied;
+import dev.fenceline.spi.BlobInfo;
+import dev.fenceline.spi.BlobKey;
+import dev.fenceline.spi.BlobStore;
+import dev.fenceline.spi.Destination;
+import dev.fenceline.spi.Epoch;
+import dev.fenceline.spi.FencingStep;
+import dev.fenceline.spi.FencingToken;
+import dev.fenceline.spi.Guarantee;
+import dev.fenceline.spi.OperationId;
+import dev.fenceline.spi.PointerState;
+import dev.fenceline.spi.PointerStore;
+import dev.fenceline.spi.Receipt;
+import dev.fenceline.spi.RejectedStale;
+import dev.fenceline.spi.ResourceId;
+import dev.fenceline.spi.StepListener;
+import dev.fenceline.spi.StoreException;
+import dev.fenceline.spi.WriteOutcome;
+import dev.fenceline.tck.Concurrently;
+import dev.fenceline.tck.DestinationContract;
+import dev.fenceline.tck.PausePoints;
+import dev.fenceline.tck.PausePoints.Pause;
+import dev.fenceline.tck.Payloads;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The destination suite and the staging-specific tests for {@link StagedDestination} over a given
+ * blob store and pointer store. Blob-store adapters subclass it in their tests (R6, R11).
+ */
+public abstract class StagedDestinationContract extends DestinationContract<InputStream> {
+
+  /** The blob store payloads are staged in. */
+  protected abstract BlobStore blobStore();
+
+  /** The pointer store over the store as it is now, reporting steps to {@code steps}. */
+  protected abstract PointerStore pointerStore(StepListener steps);
+
+  /** Replaces the bytes of a stored blob behind Fenceline's back (damage, an outside writer). */
+  protected abstract void overwriteBlob(BlobKey key, byte[] bytes);
+
+  /** A staged destination; the sweep's clock and grace are given by the test. */
+  protected StagedDestination staged(StepListener steps, Clock sweepClock, Duration grace) {
+    return StagedDestination.builder(blobStore(), pointerStore(steps))
+        .prefix(BlobKey.of("published"))
+        .steps(steps)
+        .keepVersions(2)
+        .sweepGrace(grace)
+        .clock(sweepClock)
+        .build();
+  }
+
+  private StagedDestination staged() {
+    return staged(StepListener.NONE, Clock.systemUTC(), Duration.ofHours(1));
+  }
+
+  /** A sweep that treats every blob as older than the grace period. */
+  private StagedDestination stagedSweepingEverythingOld() {
+    return staged(
+        StepListener.NONE,
+        Clock.fixed(Instant.now().plus(Duration.ofDays(1)), ZoneOffset.UTC),
+        Duration.ofHours(1));
+  }
+
+  @Override
+  protected final Destination<InputStream> destination(StepListener steps) {
+    return staged(steps, Clock.systemUTC(), Duration.ofHours(1));
+  }
+
+  @Override
+  protected final InputStream change(ResourceId resource, String payload) {
+    return new ByteArrayInputStream(payload.getBytes(StandardCharsets.UTF_8));
+  }
+
+  @Override
+  protected final Optional<String> published(ResourceId resource) {
+    if (staged().resolve(resource).isEmpty()) {
+      return Optional.empty();
+    }
+    try (InputStream in = staged().open(resource)) {
+      return Optional.of(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  @Override
+  protected final long applyCount(ResourceId resource) {
+    return pointerStore(StepListener.NONE).current(resource).map(PointerState::version).orElse(0L);
+  }
+
+  private static FencingToken token(ResourceId resource, long epoch, String holder) {
+    return new FencingToken(resource, Epoch.of(epoch), holder);
+  }
+
+  private WriteOutcome publish(StagedDestination to, FencingToken token, String op, String text) {
+    return to.write(token, OperationId.of(op), change(token.resource(), text));
+  }
+
+  private List<BlobKey> stagedBlobs(ResourceId resource) {
+    try (Stream<BlobInfo> blobs =
+        blobStore().list(BlobKey.of("published/.fenceline/staging").resolve(resource.value()))) {
+      return blobs.map(BlobInfo::key).sorted().toList();
+    }
+  }
+
+  @Test
+  void reportsFencedByStaging() {
+    assertThat(staged().guarantee()).isEqualTo(Guarantee.FENCED_BY_STAGING);
+  }
+
+  @Test
+  void theReceiptNamesTheStagedKeyItsSizeAndItsChecksum() {
+    ResourceId resource = freshResource("staged-receipt");
+
+    Receipt receipt =
+        ((Applied) publish(staged(), token(resource, 5, "worker-a"), "op", "hello")).receipt();
+
+    assertThat(receipt.attribute(PointerStore.TARGET_ATTRIBUTE).orElseThrow())
+        .startsWith("published/.fenceline/staging/" + resource + "/5-op-");
+    assertThat(receipt.attribute(StagedDestination.SIZE_ATTRIBUTE)).contains("5");
+    assertThat(receipt.attribute(StagedDestination.SHA256_ATTRIBUTE))
+        .contains("2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824");
+    assertThat(staged().resolve(resource))
+        .hasValueSatisfying(
+            blob -> {
+              assertThat(blob.key().value()).isEqualTo(receipt.attributes().get("target"));
+              assertThat(blob.size()).isEqualTo(5);
+              assertThat(blob.epoch()).isEqualTo(Epoch.of(5));
+            });
+  }
+
+  @Test
+  void aStaleWritersStagedBlobIsNeverServedAndIsDeleted() {
+    ResourceId resource = freshResource("staged-stale");
+    PausePoints pauses = new PausePoints();
+    Pause staged = pauses.pauseAt(FencingStep.AFTER_STAGE, "worker-a");
+    StagedDestination destinationOfA = staged(pauses, Clock.systemUTC(), Duration.ofHours(1));
+    CompletableFuture<WriteOutcome> writerA =
+        Concurrently.start(
+            "worker-a",
+            () ->
+                publish(destinationOfA, token(resource, 33, "worker-a"), "report", "result of A"));
+    staged.awaitReached();
+    assertThat(stagedBlobs(resource)).hasSize(1);
+
+    publish(staged(), token(resource, 34, "worker-b"), "report-b", "result of B");
+    staged.resume();
+
+    assertThat(Concurrently.await(writerA))
+        .isEqualTo(new RejectedStale(resource, Epoch.of(33), Epoch.of(34)));
+    assertThat(published(resource)).contains("result of B");
+    assertThat(stagedBlobs(resource))
+        .singleElement()
+        .satisfies(key -> assertThat(key.value()).contains("/34-report-b-"));
+  }
+
+  @Test
+  void theSweepDeletesAStaleOrphanButNeverTheCurrentEpochsBlobs() {
+    ResourceId resource = freshResource("staged-sweep");
+    PausePoints crashA = new PausePoints();
+    crashA.failAt(FencingStep.AFTER_STAGE, "worker-a");
+    assertThatThrownBy(
+            () ->
+                publish(
+                    staged(crashA, Clock.systemUTC(), Duration.ofHours(1)),
+                    token(resource, 33, "worker-a"),
+                    "report",
+                    "orphan of A"))
+        .isInstanceOf(PausePoints.SimulatedCrash.class);
+    PausePoints crashB = new PausePoints();
+    crashB.failAt(FencingStep.AFTER_STAGE, "worker-b");
+    assertThatThrownBy(
+            () ->
+                publish(
+                    staged(crashB, Clock.systemUTC(), Duration.ofHours(1)),
+                    token(resource, 34, "worker-b"),
+                    "report",
+                    "orphan of B"))
+        .isInstanceOf(PausePoints.SimulatedCrash.class);
+    assertThat(stagedBlobs(resource)).hasSize(2);
+    staged().register(token(resource, 34, "worker-b"));
+
+    assertThat(staged().sweep().deleted()).as("within the grace period").isEmpty();
+    SweepReport report = stagedSweepingEverythingOld().sweep();
+
+    assertThat(report.deleted())
+        .singleElement()
+        .satisfies(key -> assertThat(key.value()).contains("/33-report-"));
+    assertThat(stagedBlobs(resource))
+        .singleElement()
+        .satisfies(key -> assertThat(key.value()).contains("/34-report-"));
+  }
+
+  @Test
+  void theSweepKeepsTheNewestVersionsAndDeletesOlderOnes() {
+    ResourceId resource = freshResource("staged-versions");
+    for (int epoch = 1; epoch <= 4; epoch++) {
+      publish(staged(), token(resource, epoch, "worker-" + epoch), "v" + epoch, "version " + epoch);
+    }
+    assertThat(stagedBlobs(resource)).hasSize(4);
+
+    stagedSweepingEverythingOld().sweep();
+
+    assertThat(stagedBlobs(resource))
+        .extracting(BlobKey::value)
+        .satisfiesExactlyInAnyOrder(
+            key -> assertThat(key).contains("/3-v3-"), key -> assertThat(key).contains("/4-v4-"));
+    assertThat(published(resource)).contains("version 4");
+  }
+
+  @Test
+  void aDamagedBlobIsAClearErrorNeverServedSilently() {
+    ResourceId resource = freshResource("staged-corrupt");
+    publish(staged(), token(resource, 1, "worker-a"), "op", "the real report");
+    BlobKey key = staged().resolve(resource).orElseThrow().key();
+
+    overwriteBlob(key, "the fake report".getBytes(StandardCharsets.UTF_8));
+
+    assertThatThrownBy(
+            () -> {
+              try (InputStream in = staged().open(resource)) {
+                in.readAllBytes();
+              }
+            })
+        .isInstanceOf(BlobVerificationException.class)
+        .hasMessageContaining(key.value())
+        .hasMessageContaining("SHA-256");
+    overwriteBlob(key, "short".getBytes(StandardCharsets.UTF_8));
+    assertThatThrownBy(() -> staged().resolve(resource))
+        .isInstanceOf(StoreException.class)
+        .hasMessageContaining("has 5 bytes, 15 were published");
+  }
+
+  @Test
+  void aMissingBlobIsAClearError() {
+    ResourceId resource = freshResource("staged-missing");
+    publish(staged(), token(resource, 1, "worker-a"), "op", "report");
+    BlobKey key = staged().resolve(resource).orElseThrow().key();
+    blobStore().delete(key);
+
+    assertThatThrownBy(() -> staged().open(resource))
+        .isInstanceOf(StoreException.class)
+        .hasMessageContaining(key.value())
+        .hasMessageContaining("missing");
+    assertThatThrownBy(() -> staged().open(freshResource("never-published")))
+        .hasMessageContaining("nothing is published yet");
+  }
+
+  @Test
+  void aLargePayloadIsStreamedAndVerified() throws IOException {
+    ResourceId resource = freshResource("staged-large");
+    long size = 16L * 1024 * 1024 + 7;
+
+    Receipt receipt =
+        ((Applied)
+                staged()
+                    .write(
+                        token(resource, 1, "worker-a"),
+                        OperationId.of("big"),
+                        Payloads.generated(size, 42)))
+            .receipt();
+
+    String expected = Payloads.sha256(Payloads.generated(size, 42));
+    assertThat(receipt.attribute(StagedDestination.SHA256_ATTRIBUTE)).contains(expected);
+    try (InputStream in = staged().open(resource)) {
+      assertThat(Payloads.sha256(in)).isEqualTo(expected);
+    }
+  }
+}
