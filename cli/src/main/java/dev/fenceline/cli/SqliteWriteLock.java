@@ -1,0 +1,48 @@
+package dev.fenceline.cli;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+
+/**
+ * Probes whether some connection holds the write lock of a SQLite file, by taking it ({@code BEGIN
+ * IMMEDIATE}) and rolling back at once. The demo uses it to tell whether a stopped worker was
+ * frozen inside a transaction.
+ */
+final class SqliteWriteLock {
+
+  /** SQLite's primary result code SQLITE_BUSY; extended codes keep it in the low byte. */
+  private static final int SQLITE_BUSY = 5;
+
+  private SqliteWriteLock() {}
+
+  /**
+   * True if the write lock of {@code db} stays taken for longer than {@code wait}.
+   *
+   * @throws DemoFailure if the file cannot be opened or queried
+   */
+  static boolean isHeld(Path db, Duration wait) {
+    try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + db);
+        Statement statement = connection.createStatement()) {
+      statement.execute("PRAGMA busy_timeout = " + wait.toMillis());
+      try {
+        statement.execute("BEGIN IMMEDIATE");
+      } catch (SQLException e) {
+        if ((e.getErrorCode() & 0xff) == SQLITE_BUSY
+            || String.valueOf(e.getMessage()).contains("SQLITE_BUSY")) {
+          return true;
+        }
+        throw e;
+      }
+      statement.execute("ROLLBACK");
+      return false;
+    } catch (SQLException e) {
+      throw new DemoFailure(
+          "Cannot check the write lock of " + db + ": " + e.getMessage() + " (is the file intact?)",
+          e);
+    }
+  }
+}

@@ -1,0 +1,40 @@
+package dev.fenceline.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fenceline.jdbc.JdbcStore;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The probe the demo uses to notice a worker frozen inside a database transaction. */
+class SqliteWriteLockTest {
+
+  private static final Duration WAIT = Duration.ofMillis(50);
+
+  @TempDir Path dir;
+
+  @Test
+  void seesAWriteLockHeldByAnotherConnectionAndNothingOnceItIsGone() throws Exception {
+    Path db = dir.resolve("probe.db");
+    try (JdbcStore store = JdbcStore.sqlite(db)) {
+      assertThat(SqliteWriteLock.isHeld(db, WAIT)).isFalse();
+
+      try (Connection holder = DriverManager.getConnection("jdbc:sqlite:" + db);
+          Statement statement = holder.createStatement()) {
+        statement.execute("BEGIN IMMEDIATE");
+        assertThat(SqliteWriteLock.isHeld(db, WAIT)).isTrue();
+        statement.execute("ROLLBACK");
+      }
+
+      assertThat(SqliteWriteLock.isHeld(db, WAIT)).isFalse();
+      assertThat(store.leaseIssuer().status(Worker.RESOURCE).held())
+          .as("the probe changed nothing")
+          .isFalse();
+    }
+  }
+}
