@@ -1,0 +1,387 @@
+package dev.fenceline.vfs;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.fenceline.spi.BlobInfo;
+import dev.fenceline.spi.BlobKey;
+import dev.fenceline.spi.BlobStore;
+import dev.fenceline.spi.ConfigurationException;
+import dev.fenceline.spi.StoreException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.apache.commons.vfs2.CacheStrategy;
+import org.apache.commons.vfs2.FileObject;
+import org.apache.commons.vfs2.FileSystemException;
+import org.apache.commons.vfs2.FileSystemOptions;
+import org.apache.commons.vfs2.FileType;
+import org.apache.commons.vfs2.NameScope;
+import org.apache.commons.vfs2.Selectors;
+import org.apache.commons.vfs2.auth.StaticUserAuthenticator;
+import org.apache.commons.vfs2.cache.NullFilesCache;
+import org.apache.commons.vfs2.impl.DefaultFileSystemConfigBuilder;
+import org.apache.commons.vfs2.impl.StandardFileSystemManager;
+import org.apache.commons.vfs2.provider.sftp.SftpFileSystemConfigBuilder;
+
+/**
+ * A {@link BlobStore} on Apache Commons VFS: local files ({@code file:///var/lib/reports}), SFTP
+ * ({@code sftp://user@host:22/srv/reports}) and {@code ram://} for tests. Keys map to paths below
+ * the base directory; a key can never reach outside it.
+ *
+ * <p>Payloads are streamed in and out, never held in memory. A {@link #put} writes the blob at its
+ * key directly and deletes it again if the write fails; nothing in Fenceline depends on a rename
+ * being atomic (VFS's {@code moveTo} is not an atomic replace, and SFTP servers differ), because a
+ * staged blob only becomes visible through a fenced pointer swap after {@code put} returned.
+ *
+ * <p>The base directory is created when the store opens. If it vanishes later (deleted, or an
+ * unmounted volume), writes fail with a clear error instead of silently recreating it somewhere
+ * else. Every call sees the file system as it is now (no VFS caching), so several processes can
+ * share the directory. Thread-safe; close it to release connections.
+ */
+public final class VfsBlobStore implements BlobStore, AutoCloseable {
+
+  private final StandardFileSystemManager manager;
+  private final FileObject base;
+  private final String description;
+
+  private VfsBlobStore(Builder builder) {
+    this.manager = new StandardFileSystemManager();
+    try {
+      manager.setFilesCache(new NullFilesCache());
+      // No cached file objects: every call resolves afresh and sees other processes' changes.
+      // (ON_CALL would do the same but breaks ram:// in VFS 2.10 with a ClassCastException.)
+      manager.setCacheStrategy(CacheStrategy.MANUAL);
+      manager.init();
+    } catch (FileSystemException e) {
+      throw new ConfigurationException(
+          "Cannot start Commons VFS: " + e.getMessage() + " (check the class path)", e);
+    }
+    FileSystemOptions options = builder.options();
+    FileObject resolved;
+    try {
+      resolved = manager.resolveFile(builder.uri, options);
+    } catch (FileSystemException e) {
+      manager.close();
+      throw new ConfigurationException(
+          "Cannot open blob store at "
+              + safe(builder.uri)
+              + ": "
+              + e.getMessage()
+              + " (use a URI such as file:///var/lib/fenceline, sftp://user@host/srv/fenceline"
+              + " or ram:///fenceline)",
+          e);
+    }
+    this.description = resolved.getPublicURIString();
+    try {
+      if (!resolved.exists()) {
+        resolved.createFolder();
+      } else if (resolved.getType() != FileType.FOLDER) {
+        throw new ConfigurationException(
+            "Cannot open blob store at "
+                + description
+                + ": it is a file, not a directory (point the URI at a directory)");
+      }
+    } catch (FileSystemException e) {
+      manager.close();
+      throw new StoreException(
+          "Cannot open blob store at " + description + ": " + reason(e) + " (" + hint(e) + ")", e);
+    }
+    this.base = resolved;
+  }
+
+  /** Opens a store on {@code uri} with default options (SFTP checks the host key). */
+  public static VfsBlobStore open(String uri) {
+    return builder(uri).build();
+  }
+
+  /** Starts a configuration for the base directory {@code uri}. */
+  public static Builder builder(String uri) {
+    return new Builder(uri);
+  }
+
+  /** The base directory, as shown in messages (no password). */
+  public String description() {
+    return description;
+  }
+
+  @Override
+  public BlobInfo put(BlobKey key, InputStream content) {
+    requireNonNull(key, "key is null");
+    requireNonNull(content, "content is null");
+    requireBase("put blob " + key);
+    FileObject target = resolve(key, "put");
+    try {
+      if (target.exists()) {
+        throw new StoreException(
+            "Cannot put blob "
+                + key
+                + " at "
+                + description
+                + ": a blob already exists there (staging keys are never reused; use a new key)",
+            null);
+      }
+    } catch (FileSystemException e) {
+      throw failure("put blob " + key, e);
+    }
+    try {
+      try (OutputStream out = target.getContent().getOutputStream()) {
+        content.transferTo(out);
+      }
+      target.refresh();
+      return info(key, target);
+    } catch (IOException | RuntimeException e) {
+      deletePartial(target, e);
+      if (e instanceof StoreException store) {
+        throw store;
+      }
+      throw new StoreException(
+          "Cannot put blob "
+              + key
+              + " at "
+              + description
+              + ": "
+              + reason(e)
+              + " (nothing was left at the key; "
+              + hint(e)
+              + ")",
+          e);
+    }
+  }
+
+  @Override
+  public InputStream open(BlobKey key) {
+    requireNonNull(key, "key is null");
+    FileObject target = resolve(key, "open");
+    try {
+      if (!target.exists() || target.getType() != FileType.FILE) {
+        throw new StoreException(
+            "Cannot open blob " + key + " at " + description + ": there is no blob at that key",
+            null);
+      }
+      return target.getContent().getInputStream();
+    } catch (FileSystemException e) {
+      throw failure("open blob " + key, e);
+    }
+  }
+
+  @Override
+  public Optional<BlobInfo> stat(BlobKey key) {
+    requireNonNull(key, "key is null");
+    FileObject target = resolve(key, "stat");
+    try {
+      if (!target.exists() || target.getType() != FileType.FILE) {
+        return Optional.empty();
+      }
+      return Optional.of(info(key, target));
+    } catch (FileSystemException e) {
+      throw failure("stat blob " + key, e);
+    }
+  }
+
+  @Override
+  public boolean delete(BlobKey key) {
+    requireNonNull(key, "key is null");
+    FileObject target = resolve(key, "delete");
+    try {
+      return target.exists() && target.getType() == FileType.FILE && target.delete();
+    } catch (FileSystemException e) {
+      throw failure("delete blob " + key, e);
+    }
+  }
+
+  @Override
+  public Stream<BlobInfo> list(BlobKey prefix) {
+    requireNonNull(prefix, "prefix is null");
+    FileObject directory = resolve(prefix, "list");
+    try {
+      if (!directory.exists() || directory.getType() != FileType.FOLDER) {
+        return Stream.empty();
+      }
+      FileObject[] files = directory.findFiles(Selectors.SELECT_FILES);
+      List<BlobInfo> found = new ArrayList<>(files == null ? 0 : files.length);
+      if (files != null) {
+        for (FileObject file : files) {
+          found.add(info(BlobKey.of(base.getName().getRelativeName(file.getName())), file));
+        }
+      }
+      return found.stream();
+    } catch (FileSystemException e) {
+      throw failure("list blobs below " + prefix, e);
+    }
+  }
+
+  /** Closes the store's file systems and connections. */
+  @Override
+  public void close() {
+    manager.close();
+  }
+
+  private FileObject resolve(BlobKey key, String action) {
+    try {
+      // DESCENDENT refuses any name that would leave the base directory.
+      return base.resolveFile(key.value(), NameScope.DESCENDENT);
+    } catch (FileSystemException e) {
+      throw failure(action + " blob " + key, e);
+    }
+  }
+
+  private void requireBase(String action) {
+    try {
+      base.refresh();
+      if (!base.exists()) {
+        throw new StoreException(
+            "Cannot "
+                + action
+                + " at "
+                + description
+                + ": the base directory has vanished (was it deleted or unmounted? recreate it,"
+                + " then retry; Fenceline does not recreate it to avoid writing onto the wrong"
+                + " volume)",
+            null);
+      }
+    } catch (FileSystemException e) {
+      throw failure(action, e);
+    }
+  }
+
+  private BlobInfo info(BlobKey key, FileObject file) throws FileSystemException {
+    return new BlobInfo(
+        key,
+        file.getContent().getSize(),
+        Instant.ofEpochMilli(file.getContent().getLastModifiedTime()));
+  }
+
+  private void deletePartial(FileObject target, Exception cause) {
+    try {
+      target.refresh();
+      if (target.exists()) {
+        target.delete();
+      }
+    } catch (FileSystemException e) {
+      cause.addSuppressed(e);
+    }
+  }
+
+  private StoreException failure(String action, FileSystemException e) {
+    return new StoreException(
+        "Cannot " + action + " at " + description + ": " + reason(e) + " (" + hint(e) + ")", e);
+  }
+
+  /** The innermost message: VFS wraps the operating system's or the SFTP server's answer. */
+  private static String reason(Throwable e) {
+    String message = e.getMessage();
+    for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+      if (cause.getMessage() != null) {
+        message = message + ": " + cause.getMessage();
+      }
+    }
+    return String.valueOf(message);
+  }
+
+  private static String hint(Throwable e) {
+    String text = reason(e).toLowerCase(java.util.Locale.ROOT);
+    if (text.contains("no space") || text.contains("disk full") || text.contains("quota")) {
+      return "the volume is full; free space, then retry";
+    }
+    if (text.contains("permission") || text.contains("access denied") || text.contains("denied")) {
+      return "the store's user may not write there; fix the permissions";
+    }
+    if (text.contains("read-only")) {
+      return "the volume is mounted read-only; remount it writable or choose another directory";
+    }
+    if (text.contains("auth")) {
+      return "check the user name and password or key";
+    }
+    return "check that the store is reachable and the path exists";
+  }
+
+  private static String safe(String uri) {
+    // user:password@host -> user@host; never show a password.
+    return uri.replaceAll("://([^:/@]+):[^@/]*@", "://$1@");
+  }
+
+  /** Validating builder for {@link VfsBlobStore}. */
+  public static final class Builder {
+    private final String uri;
+    private String user;
+    private String password;
+    private boolean strictHostKeyChecking = true;
+    private java.time.Duration timeout = java.time.Duration.ofSeconds(30);
+    private FileSystemOptions options;
+
+    private Builder(String uri) {
+      this.uri = requireNonNull(uri, "uri is null");
+      if (uri.isBlank()) {
+        throw new ConfigurationException(
+            "Cannot open a blob store at \"\": the URI is empty (e.g. file:///var/lib/fenceline)");
+      }
+    }
+
+    /** Credentials for SFTP (instead of putting them into the URI, where they are not shown). */
+    public Builder credentials(String user, String password) {
+      this.user = requireNonNull(user, "user is null");
+      this.password = requireNonNull(password, "password is null");
+      return this;
+    }
+
+    /**
+     * Whether SFTP checks the server's host key against {@code ~/.ssh/known_hosts} (default true).
+     * Turn it off only for test servers.
+     */
+    public Builder strictHostKeyChecking(boolean strict) {
+      this.strictHostKeyChecking = strict;
+      return this;
+    }
+
+    /** Connect and read timeout for SFTP (default 30 s): a dead server fails instead of hanging. */
+    public Builder timeout(java.time.Duration timeout) {
+      requireNonNull(timeout, "timeout is null");
+      if (timeout.isNegative() || timeout.isZero()) {
+        throw new ConfigurationException(
+            "Cannot use SFTP timeout " + timeout + ": it must be positive (e.g. PT30S)");
+      }
+      this.timeout = timeout;
+      return this;
+    }
+
+    /** Full control over VFS options; the settings above are applied on top. */
+    public Builder options(FileSystemOptions options) {
+      this.options = requireNonNull(options, "options is null");
+      return this;
+    }
+
+    private FileSystemOptions options() {
+      FileSystemOptions result = options != null ? options : new FileSystemOptions();
+      try {
+        SftpFileSystemConfigBuilder sftp = SftpFileSystemConfigBuilder.getInstance();
+        sftp.setStrictHostKeyChecking(result, strictHostKeyChecking ? "yes" : "no");
+        sftp.setUserDirIsRoot(result, false);
+        sftp.setConnectTimeout(result, timeout);
+        sftp.setSessionTimeout(result, timeout);
+        if (user != null) {
+          DefaultFileSystemConfigBuilder.getInstance()
+              .setUserAuthenticator(result, new StaticUserAuthenticator(null, user, password));
+        }
+      } catch (FileSystemException e) {
+        throw new ConfigurationException("Cannot configure SFTP: " + e.getMessage(), e);
+      }
+      return result;
+    }
+
+    /**
+     * Opens the store: resolves the URI and creates the base directory if missing.
+     *
+     * @throws ConfigurationException if the URI is malformed, has an unknown scheme, or names a
+     *     file
+     * @throws StoreException if the store cannot be reached or the directory cannot be created
+     */
+    public VfsBlobStore build() {
+      return new VfsBlobStore(this);
+    }
+  }
+}

@@ -1,0 +1,93 @@
+package dev.fenceline.vfs;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.util.List;
+import java.util.Set;
+import org.apache.sshd.common.file.virtualfs.VirtualFileSystemFactory;
+import org.apache.sshd.server.SshServer;
+import org.apache.sshd.server.keyprovider.SimpleGeneratorHostKeyProvider;
+import org.apache.sshd.sftp.server.FileHandle;
+import org.apache.sshd.sftp.server.SftpFileSystemAccessor;
+import org.apache.sshd.sftp.server.SftpSubsystemFactory;
+import org.apache.sshd.sftp.server.SftpSubsystemProxy;
+
+/**
+ * A real SFTP server (Apache MINA SSHD) in this JVM, serving {@code root} on a free loopback port
+ * to user {@value #USER} with password {@value #PASSWORD}. It can refuse writes the way a server
+ * answers a user without write permission.
+ */
+public final class SftpTestServer implements AutoCloseable {
+
+  public static final String USER = "fenceline";
+  public static final String PASSWORD = "s3cret-pw";
+
+  private final SshServer server;
+  private volatile boolean refuseWrites;
+
+  /** Starts the server over {@code root}; {@code hostKey} is a file for the generated host key. */
+  public SftpTestServer(Path root, Path hostKey) {
+    server = SshServer.setUpDefaultServer();
+    server.setHost("127.0.0.1");
+    server.setPort(0);
+    server.setKeyPairProvider(new SimpleGeneratorHostKeyProvider(hostKey));
+    server.setPasswordAuthenticator(
+        (user, password, session) -> USER.equals(user) && PASSWORD.equals(password));
+    SftpFileSystemAccessor accessor =
+        new SftpFileSystemAccessor() {
+          @Override
+          public SeekableByteChannel openFile(
+              SftpSubsystemProxy subsystem,
+              FileHandle fileHandle,
+              Path file,
+              String handle,
+              Set<? extends OpenOption> options,
+              FileAttribute<?>... attrs)
+              throws IOException {
+            boolean writing =
+                options.contains(StandardOpenOption.WRITE)
+                    || options.contains(StandardOpenOption.APPEND)
+                    || options.contains(StandardOpenOption.CREATE)
+                    || options.contains(StandardOpenOption.CREATE_NEW);
+            if (refuseWrites && writing) {
+              throw new AccessDeniedException(file.toString(), null, "Permission denied");
+            }
+            return SftpFileSystemAccessor.super.openFile(
+                subsystem, fileHandle, file, handle, options, attrs);
+          }
+        };
+    server.setSubsystemFactories(
+        List.of(new SftpSubsystemFactory.Builder().withFileSystemAccessor(accessor).build()));
+    server.setFileSystemFactory(new VirtualFileSystemFactory(root));
+    try {
+      server.start();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The URI of {@code path} below the served root, without credentials. */
+  public String uri(String path) {
+    return "sftp://" + USER + "@127.0.0.1:" + server.getPort() + "/" + path;
+  }
+
+  /** Makes the server refuse to open files for writing, as for a user without permission. */
+  public void refuseWrites(boolean refuse) {
+    this.refuseWrites = refuse;
+  }
+
+  @Override
+  public void close() {
+    try {
+      server.stop(true);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

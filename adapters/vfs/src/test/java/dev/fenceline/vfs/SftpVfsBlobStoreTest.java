@@ -1,0 +1,38 @@
+package dev.fenceline.vfs;
+
+import dev.fenceline.spi.BlobStore;
+import dev.fenceline.tck.BlobStoreContract;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
+
+class SftpVfsBlobStoreTest extends BlobStoreContract {
+
+  @TempDir static Path directory;
+  private static SftpTestServer server;
+  private static VfsBlobStore store;
+
+  @BeforeAll
+  static void start() throws java.io.IOException {
+    java.nio.file.Files.createDirectories(directory.resolve("root"));
+    server = new SftpTestServer(directory.resolve("root"), directory.resolve("host.key"));
+    store =
+        VfsBlobStore.builder(server.uri("blobs"))
+            .credentials(SftpTestServer.USER, SftpTestServer.PASSWORD)
+            .strictHostKeyChecking(false)
+            .timeout(java.time.Duration.ofSeconds(10))
+            .build();
+  }
+
+  @AfterAll
+  static void stop() {
+    store.close();
+    server.close();
+  }
+
+  @Override
+  protected BlobStore blobStore() {
+    return store;
+  }
+}
