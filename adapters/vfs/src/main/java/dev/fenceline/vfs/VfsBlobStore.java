@@ -62,9 +62,8 @@ public final class VfsBlobStore implements BlobStore, AutoCloseable {
           "Cannot start Commons VFS: " + e.getMessage() + " (check the class path)", e);
     }
     FileSystemOptions options = builder.options();
-    FileObject resolved;
     try {
-      resolved = manager.resolveFile(builder.uri, options);
+      manager.resolveURI(builder.uri); // parses only: a bad URI is a configuration error
     } catch (FileSystemException e) {
       manager.close();
       throw new ConfigurationException(
@@ -74,6 +73,21 @@ public final class VfsBlobStore implements BlobStore, AutoCloseable {
               + e.getMessage()
               + " (use a URI such as file:///var/lib/fenceline, sftp://user@host/srv/fenceline"
               + " or ram:///fenceline)",
+          e);
+    }
+    FileObject resolved;
+    try {
+      resolved = manager.resolveFile(builder.uri, options);
+    } catch (FileSystemException e) {
+      manager.close();
+      throw new StoreException(
+          "Cannot open blob store at "
+              + safe(builder.uri)
+              + ": "
+              + reason(e)
+              + " ("
+              + hint(e)
+              + ")",
           e);
     }
     this.description = resolved.getPublicURIString();
