@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  * It runs with {@code fsync=on} and {@code synchronous_commit=on}: the embedded default is off for
  * both, which {@link JdbcStore} refuses, and crash tests need real durability.
  */
-final class PostgresDatabase implements TestDatabase, AutoCloseable {
+public final class PostgresDatabase implements TestDatabase, AutoCloseable {
 
   private static PostgresDatabase shared;
 
@@ -25,14 +25,14 @@ final class PostgresDatabase implements TestDatabase, AutoCloseable {
   private int port;
   private EmbeddedPostgres server;
 
-  PostgresDatabase(Path dataDirectory, Map<String, String> serverConfig) {
+  public PostgresDatabase(Path dataDirectory, Map<String, String> serverConfig) {
     this.dataDirectory = dataDirectory;
     this.serverConfig = serverConfig;
     start();
   }
 
   /** A durable server shared by the test classes of this JVM, stopped when the JVM exits. */
-  static synchronized PostgresDatabase shared() {
+  public static synchronized PostgresDatabase shared() {
     if (shared == null) {
       try {
         shared =
@@ -46,7 +46,7 @@ final class PostgresDatabase implements TestDatabase, AutoCloseable {
     return shared;
   }
 
-  String url() {
+  public String url() {
     return server.getJdbcUrl("postgres", "postgres");
   }
 

@@ -6,15 +6,15 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 
 /** A SQLite file; "restarting" it means every store opened afterwards reopens the file. */
-final class SqliteDatabase implements TestDatabase {
+public final class SqliteDatabase implements TestDatabase {
 
   private final Path file;
 
-  SqliteDatabase(Path directory) {
+  public SqliteDatabase(Path directory) {
     this.file = directory.resolve("fenceline.db");
   }
 
-  String url() {
+  public String url() {
     return "jdbc:sqlite:" + file;
   }
 

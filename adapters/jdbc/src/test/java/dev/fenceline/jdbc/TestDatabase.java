@@ -6,7 +6,7 @@ import java.sql.SQLException;
 /**
  * A real database for the JDBC adapter's tests: SQLite in a temporary file, or embedded PostgreSQL.
  */
-interface TestDatabase {
+public interface TestDatabase {
 
   /** Opens a new store on the database. */
   JdbcStore openStore();

@@ -1,0 +1,86 @@
+package dev.fenceline.it;
+
+import dev.fenceline.jdbc.JdbcStore;
+import dev.fenceline.jdbc.TestDatabase;
+import dev.fenceline.spi.BlobKey;
+import dev.fenceline.spi.BlobStore;
+import dev.fenceline.spi.LeaseIssuer;
+import dev.fenceline.spi.PointerStore;
+import dev.fenceline.spi.StepListener;
+import dev.fenceline.staging.StagedDestinationContract;
+import dev.fenceline.vfs.VfsBlobStore;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
+
+/**
+ * The staged destination suite on real stores: blobs in a Commons VFS store (local files or SFTP),
+ * the pointer and the epochs in a SQL database (SQLite file or embedded PostgreSQL).
+ */
+abstract class StagedOverVfsTest extends StagedDestinationContract {
+
+  private JdbcStore store;
+  private VfsBlobStore blobs;
+
+  /** The database holding pointers, epochs and leases. */
+  abstract TestDatabase database();
+
+  /** Opens the blob store under test. */
+  abstract VfsBlobStore openBlobStore();
+
+  /** Where the blob store's base directory lies on this machine's disk. */
+  abstract Path blobRoot();
+
+  private JdbcStore store() {
+    if (store == null) {
+      store = database().openStore();
+    }
+    return store;
+  }
+
+  @Override
+  protected BlobStore blobStore() {
+    if (blobs == null) {
+      blobs = openBlobStore();
+    }
+    return blobs;
+  }
+
+  @Override
+  protected PointerStore pointerStore(StepListener steps) {
+    return store().pointerStore(steps);
+  }
+
+  @Override
+  protected void overwriteBlob(BlobKey key, byte[] bytes) {
+    try {
+      Files.write(blobRoot().resolve(key.value()), bytes);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  @Override
+  protected LeaseIssuer issuer() {
+    return store().leaseIssuer();
+  }
+
+  @Override
+  protected void restartStore() {
+    store().close();
+    store = null;
+    database().restart();
+  }
+
+  @AfterEach
+  void closeStores() {
+    if (store != null) {
+      store.close();
+    }
+    if (blobs != null) {
+      blobs.close();
+    }
+  }
+}
