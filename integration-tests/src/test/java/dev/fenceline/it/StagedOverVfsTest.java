@@ -1,6 +1,7 @@
 package dev.fenceline.it;
 
 import dev.fenceline.jdbc.JdbcStore;
+import dev.fenceline.jdbc.OpenStore;
 import dev.fenceline.jdbc.TestDatabase;
 import dev.fenceline.spi.BlobKey;
 import dev.fenceline.spi.BlobStore;
@@ -21,7 +22,7 @@ import org.junit.jupiter.api.AfterEach;
  */
 abstract class StagedOverVfsTest extends StagedDestinationContract {
 
-  private JdbcStore store;
+  private final OpenStore store = new OpenStore(this::database);
   private VfsBlobStore blobs;
 
   /** The database holding pointers, epochs and leases. */
@@ -34,10 +35,7 @@ abstract class StagedOverVfsTest extends StagedDestinationContract {
   abstract Path blobRoot();
 
   private JdbcStore store() {
-    if (store == null) {
-      store = database().openStore();
-    }
-    return store;
+    return store.get();
   }
 
   @Override
@@ -69,16 +67,12 @@ abstract class StagedOverVfsTest extends StagedDestinationContract {
 
   @Override
   protected void restartStore() {
-    store().close();
-    store = null;
-    database().restart();
+    store.restartDatabase();
   }
 
   @AfterEach
   void closeStores() {
-    if (store != null) {
-      store.close();
-    }
+    store.close();
     if (blobs != null) {
       blobs.close();
     }

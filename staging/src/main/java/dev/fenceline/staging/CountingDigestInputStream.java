@@ -5,8 +5,11 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.security.MessageDigest;
 
-/** Passes a payload through to the blob store while counting it and computing its SHA-256. */
-final class CountingDigestInputStream extends FilterInputStream {
+/**
+ * Passes bytes through while counting them and computing their SHA-256. Staging uses it on the way
+ * in; {@link VerifyingInputStream} extends it on the way out.
+ */
+class CountingDigestInputStream extends FilterInputStream {
 
   private final MessageDigest digest = Digests.sha256();
   private long count;
@@ -18,9 +21,12 @@ final class CountingDigestInputStream extends FilterInputStream {
   @Override
   public int read() throws IOException {
     int b = super.read();
-    if (b >= 0) {
+    if (b < 0) {
+      atEnd();
+    } else {
       digest.update((byte) b);
       count++;
+      afterBytes();
     }
     return b;
   }
@@ -28,17 +34,36 @@ final class CountingDigestInputStream extends FilterInputStream {
   @Override
   public int read(byte[] buffer, int offset, int length) throws IOException {
     int n = super.read(buffer, offset, length);
-    if (n > 0) {
+    if (n < 0) {
+      atEnd();
+    } else if (n > 0) {
       digest.update(buffer, offset, n);
       count += n;
+      afterBytes();
     }
     return n;
   }
 
+  /** Skips by reading, so skipped bytes are counted and hashed too. */
   @Override
-  public long skip(long n) {
-    return 0; // every byte must pass through the digest; callers fall back to read()
+  public long skip(long n) throws IOException {
+    byte[] buffer = new byte[8192];
+    long skipped = 0;
+    while (skipped < n) {
+      int read = read(buffer, 0, (int) Math.min(buffer.length, n - skipped));
+      if (read < 0) {
+        break;
+      }
+      skipped += read;
+    }
+    return skipped;
   }
+
+  /** Called after bytes were counted; {@link #count()} includes them. */
+  void afterBytes() throws IOException {}
+
+  /** Called when the end of the stream is read (possibly more than once). */
+  void atEnd() throws IOException {}
 
   @Override
   public boolean markSupported() {
@@ -57,6 +82,7 @@ final class CountingDigestInputStream extends FilterInputStream {
     return count;
   }
 
+  /** The SHA-256 of everything read so far; call once, at the end. */
   String sha256() {
     return Digests.hex(digest.digest());
   }

@@ -63,12 +63,9 @@ final class FencedWrite {
     return store.inTransaction(
         "register epoch " + token.epoch() + " of " + resource,
         connection -> {
-          ControlRow row = lockControlRow(connection, resource);
+          ControlRow row = lockAndRegister(connection, token);
           if (token.epoch().isOlderThan(row.epoch())) {
             return new RejectedStale(resource, token.epoch(), row.epoch());
-          }
-          if (token.epoch().isNewerThan(row.epoch())) {
-            updateEpoch(connection, resource, token.epoch());
           }
           return new Registered(resource, token.epoch(), row.epoch());
         });
@@ -84,12 +81,9 @@ final class FencedWrite {
         store.inTransaction(
             "write operation " + operation + " to " + resource,
             connection -> {
-              ControlRow row = lockControlRow(connection, resource);
+              ControlRow row = lockAndRegister(connection, token);
               if (token.epoch().isOlderThan(row.epoch())) {
                 return new RejectedStale(resource, token.epoch(), row.epoch());
-              }
-              if (token.epoch().isNewerThan(row.epoch())) {
-                updateEpoch(connection, resource, token.epoch());
               }
               steps.reached(FencingStep.AFTER_EPOCH_CHECK, token, operation);
               Optional<Receipt> previous = findReceipt(connection, resource, operation);
@@ -136,6 +130,19 @@ final class FencedWrite {
             }
           }
         });
+  }
+
+  /**
+   * Locks the resource's control row and registers the token's epoch if it is newer; returns the
+   * row as it was, so the caller can reject an older epoch (which changed nothing).
+   */
+  private ControlRow lockAndRegister(Connection connection, FencingToken token)
+      throws SQLException {
+    ControlRow row = lockControlRow(connection, token.resource());
+    if (token.epoch().isNewerThan(row.epoch())) {
+      updateEpoch(connection, token.resource(), token.epoch());
+    }
+    return row;
   }
 
   private ControlRow lockControlRow(Connection connection, ResourceId resource)

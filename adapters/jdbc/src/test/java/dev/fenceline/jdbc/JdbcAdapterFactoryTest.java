@@ -8,7 +8,6 @@ import dev.fenceline.spi.AdapterFactory;
 import dev.fenceline.spi.ConfigurationException;
 import dev.fenceline.spi.Guarantee;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Map;
 import java.util.ServiceLoader;
 import org.junit.jupiter.api.Test;
@@ -56,13 +55,5 @@ class JdbcAdapterFactoryTest {
                         Map.of(
                             "url", "jdbc:sqlite:x", "unsafe-allow-epoch-rollback-on-crash", "yes")))
         .hasMessageContaining("write true or false");
-  }
-
-  @Test
-  void parsesDurationsInThreeSpellings() {
-    assertThat(JdbcAdapterFactory.duration("i", "k", "30s")).isEqualTo(Duration.ofSeconds(30));
-    assertThat(JdbcAdapterFactory.duration("i", "k", "250ms")).isEqualTo(Duration.ofMillis(250));
-    assertThat(JdbcAdapterFactory.duration("i", "k", "2m")).isEqualTo(Duration.ofMinutes(2));
-    assertThat(JdbcAdapterFactory.duration("i", "k", "PT1.5S")).isEqualTo(Duration.ofMillis(1500));
   }
 }

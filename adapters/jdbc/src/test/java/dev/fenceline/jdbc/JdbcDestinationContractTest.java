@@ -21,7 +21,7 @@ import org.junit.jupiter.api.BeforeEach;
  */
 abstract class JdbcDestinationContractTest extends DestinationContract<JdbcChange> {
 
-  private JdbcStore store;
+  private final OpenStore store = new OpenStore(this::database);
 
   abstract TestDatabase database();
 
@@ -36,10 +36,7 @@ abstract class JdbcDestinationContractTest extends DestinationContract<JdbcChang
   }
 
   private JdbcStore store() {
-    if (store == null) {
-      store = database().openStore();
-    }
-    return store;
+    return store.get();
   }
 
   @Override
@@ -88,16 +85,12 @@ abstract class JdbcDestinationContractTest extends DestinationContract<JdbcChang
 
   @Override
   protected void restartStore() {
-    store().close();
-    store = null;
-    database().restart();
+    store.restartDatabase();
   }
 
   @AfterEach
   void closeStore() {
-    if (store != null) {
-      store.close();
-    }
+    store.close();
   }
 
   private interface RowsReader<T> {

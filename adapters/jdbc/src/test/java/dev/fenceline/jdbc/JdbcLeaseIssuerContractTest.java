@@ -7,15 +7,12 @@ import org.junit.jupiter.api.AfterEach;
 /** Runs the issuer suite on one database; subclasses pick SQLite or PostgreSQL. */
 abstract class JdbcLeaseIssuerContractTest extends LeaseIssuerContract {
 
-  private JdbcStore store;
+  private final OpenStore store = new OpenStore(this::database);
 
   abstract TestDatabase database();
 
   private JdbcStore store() {
-    if (store == null) {
-      store = database().openStore();
-    }
-    return store;
+    return store.get();
   }
 
   @Override
@@ -25,15 +22,11 @@ abstract class JdbcLeaseIssuerContractTest extends LeaseIssuerContract {
 
   @Override
   protected void restartStore() {
-    store().close();
-    store = null;
-    database().restart();
+    store.restartDatabase();
   }
 
   @AfterEach
   void closeStore() {
-    if (store != null) {
-      store.close();
-    }
+    store.close();
   }
 }

@@ -9,15 +9,12 @@ import org.junit.jupiter.api.AfterEach;
 /** Runs the pointer-store suite ("publish a named value"); subclasses pick the database. */
 abstract class JdbcPointerStoreContractTest extends PointerStoreContract {
 
-  private JdbcStore store;
+  private final OpenStore store = new OpenStore(this::database);
 
   abstract TestDatabase database();
 
   private JdbcStore store() {
-    if (store == null) {
-      store = database().openStore();
-    }
-    return store;
+    return store.get();
   }
 
   @Override
@@ -32,15 +29,11 @@ abstract class JdbcPointerStoreContractTest extends PointerStoreContract {
 
   @Override
   protected void restartStore() {
-    store().close();
-    store = null;
-    database().restart();
+    store.restartDatabase();
   }
 
   @AfterEach
   void closeStore() {
-    if (store != null) {
-      store.close();
-    }
+    store.close();
   }
 }

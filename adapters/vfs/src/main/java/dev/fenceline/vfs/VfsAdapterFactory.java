@@ -1,23 +1,19 @@
 package dev.fenceline.vfs;
 
-import static java.util.Objects.requireNonNull;
-
 import dev.fenceline.spi.Adapter;
+import dev.fenceline.spi.AdapterConfig;
 import dev.fenceline.spi.AdapterFactory;
 import dev.fenceline.spi.BlobStore;
-import dev.fenceline.spi.ConfigurationException;
-import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * The {@code vfs} adapter: a {@link VfsBlobStore}. Keys: {@code uri} (required, e.g. {@code
  * file:///var/lib/reports} or {@code sftp://host/srv/reports}), {@code user} and {@code password}
  * (SFTP; the password is never shown), {@code strict-host-key-checking} ({@code true} by default),
- * {@code timeout} (SFTP connect and read timeout as an ISO-8601 duration, default {@code PT30S}).
+ * {@code timeout} (SFTP connect and read timeout, such as {@code 30s} or {@code PT30S}; default 30
+ * s).
  */
 public final class VfsAdapterFactory implements AdapterFactory {
 
@@ -30,46 +26,18 @@ public final class VfsAdapterFactory implements AdapterFactory {
   }
 
   @Override
-  public Adapter create(String instanceName, Map<String, String> config) {
-    requireNonNull(instanceName, "instanceName is null");
-    requireNonNull(config, "config is null");
-    for (String key : config.keySet()) {
-      if (!KEYS.contains(key)) {
-        throw error(
-            instanceName, "unknown key \"" + key + "\" (known keys: " + new TreeSet<>(KEYS) + ")");
-      }
+  public Adapter create(String instanceName, Map<String, String> values) {
+    AdapterConfig config = AdapterConfig.of(name(), instanceName, values, KEYS);
+    VfsBlobStore.Builder builder =
+        VfsBlobStore.builder(config.required("uri", "file:///var/lib/reports"));
+    Optional<String> user = config.optional("user");
+    Optional<String> password = config.optional("password");
+    if (user.isPresent() != password.isPresent()) {
+      throw config.error("keys \"user\" and \"password\" go together (set both or neither)");
     }
-    String uri = config.get("uri");
-    if (uri == null || uri.isBlank()) {
-      throw error(instanceName, "key \"uri\" is missing (e.g. uri: file:///var/lib/reports)");
-    }
-    VfsBlobStore.Builder builder = VfsBlobStore.builder(uri);
-    String user = config.get("user");
-    String password = config.get("password");
-    if ((user == null) != (password == null)) {
-      throw error(instanceName, "keys \"user\" and \"password\" go together (set both or neither)");
-    }
-    if (user != null) {
-      builder.credentials(user, password);
-    }
-    String strict = config.get("strict-host-key-checking");
-    if (strict != null) {
-      if (!strict.equals("true") && !strict.equals("false")) {
-        throw error(
-            instanceName,
-            "key \"strict-host-key-checking\" has value \"" + strict + "\" (write true or false)");
-      }
-      builder.strictHostKeyChecking(Boolean.parseBoolean(strict));
-    }
-    String timeout = config.get("timeout");
-    if (timeout != null) {
-      try {
-        builder.timeout(Duration.parse(timeout));
-      } catch (DateTimeParseException e) {
-        throw error(
-            instanceName, "key \"timeout\" has value \"" + timeout + "\" (write e.g. PT30S)");
-      }
-    }
+    user.ifPresent(name -> builder.credentials(name, password.get()));
+    config.bool("strict-host-key-checking").ifPresent(builder::strictHostKeyChecking);
+    config.duration("timeout").ifPresent(builder::timeout);
     VfsBlobStore store = builder.build();
     return new Adapter() {
       @Override
@@ -82,10 +50,5 @@ public final class VfsAdapterFactory implements AdapterFactory {
         store.close();
       }
     };
-  }
-
-  private static ConfigurationException error(String instance, String problem) {
-    return new ConfigurationException(
-        "Cannot configure vfs adapter \"" + instance + "\": " + problem);
   }
 }
