@@ -388,7 +388,9 @@ public final class StagedDestination implements Destination<InputStream> {
 
     /**
      * How long an unpublishable staged blob is left alone after its last modification (default 1
-     * h). Choose it longer than the longest stall of a writer that is still streaming.
+     * h). Choose it longer than the longest stall of a writer that is still streaming, plus the
+     * clock difference between this machine and the blob store (modification times come from the
+     * store's clock).
      */
     public Builder sweepGrace(Duration sweepGrace) {
       requireNonNull(sweepGrace, "sweepGrace is null");
