@@ -15,6 +15,7 @@ import dev.fenceline.spi.WriteOutcome;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -46,6 +47,7 @@ public final class Fenceline implements AutoCloseable {
   private final MonotonicClock clock;
   private final ScheduledExecutorService renewals;
   private final boolean ownsRenewals;
+  private volatile boolean closed;
 
   private Fenceline(Builder builder) {
     this.issuer = builder.issuer;
@@ -81,6 +83,10 @@ public final class Fenceline implements AutoCloseable {
    */
   public Optional<HeldLease> tryAcquire(ResourceId resource) {
     requireNonNull(resource, "resource is null");
+    if (closed) {
+      throw new IllegalStateException(
+          "Cannot acquire " + resource + ": this Fenceline is closed (build a new one)");
+    }
     long sent = clock.nanoTime();
     Optional<Lease> lease = issuer.tryAcquire(resource, holder, leaseTtl);
     if (lease.isEmpty()) {
@@ -89,8 +95,20 @@ public final class Fenceline implements AutoCloseable {
     HeldLease held = new HeldLease(issuer, clock, lease.get(), sent);
     if (!renewEvery.isZero()) {
       long period = renewEvery.toNanos();
-      ScheduledFuture<?> task =
-          renewals.scheduleWithFixedDelay(held::renewQuietly, period, period, TimeUnit.NANOSECONDS);
+      ScheduledFuture<?> task;
+      try {
+        task =
+            renewals.scheduleWithFixedDelay(
+                held::renewQuietly, period, period, TimeUnit.NANOSECONDS);
+      } catch (RejectedExecutionException e) {
+        held.close(); // a lease nobody renews must not stay held
+        throw new IllegalStateException(
+            "Cannot renew the lease on "
+                + resource
+                + ": the renewal scheduler refused the task (was it shut down?); the lease was"
+                + " released",
+            e);
+      }
       held.onClose(() -> task.cancel(false));
     }
     return Optional.of(held);
@@ -149,6 +167,7 @@ public final class Fenceline implements AutoCloseable {
   /** Stops background renewal (held leases are not released; close them first). */
   @Override
   public void close() {
+    closed = true;
     if (ownsRenewals) {
       renewals.shutdownNow();
     }

@@ -103,4 +103,29 @@ class FencelineTest {
         .hasMessageContaining("PT0S");
     assertThatThrownBy(() -> Fenceline.builder().holder("")).hasMessageContaining("holder name");
   }
+
+  @Test
+  void aClosedFencelineAcquiresNothing() {
+    Fenceline fenceline = Fenceline.builder().issuer(issuer).holder("worker-a").build();
+    fenceline.close();
+
+    assertThatThrownBy(() -> fenceline.tryAcquire(ResourceId.of("report")))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("closed");
+    assertThat(issuer.status(ResourceId.of("report")).held()).isFalse();
+  }
+
+  @Test
+  void aLeaseThatCannotBeScheduledForRenewalIsReleased() {
+    java.util.concurrent.ScheduledExecutorService stopped =
+        java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+    stopped.shutdown();
+    try (Fenceline fenceline =
+        Fenceline.builder().issuer(issuer).holder("worker-a").renewals(stopped).build()) {
+      assertThatThrownBy(() -> fenceline.tryAcquire(ResourceId.of("report")))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("the lease was released");
+    }
+    assertThat(issuer.status(ResourceId.of("report")).held()).isFalse();
+  }
 }

@@ -1,12 +1,19 @@
 package dev.fenceline.staging;
 
+import java.io.IOException;
 import java.io.InputStream;
 
-/** Streams a published blob and fails if its size or SHA-256 differs from the published ones. */
+/**
+ * Streams a published blob and fails if its size or SHA-256 differs from the published ones. The
+ * check runs as soon as the published size is reached, before the last chunk is handed out, so a
+ * reader that stops after exactly that many bytes (and never reads the end) is covered too. A
+ * failure is sticky: every later call throws it again.
+ */
 final class VerifyingInputStream extends CountingDigestInputStream {
 
   private final PublishedBlob blob;
   private boolean verified;
+  private BlobVerificationException failure;
 
   VerifyingInputStream(InputStream in, PublishedBlob blob) {
     super(in);
@@ -14,41 +21,69 @@ final class VerifyingInputStream extends CountingDigestInputStream {
   }
 
   @Override
+  public int read() throws IOException {
+    rethrowFailure();
+    return super.read();
+  }
+
+  @Override
+  public int read(byte[] buffer, int offset, int length) throws IOException {
+    rethrowFailure();
+    return super.read(buffer, offset, length);
+  }
+
+  @Override
   void afterBytes() throws BlobVerificationException {
     if (count() > blob.size()) {
-      throw new BlobVerificationException(
-          "Cannot read "
-              + blob.resource()
-              + ": blob "
-              + blob.key()
-              + " is longer than the "
+      fail(
+          "is longer than the "
               + blob.size()
               + " bytes published (it was changed after publishing; republish)");
+    }
+    if (count() == blob.size()) {
+      verifyDigest();
     }
   }
 
   @Override
   void atEnd() throws BlobVerificationException {
+    if (count() < blob.size()) {
+      fail(
+          "ends after "
+              + count()
+              + " of the "
+              + blob.size()
+              + " bytes published (it was truncated; republish)");
+    }
+    verifyDigest(); // a zero-byte blob reaches its size only here
+  }
+
+  private void verifyDigest() throws BlobVerificationException {
     if (verified) {
       return;
     }
     verified = true;
     String actual = sha256();
-    if (count() != blob.size() || !actual.equals(blob.sha256())) {
-      throw new BlobVerificationException(
-          "Cannot read "
-              + blob.resource()
-              + ": blob "
-              + blob.key()
-              + " has "
-              + count()
-              + " bytes with SHA-256 "
+    if (!actual.equals(blob.sha256())) {
+      fail(
+          "has SHA-256 "
               + actual
               + ", but "
-              + blob.size()
-              + " bytes with SHA-256 "
               + blob.sha256()
-              + " were published (it was changed or damaged after publishing; republish)");
+              + " was published (it was changed or damaged after publishing; republish)");
+    }
+  }
+
+  private void fail(String problem) throws BlobVerificationException {
+    failure =
+        new BlobVerificationException(
+            "Cannot read " + blob.resource() + ": blob " + blob.key() + " " + problem);
+    throw failure;
+  }
+
+  private void rethrowFailure() throws BlobVerificationException {
+    if (failure != null) {
+      throw new BlobVerificationException(failure.getMessage());
     }
   }
 }

@@ -84,7 +84,8 @@ public abstract class BlobStoreContract {
 
     assertThatThrownBy(() -> blobStore().put(key, failing))
         .isInstanceOf(StoreException.class)
-        .hasMessageContaining(key.value());
+        .hasMessageContaining(key.value())
+        .hasMessageContaining("the producer crashed");
 
     assertThat(blobStore().stat(key)).isEmpty();
   }

@@ -251,7 +251,7 @@ public abstract class DestinationContract<C> extends ContractSupport {
   }
 
   @Test
-  void r11b_aStaleWriterPausedInsideTheDestinationLosesToTheNewOwner() {
+  void r11b_aStaleWriterPausedJustBeforeTheLockLosesToTheNewOwner() {
     ResourceId resource = freshResource("paused-before-lock");
     PausePoints pauses = new PausePoints();
     Pause beforeLock = pauses.pauseAt(FencingStep.BEFORE_LOCK, "worker-a");
@@ -355,6 +355,11 @@ public abstract class DestinationContract<C> extends ContractSupport {
     CompletableFuture<WriteOutcome> two =
         Concurrently.start("writer-2", () -> write(destination, token, "report-1", "X"));
     awaitLogged(pauses, "worker-a:BEFORE_LOCK:report-1", 2);
+    // Writer 1 holds the control record between its epoch check and its change: writer 2 must
+    // wait for it, not apply and record the operation in between.
+    assertThat(awaitDone(two, 500))
+        .as("writer 2 finished while writer 1 was between its epoch check and its change")
+        .isFalse();
     firstInside.resume();
 
     List<WriteOutcome> outcomes = List.of(Concurrently.await(one), Concurrently.await(two));

@@ -11,8 +11,11 @@ import java.util.Map;
  * after the epoch check and the operation-ID check and before the operation is recorded (R3).
  *
  * <p>Use only the given connection. Do not commit, roll back, change auto-commit or close it: the
- * connection passed in refuses those calls, because the change must commit together with the epoch
- * check and the operation record or not at all. Throwing aborts the whole step.
+ * change must commit together with the epoch check and the operation record or not at all. The
+ * connection passed in refuses those calls; the guard is best effort (SQL text such as {@code
+ * COMMIT}, or the raw connection reached through {@code unwrap} or {@code
+ * Statement.getConnection()}, gets around it, and then a retry could apply the change twice).
+ * Throwing aborts the whole step.
  */
 @FunctionalInterface
 public interface JdbcChange {

@@ -69,7 +69,9 @@ public final class JdbcStore implements AutoCloseable {
     this.description = builder.description;
     this.lockTimeout = builder.lockTimeout;
     this.unsafeAllowEpochRollbackOnCrash = builder.unsafeAllowEpochRollbackOnCrash;
-    try (Connection connection = connections.open()) {
+    Connection connection = null;
+    try {
+      connection = connections.open();
       this.dialect = Dialect.of(connection, description);
       configure(connection);
       if (dialect == Dialect.POSTGRESQL) {
@@ -86,8 +88,12 @@ public final class JdbcStore implements AutoCloseable {
               + e.getMessage()
               + " (check that the database is running and the URL and credentials are right)",
           e);
+    } finally {
+      if (connection != null) {
+        closeAfter("open " + description, connection);
+      }
     }
-    inTransaction("create Fenceline's tables", connection -> Schema.migrate(connection, dialect));
+    inTransaction("create Fenceline's tables", tx -> Schema.migrate(tx, dialect));
   }
 
   /** Starts a configuration. */
@@ -149,11 +155,14 @@ public final class JdbcStore implements AutoCloseable {
 
   /**
    * Runs {@code work} in one transaction and commits it. Failures before the commit roll back and
-   * throw {@link StoreException} with {@code outcomeUnknown=false}; a failing commit throws with
-   * {@code outcomeUnknown=true}. Runtime exceptions of the work itself roll back and are rethrown.
+   * throw {@link StoreException} with {@code outcomeUnknown=false}; a failing commit is rolled back
+   * if still possible and throws with {@code outcomeUnknown=true}. Runtime exceptions of the work
+   * itself roll back and are rethrown. Once the commit succeeded, nothing changes the answer: a
+   * failure to close the connection afterwards is only logged.
    */
   <T> T inTransaction(String action, TransactionWork<T> work) {
-    try (Connection connection = open(action)) {
+    Connection connection = open(action);
+    try {
       T result;
       try {
         begin(connection);
@@ -168,20 +177,38 @@ public final class JdbcStore implements AutoCloseable {
       try {
         commit(connection);
       } catch (SQLException e) {
-        throw failure(action, e, true);
+        StoreException failure = failure(action, e, true);
+        // A failed COMMIT can leave the transaction open (SQLite: SQLITE_BUSY); end it so a
+        // pooled connection never goes back holding the database's write lock.
+        rollbackQuietly(connection, failure);
+        throw failure;
       }
       return result;
+    } finally {
+      closeAfter(action, connection);
+    }
+  }
+
+  private void closeAfter(String action, Connection connection) {
+    try {
+      connection.close();
     } catch (SQLException e) {
-      throw failure(action, e, false);
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "Cannot close the connection to " + description + " after: " + action,
+          e);
     }
   }
 
   /** Runs read-only {@code work} on an auto-commit connection. */
   <T> T read(String action, TransactionWork<T> work) {
-    try (Connection connection = open(action)) {
+    Connection connection = open(action);
+    try {
       return work.run(connection);
     } catch (SQLException e) {
       throw failure(action, e, false);
+    } finally {
+      closeAfter(action, connection);
     }
   }
 

@@ -10,6 +10,9 @@ import dev.fenceline.spi.StoreException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,6 +47,8 @@ import org.apache.commons.vfs2.provider.sftp.SftpFileSystemConfigBuilder;
  * share the directory. Thread-safe; close it to release connections.
  */
 public final class VfsBlobStore implements BlobStore, AutoCloseable {
+
+  private static final System.Logger LOG = System.getLogger(VfsBlobStore.class.getName());
 
   private final StandardFileSystemManager manager;
   private final FileObject base;
@@ -95,6 +100,7 @@ public final class VfsBlobStore implements BlobStore, AutoCloseable {
       if (!resolved.exists()) {
         resolved.createFolder();
       } else if (resolved.getType() != FileType.FOLDER) {
+        manager.close();
         throw new ConfigurationException(
             "Cannot open blob store at "
                 + description
@@ -142,16 +148,30 @@ public final class VfsBlobStore implements BlobStore, AutoCloseable {
     } catch (FileSystemException e) {
       throw failure("put blob " + key, e);
     }
+    SourceTrackingInputStream source = new SourceTrackingInputStream(content);
     try {
       try (OutputStream out = target.getContent().getOutputStream()) {
-        content.transferTo(out);
+        source.transferTo(out);
       }
+      forceToDisk(target);
       target.refresh();
       return info(key, target);
     } catch (IOException | RuntimeException e) {
       deletePartial(target, e);
       if (e instanceof StoreException store) {
         throw store;
+      }
+      if (source.failed()) {
+        throw new StoreException(
+            "Cannot put blob "
+                + key
+                + " at "
+                + description
+                + ": reading the payload failed: "
+                + reason(e)
+                + " (nothing was left at the key; the producer of the payload failed, not the"
+                + " store)",
+            e);
       }
       throw new StoreException(
           "Cannot put blob "
@@ -164,6 +184,24 @@ public final class VfsBlobStore implements BlobStore, AutoCloseable {
               + hint(e)
               + ")",
           e);
+    }
+  }
+
+  /**
+   * Local files: flushes the blob and its directory to the disk before the caller publishes it, so
+   * a power loss after the pointer swap cannot leave the pointer naming an empty or short file.
+   * SFTP offers no portable fsync through Commons VFS; remote stores keep what their server keeps.
+   */
+  private static void forceToDisk(FileObject target) throws IOException {
+    if (!"file".equals(target.getName().getScheme())) {
+      return;
+    }
+    Path file = Path.of(target.getURI());
+    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+      channel.force(true);
+    }
+    try (FileChannel directory = FileChannel.open(file.getParent(), StandardOpenOption.READ)) {
+      directory.force(true);
     }
   }
 
@@ -204,6 +242,9 @@ public final class VfsBlobStore implements BlobStore, AutoCloseable {
     try {
       return target.exists() && target.getType() == FileType.FILE && target.delete();
     } catch (FileSystemException e) {
+      if (!stillExists(target)) {
+        return false; // deleted concurrently, for example by a second sweeper
+      }
       throw failure("delete blob " + key, e);
     }
   }
@@ -220,7 +261,15 @@ public final class VfsBlobStore implements BlobStore, AutoCloseable {
       List<BlobInfo> found = new ArrayList<>(files == null ? 0 : files.length);
       if (files != null) {
         for (FileObject file : files) {
-          found.add(info(BlobKey.of(base.getName().getRelativeName(file.getName())), file));
+          String name = base.getName().getRelativeName(file.getName());
+          try {
+            found.add(info(BlobKey.of(name), file));
+          } catch (IllegalArgumentException notAKey) {
+            // Not written through this store (a name no BlobKey can have): not Fenceline's.
+            LOG.log(
+                System.Logger.Level.DEBUG,
+                "Skipping " + name + " in " + description + ": " + notAKey);
+          }
         }
       }
       return found.stream();
@@ -260,6 +309,15 @@ public final class VfsBlobStore implements BlobStore, AutoCloseable {
       }
     } catch (FileSystemException e) {
       throw failure(action, e);
+    }
+  }
+
+  private static boolean stillExists(FileObject target) {
+    try {
+      target.refresh();
+      return target.exists();
+    } catch (FileSystemException e) {
+      return true;
     }
   }
 

@@ -52,6 +52,19 @@ class VfsFailuresTest {
   }
 
   @Test
+  void filesThatNoKeyCanNameAreLeftOutOfListings() throws IOException {
+    Path base = directory.resolve("blobs");
+    try (VfsBlobStore store = VfsBlobStore.open(base.toUri().toString())) {
+      store.put(BlobKey.of("staging/a-1"), bytes("one"));
+      Files.writeString(base.resolve("staging/report (1).csv"), "copied in by hand");
+
+      try (var listed = store.list(BlobKey.of("staging"))) {
+        assertThat(listed.map(info -> info.key().value())).containsExactly("staging/a-1");
+      }
+    }
+  }
+
+  @Test
   void aVanishedBaseDirectoryIsAnErrorAndIsNotRecreated() throws IOException {
     Path base = directory.resolve("blobs");
     try (VfsBlobStore store = VfsBlobStore.open(base.toUri().toString())) {

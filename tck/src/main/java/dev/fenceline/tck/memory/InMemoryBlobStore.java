@@ -40,7 +40,8 @@ public final class InMemoryBlobStore implements BlobStore {
     try {
       bytes = content.readAllBytes();
     } catch (IOException e) {
-      throw new StoreException("Cannot put blob " + key + ": reading the content failed", e);
+      throw new StoreException(
+          "Cannot put blob " + key + ": reading the payload failed: " + e.getMessage(), e);
     }
     BlobInfo info = new BlobInfo(key, bytes.length, clock.instant());
     if (blobs.putIfAbsent(key, new Blob(bytes, info)) != null) {
