@@ -33,9 +33,10 @@ import javax.sql.DataSource;
  *       risk explicitly.
  * </ul>
  *
- * <p>It then creates its tables if they are missing (schema version {@value Schema#VERSION}; the
- * SQL is in {@link Schema}). SQLite files are switched to WAL mode so readers do not block the
- * writer; several processes may share one file.
+ * <p>PostgreSQL is checked once, when the store opens; SQLite's settings are per connection and are
+ * checked on every connection. It then creates its tables if they are missing (schema version
+ * {@value Schema#VERSION}; the SQL is in {@link Schema}). SQLite files are switched to WAL mode so
+ * readers do not block the writer; several processes may share one file.
  *
  * <p>Every fenced step is one transaction: {@code BEGIN IMMEDIATE} on SQLite (the database's write
  * lock), {@code SELECT ... FOR UPDATE} on the resource's control row on PostgreSQL (READ
