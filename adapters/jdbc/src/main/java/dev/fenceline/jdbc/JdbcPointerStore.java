@@ -2,15 +2,12 @@ package dev.fenceline.jdbc;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.fenceline.spi.Capability;
 import dev.fenceline.spi.Epoch;
 import dev.fenceline.spi.FencingToken;
 import dev.fenceline.spi.OperationId;
 import dev.fenceline.spi.Pointer;
 import dev.fenceline.spi.PointerState;
 import dev.fenceline.spi.PointerStore;
-import dev.fenceline.spi.Receipt;
-import dev.fenceline.spi.RegisterOutcome;
 import dev.fenceline.spi.ResourceId;
 import dev.fenceline.spi.WriteOutcome;
 import java.sql.PreparedStatement;
@@ -20,7 +17,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * The publish pointer of each resource in a SQL database, swapped as a fenced write: epoch check,
@@ -29,22 +25,10 @@ import java.util.Set;
  * staged in a blob store and the pointer names their key. Get one from {@link
  * JdbcStore#pointerStore()}.
  */
-public final class JdbcPointerStore implements PointerStore {
-
-  private final FencedWrite fencedWrite;
+public final class JdbcPointerStore extends FencedJdbcDestination<Pointer> implements PointerStore {
 
   JdbcPointerStore(FencedWrite fencedWrite) {
-    this.fencedWrite = fencedWrite;
-  }
-
-  @Override
-  public Set<Capability> capabilities() {
-    return JdbcDestination.CAPABILITIES;
-  }
-
-  @Override
-  public RegisterOutcome register(FencingToken token) {
-    return fencedWrite.register(token);
+    super(fencedWrite);
   }
 
   @Override
@@ -123,15 +107,5 @@ public final class JdbcPointerStore implements PointerStore {
                 return states;
               }
             });
-  }
-
-  @Override
-  public Optional<Receipt> lookup(ResourceId resource, OperationId operation) {
-    return fencedWrite.lookup(resource, operation);
-  }
-
-  @Override
-  public Epoch currentEpoch(ResourceId resource) {
-    return fencedWrite.currentEpoch(resource);
   }
 }

@@ -1,0 +1,52 @@
+package dev.fenceline.jdbc;
+
+import dev.fenceline.spi.Capability;
+import dev.fenceline.spi.Destination;
+import dev.fenceline.spi.Epoch;
+import dev.fenceline.spi.FencingToken;
+import dev.fenceline.spi.OperationId;
+import dev.fenceline.spi.Receipt;
+import dev.fenceline.spi.RegisterOutcome;
+import dev.fenceline.spi.ResourceId;
+import java.util.EnumSet;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * What the JDBC destinations share: capabilities, registration and look-ups via the control rows.
+ */
+abstract class FencedJdbcDestination<C> implements Destination<C> {
+
+  private static final Set<Capability> CAPABILITIES =
+      Set.copyOf(
+          EnumSet.of(
+              Capability.NATIVE_EPOCH_CHECK,
+              Capability.OPERATION_RECORD,
+              Capability.RESULT_LOOKUP));
+
+  final FencedWrite fencedWrite;
+
+  FencedJdbcDestination(FencedWrite fencedWrite) {
+    this.fencedWrite = fencedWrite;
+  }
+
+  @Override
+  public final Set<Capability> capabilities() {
+    return CAPABILITIES;
+  }
+
+  @Override
+  public final RegisterOutcome register(FencingToken token) {
+    return fencedWrite.register(token);
+  }
+
+  @Override
+  public final Optional<Receipt> lookup(ResourceId resource, OperationId operation) {
+    return fencedWrite.lookup(resource, operation);
+  }
+
+  @Override
+  public final Epoch currentEpoch(ResourceId resource) {
+    return fencedWrite.currentEpoch(resource);
+  }
+}
