@@ -137,7 +137,7 @@ final class Demo {
       prepareDirectory();
       printHeader();
       try (JdbcStore store = JdbcStore.sqlite(db)) {
-        problems.addAll(replay(store.leaseIssuer(), store.pointerStore()));
+        problems.addAll(replay(store.leaseIssuer(), store.pointerStore(Worker.POINTER_STORE)));
       }
     } catch (RuntimeException e) {
       problems.add(e.getMessage() == null ? e.toString() : e.getMessage());

@@ -45,6 +45,10 @@ final class Worker {
 
   static final String RESOURCE_NAME = "nightly-report";
   static final ResourceId RESOURCE = ResourceId.of(RESOURCE_NAME);
+
+  /** The name of the pointer store the demo publishes to. */
+  static final String POINTER_STORE = "reports";
+
   static final OperationId OPERATION = OperationId.of("report-2026-10-27");
   static final String GO = "go";
 
@@ -128,7 +132,7 @@ final class Worker {
     try (JdbcStore store = JdbcStore.sqlite(db);
         Fenceline fenceline =
             Fenceline.builder().issuer(store.leaseIssuer()).holder(holder).leaseTtl(ttl).build()) {
-      JdbcPointerStore pointers = store.pointerStore();
+      JdbcPointerStore pointers = store.pointerStore(POINTER_STORE);
       Optional<HeldLease> acquired = fenceline.tryAcquire(RESOURCE);
       if (acquired.isEmpty()) {
         return fail(

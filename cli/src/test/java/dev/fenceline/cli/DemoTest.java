@@ -46,14 +46,19 @@ class DemoTest {
     // Read the destination itself, not only what the orchestrator reported.
     String expected = "report computed by worker B at epoch " + epochB;
     try (JdbcStore store = JdbcStore.sqlite(dir.resolve(Demo.DB_FILE))) {
-      PointerState published = store.pointerStore().current(Worker.RESOURCE).orElseThrow();
+      PointerState published =
+          store.pointerStore(Worker.POINTER_STORE).current(Worker.RESOURCE).orElseThrow();
       assertThat(published.pointer().target()).isEqualTo(expected);
       assertThat(published.epoch().value()).isEqualTo(epochB);
       assertThat(published.version()).as("A's write never swapped the pointer").isEqualTo(1);
       Receipt receipt =
-          store.pointerStore().lookup(Worker.RESOURCE, Worker.OPERATION).orElseThrow();
+          store
+              .pointerStore(Worker.POINTER_STORE)
+              .lookup(Worker.RESOURCE, Worker.OPERATION)
+              .orElseThrow();
       assertThat(receipt.epoch().value()).isEqualTo(epochB);
-      assertThat(store.pointerStore().currentEpoch(Worker.RESOURCE).value()).isEqualTo(epochB);
+      assertThat(store.pointerStore(Worker.POINTER_STORE).currentEpoch(Worker.RESOURCE).value())
+          .isEqualTo(epochB);
     }
 
     assertThat(run.out())

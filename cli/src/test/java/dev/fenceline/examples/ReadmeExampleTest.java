@@ -43,7 +43,7 @@ class ReadmeExampleTest {
                 .holder("report-worker@" + ProcessHandle.current().pid())
                 .leaseTtl(Duration.ofSeconds(30))
                 .build()) {
-      JdbcDestination reports = store.destination();
+      JdbcDestination reports = store.destination("reports");
       Optional<HeldLease> acquired = fenceline.tryAcquire(ResourceId.of("nightly-report"));
       if (acquired.isEmpty()) {
         return; // another worker holds the lease
@@ -98,11 +98,13 @@ class ReadmeExampleTest {
 
     try (JdbcStore store = JdbcStore.sqlite(file)) {
       FencingToken stale =
-          new FencingToken(ResourceId.of("nightly-report"), Epoch.of(1), "old-worker");
-      store.destination().register(new FencingToken(stale.resource(), Epoch.of(2), "new-worker"));
+          new FencingToken(store.id(), ResourceId.of("nightly-report"), Epoch.of(1), "old-worker");
+      store
+          .destination("reports")
+          .register(new FencingToken(store.id(), stale.resource(), Epoch.of(2), "new-worker"));
       assertThat(
               store
-                  .destination()
+                  .destination("reports")
                   .write(stale, OperationId.of("report-2026-10-28"), (c, t, o) -> Map.of()))
           .isEqualTo(new RejectedStale(stale.resource(), Epoch.of(1), Epoch.of(2)));
     }

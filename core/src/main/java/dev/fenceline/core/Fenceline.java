@@ -44,6 +44,7 @@ public final class Fenceline implements AutoCloseable {
   private final Duration leaseTtl;
   private final Duration renewEvery;
   private final boolean allowUnguarded;
+  private final boolean allowIdempotentOnly;
   private final MonotonicClock clock;
   private final ScheduledExecutorService renewals;
   private final boolean ownsRenewals;
@@ -56,6 +57,7 @@ public final class Fenceline implements AutoCloseable {
     this.renewEvery =
         builder.renewEvery != null ? builder.renewEvery : builder.leaseTtl.dividedBy(3);
     this.allowUnguarded = builder.allowUnguarded;
+    this.allowIdempotentOnly = builder.allowIdempotentOnly;
     this.clock = builder.clock;
     this.ownsRenewals = builder.renewals == null;
     this.renewals =
@@ -133,7 +135,9 @@ public final class Fenceline implements AutoCloseable {
    * check and the write.
    *
    * @throws ConfigurationException if the destination's guarantee is {@link Guarantee#UNGUARDED}
-   *     and the builder did not {@link Builder#allowUnguarded allow} it
+   *     and the builder did not {@link Builder#allowUnguarded allow} it, or {@link
+   *     Guarantee#IDEMPOTENT_ONLY} (a stale writer's new operation is not stopped) and the builder
+   *     did not {@link Builder#allowIdempotentOnly allow} that
    * @throws dev.fenceline.spi.StoreException if the destination failed (see its {@code
    *     outcomeUnknown})
    */
@@ -152,7 +156,8 @@ public final class Fenceline implements AutoCloseable {
     requireNonNull(token, "token is null");
     requireNonNull(destination, "destination is null");
     requireNonNull(operation, "operation is null");
-    if (destination.guarantee() == Guarantee.UNGUARDED && !allowUnguarded) {
+    Guarantee guarantee = destination.guarantee();
+    if (guarantee == Guarantee.UNGUARDED && !allowUnguarded) {
       throw new ConfigurationException(
           "Cannot publish "
               + token.resource()
@@ -160,6 +165,16 @@ public final class Fenceline implements AutoCloseable {
               + destination.getClass().getSimpleName()
               + ": its guarantee is UNGUARDED, a stale writer could overwrite newer results"
               + " (use a fenced destination, or call allowUnguarded(true) if you accept that)");
+    }
+    if (guarantee == Guarantee.IDEMPOTENT_ONLY && !allowIdempotentOnly && !allowUnguarded) {
+      throw new ConfigurationException(
+          "Cannot publish "
+              + token.resource()
+              + " to "
+              + destination.getClass().getSimpleName()
+              + ": its guarantee is IDEMPOTENT_ONLY, it deduplicates retries but cannot reject a"
+              + " stale writer's new operation (use a fenced destination, or call"
+              + " allowIdempotentOnly(true) if you accept that)");
     }
     return destination.write(token, operation, change);
   }
@@ -180,6 +195,7 @@ public final class Fenceline implements AutoCloseable {
     private Duration leaseTtl = Duration.ofSeconds(30);
     private Duration renewEvery;
     private boolean allowUnguarded;
+    private boolean allowIdempotentOnly;
     private MonotonicClock clock = MonotonicClock.SYSTEM;
     private ScheduledExecutorService renewals;
 
@@ -227,7 +243,20 @@ public final class Fenceline implements AutoCloseable {
       return this;
     }
 
-    /** Allows publishing to {@link Guarantee#UNGUARDED} destinations (default false). */
+    /**
+     * Allows publishing to {@link Guarantee#IDEMPOTENT_ONLY} destinations (default false): retries
+     * are deduplicated, but a stale writer's new operation is applied. {@link #allowUnguarded}
+     * implies this.
+     */
+    public Builder allowIdempotentOnly(boolean allowIdempotentOnly) {
+      this.allowIdempotentOnly = allowIdempotentOnly;
+      return this;
+    }
+
+    /**
+     * Allows publishing to {@link Guarantee#UNGUARDED} destinations, and so to every weaker
+     * guarantee (default false).
+     */
     public Builder allowUnguarded(boolean allowUnguarded) {
       this.allowUnguarded = allowUnguarded;
       return this;

@@ -9,6 +9,7 @@ import dev.fenceline.spi.ConfigurationException;
 import dev.fenceline.spi.Destination;
 import dev.fenceline.spi.Epoch;
 import dev.fenceline.spi.FencingToken;
+import dev.fenceline.spi.Guarantee;
 import dev.fenceline.spi.OperationId;
 import dev.fenceline.spi.Receipt;
 import dev.fenceline.spi.RegisterOutcome;
@@ -32,8 +33,13 @@ class FencelineTest {
       new InMemoryLeaseIssuer(new InMemoryLeaseIssuer.Storage(), new MutableClock(Instant.EPOCH));
 
   /** A destination that checks nothing: a plain overwrite. */
-  private static final class PlainOverwrite implements Destination<String> {
+  private static class PlainOverwrite implements Destination<String> {
     final List<String> writes = new ArrayList<>();
+
+    @Override
+    public String name() {
+      return "plain";
+    }
 
     @Override
     public Set<Capability> capabilities() {
@@ -49,7 +55,7 @@ class FencelineTest {
     public WriteOutcome write(FencingToken token, OperationId operation, String change) {
       writes.add(change);
       return new Applied(
-          new Receipt(token.resource(), operation, token.epoch(), Instant.EPOCH, Map.of()));
+          new Receipt(name(), token.resource(), operation, token.epoch(), Instant.EPOCH, Map.of()));
     }
 
     @Override
@@ -80,6 +86,43 @@ class FencelineTest {
       assertThat(fenceline.publish(lease, plain, OperationId.of("op"), "x"))
           .isInstanceOf(Applied.class);
       assertThat(plain.writes).containsExactly("x");
+    }
+  }
+
+  /** A destination that deduplicates by operation ID but cannot compare epochs. */
+  private static final class IdempotentOnly extends PlainOverwrite {
+    @Override
+    public Set<Capability> capabilities() {
+      return Set.of(Capability.IDEMPOTENCY_KEY);
+    }
+  }
+
+  @Test
+  void refusesIdempotentOnlyDestinationsUnlessAllowed() {
+    IdempotentOnly api = new IdempotentOnly();
+    assertThat(api.guarantee()).isEqualTo(Guarantee.IDEMPOTENT_ONLY);
+    try (Fenceline fenceline = Fenceline.builder().issuer(issuer).holder("worker-a").build();
+        HeldLease lease = fenceline.tryAcquire(ResourceId.of("payment")).orElseThrow()) {
+      assertThatThrownBy(() -> fenceline.publish(lease, api, OperationId.of("op"), "x"))
+          .isInstanceOf(ConfigurationException.class)
+          .hasMessageContaining("IDEMPOTENT_ONLY")
+          .hasMessageContaining("allowIdempotentOnly(true)");
+      assertThat(api.writes).isEmpty();
+    }
+    try (Fenceline fenceline =
+            Fenceline.builder()
+                .issuer(issuer)
+                .holder("worker-b")
+                .allowIdempotentOnly(true)
+                .build();
+        HeldLease lease = fenceline.tryAcquire(ResourceId.of("payment-2")).orElseThrow()) {
+      assertThat(fenceline.publish(lease, api, OperationId.of("op"), "x"))
+          .isInstanceOf(Applied.class);
+      assertThat(api.writes).containsExactly("x");
+      assertThatThrownBy(
+              () -> fenceline.publish(lease, new PlainOverwrite(), OperationId.of("op"), "x"))
+          .as("allowing IDEMPOTENT_ONLY does not allow UNGUARDED")
+          .hasMessageContaining("UNGUARDED");
     }
   }
 

@@ -36,6 +36,11 @@ class HeldLeaseTest {
   private LeaseIssuer slowIssuer(Duration delay) {
     return new LeaseIssuer() {
       @Override
+      public String id() {
+        return issuer.id();
+      }
+
+      @Override
       public Optional<Lease> tryAcquire(ResourceId resource, String holder, Duration ttl) {
         nanos.addAndGet(delay.toNanos());
         return issuer.tryAcquire(resource, holder, ttl);
@@ -132,7 +137,7 @@ class HeldLeaseTest {
   void publishingIgnoresTheLocalBeliefAndLetsTheDestinationDecide() {
     InMemoryPointerStore destination =
         new InMemoryPointerStore(
-            new InMemoryPointerStore.Storage(), StepListener.NONE, issuerClock);
+            new InMemoryPointerStore.Storage(), "reports", StepListener.NONE, issuerClock);
     try (Fenceline fenceline = fenceline(issuer);
         HeldLease lease = fenceline.tryAcquire(REPORT).orElseThrow()) {
       nanos.addAndGet(TTL.toNanos() * 2);
@@ -156,6 +161,11 @@ class HeldLeaseTest {
     CountDownLatch renewed = new CountDownLatch(2);
     LeaseIssuer counting =
         new LeaseIssuer() {
+          @Override
+          public String id() {
+            return issuer.id();
+          }
+
           @Override
           public Optional<Lease> tryAcquire(ResourceId resource, String holder, Duration ttl) {
             return issuer.tryAcquire(resource, holder, ttl);

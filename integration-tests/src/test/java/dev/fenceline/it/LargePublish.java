@@ -33,11 +33,12 @@ public final class LargePublish {
     ResourceId resource = ResourceId.of("reports/large");
     try (JdbcStore store = JdbcStore.sqlite(directory.resolve("fenceline.db"));
         VfsBlobStore blobs = VfsBlobStore.open(directory.resolve("blobs").toUri().toString())) {
-      StagedDestination staged = StagedDestination.builder(blobs, store.pointerStore()).build();
+      StagedDestination staged =
+          StagedDestination.builder(blobs, store.pointerStore("reports")).build();
       long started = System.nanoTime();
       WriteOutcome outcome =
           staged.write(
-              new FencingToken(resource, Epoch.of(1), "large-publisher"),
+              new FencingToken(store.id(), resource, Epoch.of(1), "large-publisher"),
               OperationId.of("large-1"),
               Payloads.generated(size, seed));
       long published = System.nanoTime();

@@ -32,7 +32,7 @@ class ReadmePublishFilesExampleTest {
         Fenceline fenceline =
             Fenceline.builder().issuer(store.leaseIssuer()).holder("report-worker-1").build()) {
       StagedDestination reports =
-          StagedDestination.builder(files, store.pointerStore())
+          StagedDestination.builder(files, store.pointerStore("reports"))
               .keepVersions(3) // the sweep keeps the newest 3 published versions
               .sweepGrace(Duration.ofHours(1))
               .build();

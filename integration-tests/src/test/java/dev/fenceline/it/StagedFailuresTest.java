@@ -56,8 +56,9 @@ class StagedFailuresTest {
     run("mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", volume.toString());
     try (JdbcStore store = JdbcStore.sqlite(directory.resolve("fenceline.db"));
         VfsBlobStore blobs = VfsBlobStore.open(volume.toUri().toString())) {
-      StagedDestination staged = StagedDestination.builder(blobs, store.pointerStore()).build();
-      FencingToken token = new FencingToken(REPORT, Epoch.of(1), "worker-a");
+      StagedDestination staged =
+          StagedDestination.builder(blobs, store.pointerStore("reports")).build();
+      FencingToken token = new FencingToken(store.id(), REPORT, Epoch.of(1), "worker-a");
       staged.write(token, OperationId.of("v1"), text("version 1"));
 
       assertThatThrownBy(
@@ -88,8 +89,9 @@ class StagedFailuresTest {
                 .strictHostKeyChecking(false)
                 .timeout(Duration.ofSeconds(20))
                 .build()) {
-      StagedDestination staged = StagedDestination.builder(blobs, store.pointerStore()).build();
-      FencingToken token = new FencingToken(REPORT, Epoch.of(1), "worker-a");
+      StagedDestination staged =
+          StagedDestination.builder(blobs, store.pointerStore("reports")).build();
+      FencingToken token = new FencingToken(store.id(), REPORT, Epoch.of(1), "worker-a");
       staged.write(token, OperationId.of("v1"), text("version 1"));
       server.refuseWrites(true);
 
@@ -99,7 +101,8 @@ class StagedFailuresTest {
 
       server.refuseWrites(false);
       assertThat(read(staged)).isEqualTo("version 1");
-      assertThat(store.pointerStore().current(REPORT).orElseThrow().version()).isEqualTo(1);
+      assertThat(store.pointerStore("reports").current(REPORT).orElseThrow().version())
+          .isEqualTo(1);
     }
   }
 

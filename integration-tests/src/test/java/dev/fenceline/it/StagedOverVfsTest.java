@@ -8,12 +8,14 @@ import dev.fenceline.spi.BlobStore;
 import dev.fenceline.spi.LeaseIssuer;
 import dev.fenceline.spi.PointerStore;
 import dev.fenceline.spi.StepListener;
+import dev.fenceline.spi.TokenKeys;
 import dev.fenceline.staging.StagedDestinationContract;
 import dev.fenceline.vfs.VfsBlobStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 
 /**
@@ -23,6 +25,7 @@ import org.junit.jupiter.api.AfterEach;
 abstract class StagedOverVfsTest extends StagedDestinationContract {
 
   private final OpenStore store = new OpenStore(this::database);
+  private final OpenStore signedStore = new OpenStore(this::database);
   private VfsBlobStore blobs;
 
   /** The database holding pointers, epochs and leases. */
@@ -47,8 +50,11 @@ abstract class StagedOverVfsTest extends StagedDestinationContract {
   }
 
   @Override
-  protected PointerStore pointerStore(StepListener steps) {
-    return store().pointerStore(steps);
+  protected PointerStore pointerStore(String name, StepListener steps, Optional<TokenKeys> keys) {
+    if (keys.isEmpty()) {
+      return store().pointerStore(name, steps);
+    }
+    return signedStore.get(builder -> builder.tokenKeys(keys.get())).pointerStore(name, steps);
   }
 
   @Override
@@ -73,6 +79,7 @@ abstract class StagedOverVfsTest extends StagedDestinationContract {
   @AfterEach
   void closeStores() {
     store.close();
+    signedStore.close();
     if (blobs != null) {
       blobs.close();
     }

@@ -13,8 +13,13 @@ public interface Adapter extends AutoCloseable {
     return Optional.empty();
   }
 
-  /** The pointer store this adapter offers, if any. */
-  default Optional<PointerStore> pointerStore() {
+  /**
+   * The pointer store named {@code name} this adapter offers, if any; the name scopes its pointers
+   * and operation records ({@link Destination#name()}).
+   *
+   * @throws IllegalArgumentException if the name breaks {@link Destination#NAME}
+   */
+  default Optional<PointerStore> pointerStore(String name) {
     return Optional.empty();
   }
 

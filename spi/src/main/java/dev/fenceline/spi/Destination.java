@@ -1,7 +1,10 @@
 package dev.fenceline.spi;
 
+import static java.util.Objects.requireNonNull;
+
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Where a fenced side effect lands. A destination that reports {@link
@@ -19,9 +22,51 @@ import java.util.Set;
  * <p>Reading the epoch first and then writing unconditionally is not a destination: a new epoch can
  * be registered in between. Implementations are thread-safe.
  *
+ * <p>Operation records are scoped by the destination's {@linkplain #name() name}: the same
+ * operation ID applied to two destinations of one store is two operations. The registered epoch is
+ * per resource and shared by every destination of the store (one owner at a time per resource).
+ * Where the destination can, it records a {@link RequestFingerprint} with the operation, and a
+ * retry with a different request fails with {@link OperationConflictException}.
+ *
+ * <p>Before the epoch is compared, a destination refuses tokens it cannot trust ({@link
+ * UntrustedTokenException}): a token of another issuer than the one the resource was first
+ * registered with, and, where the destination is configured with {@link TokenKeys}, an unsigned or
+ * forged token.
+ *
  * @param <C> the kind of change this destination applies
  */
 public interface Destination<C> {
+
+  /**
+   * The rule for {@link #name()}: 1 to 64 characters from {@code [a-z0-9._-]}, starting with a
+   * letter or digit.
+   */
+  Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9._-]{0,63}");
+
+  /**
+   * Checks a destination name against {@link #NAME}.
+   *
+   * @return the name
+   * @throws IllegalArgumentException if it breaks the rule
+   */
+  static String validateName(String name) {
+    requireNonNull(name, "destination name is null");
+    if (!NAME.matcher(name).matches()) {
+      throw new IllegalArgumentException(
+          "Cannot use destination name "
+              + Text.quoteForMessage(name)
+              + ": it must be 1 to 64 characters from [a-z0-9._-], starting with a letter or digit"
+              + " (e.g. invoices)");
+    }
+    return name;
+  }
+
+  /**
+   * The name given when the destination was created. It scopes the operation records: two
+   * destinations of one store with different names never see each other's operations; two with the
+   * same name are the same destination. Never changes.
+   */
+  String name();
 
   /** What this destination can check and record by itself. The set never changes. */
   Set<Capability> capabilities();

@@ -2,36 +2,93 @@ package dev.fenceline.spi;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.Optional;
+import java.util.regex.Pattern;
+
 /**
- * Proof of one ownership period of a resource: the resource, the epoch the issuer handed out, and
- * the holder it was handed to. A token never proves ownership by itself; a destination compares its
- * epoch with the newest epoch it has registered, in the same atomic step as the change.
+ * Proof of one ownership period of a resource: the issuer that handed it out, the resource, the
+ * epoch, and the holder it was handed to. A token never proves ownership by itself; a destination
+ * compares its epoch with the newest epoch it has registered, in the same atomic step as the
+ * change.
  *
+ * <p>The trust boundary: epochs are only comparable within one issuer's sequence, so a destination
+ * records the issuer of the first token it registers for a resource and refuses tokens of any other
+ * issuer ({@link UntrustedTokenException}). Anyone who can call a destination can still build a
+ * token by hand with a huge epoch; a destination configured with {@link TokenKeys} accepts only
+ * tokens whose {@link #signature()} the issuer made with a shared key.
+ *
+ * @param issuer the identity of the issuer that handed the token out ({@link LeaseIssuer#id()}): 1
+ *     to {@value #MAX_ISSUER_LENGTH} characters from {@code [A-Za-z0-9._:-]}
  * @param resource the protected resource
  * @param epoch the epoch handed out by the issuer, at least 1
  * @param holder who acquired it, for diagnostics (1 to 200 printable characters)
+ * @param signature the issuer's HMAC signature over issuer, resource, epoch and holder ({@link
+ *     TokenKeys#sign}), or empty for an unsigned token
  */
-public record FencingToken(ResourceId resource, Epoch epoch, String holder) {
+public record FencingToken(
+    String issuer, ResourceId resource, Epoch epoch, String holder, Optional<String> signature) {
 
   /** Longest accepted holder name, in characters. */
   public static final int MAX_HOLDER_LENGTH = 200;
 
+  /** Longest accepted issuer identity, in characters. */
+  public static final int MAX_ISSUER_LENGTH = 100;
+
+  private static final Pattern ISSUER = Pattern.compile("[A-Za-z0-9._:-]{1,100}");
+
   /**
    * Validates the token.
    *
-   * @throws IllegalArgumentException if the epoch is {@link Epoch#NONE} or the holder name is
-   *     empty, too long or has control characters
+   * @throws IllegalArgumentException if the issuer identity breaks its rule, the epoch is {@link
+   *     Epoch#NONE} or the holder name is empty, too long or has control characters
    */
   public FencingToken {
+    validateIssuer(issuer);
     requireNonNull(resource, "resource is null");
     requireNonNull(epoch, "epoch is null");
     validateHolder(holder);
+    requireNonNull(signature, "signature is null (use Optional.empty() for an unsigned token)");
     if (epoch.equals(Epoch.NONE)) {
       throw new IllegalArgumentException(
           "Cannot create a fencing token for "
               + resource
               + ": epoch 0 is never issued (take the epoch from a LeaseIssuer)");
     }
+  }
+
+  /** An unsigned token. */
+  public FencingToken(String issuer, ResourceId resource, Epoch epoch, String holder) {
+    this(issuer, resource, epoch, holder, Optional.empty());
+  }
+
+  /** This token with {@code signature} (made by {@link TokenKeys#sign}). */
+  public FencingToken withSignature(String signature) {
+    return new FencingToken(
+        issuer,
+        resource,
+        epoch,
+        holder,
+        Optional.of(requireNonNull(signature, "signature is null")));
+  }
+
+  /**
+   * Checks an issuer identity: 1 to {@value #MAX_ISSUER_LENGTH} characters from {@code
+   * [A-Za-z0-9._:-]}.
+   *
+   * @return the identity
+   * @throws IllegalArgumentException if it breaks the rule
+   */
+  public static String validateIssuer(String issuer) {
+    requireNonNull(issuer, "issuer is null");
+    if (!ISSUER.matcher(issuer).matches()) {
+      throw new IllegalArgumentException(
+          "Cannot use issuer identity "
+              + Text.quoteForMessage(issuer)
+              + ": it must be 1 to "
+              + MAX_ISSUER_LENGTH
+              + " characters from [A-Za-z0-9._:-] (for example jdbc-3f2a...)");
+    }
+    return issuer;
   }
 
   /**
@@ -55,6 +112,7 @@ public record FencingToken(ResourceId resource, Epoch epoch, String holder) {
 
   @Override
   public String toString() {
+    // The signature is never printed: it would let a reader of the logs replay the token.
     return resource + "@" + epoch + " (" + holder + ")";
   }
 }

@@ -14,6 +14,13 @@ import java.util.Optional;
 public interface LeaseIssuer {
 
   /**
+   * The identity of this issuer's epoch sequence, carried in every token it hands out ({@link
+   * FencingToken#issuer()}). Every instance over the same store has the same identity; two issuers
+   * whose epochs are unrelated have different ones. Follows {@link FencingToken#validateIssuer}.
+   */
+  String id();
+
+  /**
    * Acquires the lease on {@code resource} if it is free, released or expired by the issuer's
    * clock, and increments the resource's epoch in the same atomic step.
    *
@@ -30,7 +37,8 @@ public interface LeaseIssuer {
 
   /**
    * Extends the lease by its ttl, counted from now by the issuer's clock. Only the current holder
-   * with the current epoch can renew, and only while the lease has not expired.
+   * (same holder name) with the current epoch of this issuer can renew, and only while the lease
+   * has not expired.
    *
    * @return the renewed lease (same token, later expiry)
    * @throws LeaseLostException if the lease expired, was released, or a newer epoch was issued

@@ -1,5 +1,7 @@
 package dev.fenceline.spi;
 
+import static java.util.Objects.requireNonNull;
+
 import java.util.List;
 import java.util.Optional;
 
@@ -17,6 +19,35 @@ public interface PointerStore extends Destination<Pointer> {
 
   /** Receipt attribute holding the pointer target. */
   String TARGET_ATTRIBUTE = "target";
+
+  /**
+   * Swaps the pointer as {@link Destination#write} does, recording {@link
+   * RequestFingerprint#of(Pointer)} with the operation.
+   */
+  @Override
+  default WriteOutcome write(FencingToken token, OperationId operation, Pointer change) {
+    return write(
+        token, operation, change, RequestFingerprint.of(requireNonNull(change, "change is null")));
+  }
+
+  /**
+   * Swaps the pointer as {@link Destination#write} does and records {@code fingerprint} with the
+   * operation. If the operation was recorded with another fingerprint, nothing changes and {@link
+   * OperationConflictException} is thrown (after the epoch check: a stale token is {@link
+   * RejectedStale} first). A staged destination passes the payload's fingerprint, since every
+   * attempt stages under a new key.
+   *
+   * @throws OperationConflictException if the operation was applied with another fingerprint
+   */
+  WriteOutcome write(
+      FencingToken token, OperationId operation, Pointer change, RequestFingerprint fingerprint);
+
+  /**
+   * The identity of the store the pointers live in (for example the database's identity), the same
+   * in every process that opens it. Together with {@link #name()} it names one set of publish
+   * pointers; staged destinations keep their staging areas apart by it.
+   */
+  String storeId();
 
   /**
    * Reads the current pointer of {@code resource} from the linearizable store (never a replica that

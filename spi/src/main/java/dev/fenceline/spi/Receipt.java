@@ -14,6 +14,9 @@ import java.util.regex.Pattern;
  * same atomic step as the change and returns exactly this receipt again for every retry of the same
  * operation, so a lost response never turns into a second business operation (R4).
  *
+ * @param destination the name of the destination that recorded it ({@link Destination#name()}):
+ *     operation IDs are scoped per destination, so the same business operation applied to two
+ *     destinations has two receipts
  * @param resource the resource the operation changed
  * @param operation the operation
  * @param epoch the epoch the change was applied under
@@ -24,6 +27,7 @@ import java.util.regex.Pattern;
  *     digit; values are non-null
  */
 public record Receipt(
+    String destination,
     ResourceId resource,
     OperationId operation,
     Epoch epoch,
@@ -38,6 +42,7 @@ public record Receipt(
    * @throws IllegalArgumentException if an attribute name breaks the rule above or a value is null
    */
   public Receipt {
+    Destination.validateName(destination);
     requireNonNull(resource, "resource is null");
     requireNonNull(operation, "operation is null");
     requireNonNull(epoch, "epoch is null");

@@ -65,13 +65,13 @@ class ValueTypesTest {
   @Test
   void tokensNeedAnIssuedEpochAndAPrintableHolder() {
     ResourceId resource = ResourceId.of("nightly-report");
-    assertThatThrownBy(() -> new FencingToken(resource, Epoch.NONE, "a"))
+    assertThatThrownBy(() -> new FencingToken("issuer-1", resource, Epoch.NONE, "a"))
         .hasMessageContaining("epoch 0 is never issued");
-    assertThatThrownBy(() -> new FencingToken(resource, Epoch.of(1), " "))
+    assertThatThrownBy(() -> new FencingToken("issuer-1", resource, Epoch.of(1), " "))
         .hasMessageContaining("holder name");
-    assertThatThrownBy(() -> new FencingToken(resource, Epoch.of(1), "a\tb"))
+    assertThatThrownBy(() -> new FencingToken("issuer-1", resource, Epoch.of(1), "a\tb"))
         .hasMessageContaining("printable");
-    assertThat(new FencingToken(resource, Epoch.of(33), "worker-a").toString())
+    assertThat(new FencingToken("issuer-1", resource, Epoch.of(33), "worker-a").toString())
         .isEqualTo("nightly-report@33 (worker-a)");
   }
 
@@ -88,7 +88,12 @@ class ValueTypesTest {
     Map<String, String> attributes = new HashMap<>(Map.of("size", "10", "key", "k"));
     Receipt receipt =
         new Receipt(
-            ResourceId.of("r"), OperationId.of("op"), Epoch.of(1), Instant.EPOCH, attributes);
+            "reports",
+            ResourceId.of("r"),
+            OperationId.of("op"),
+            Epoch.of(1),
+            Instant.EPOCH,
+            attributes);
     attributes.put("later", "x");
 
     assertThat(receipt.attributes())
@@ -99,6 +104,7 @@ class ValueTypesTest {
     assertThatThrownBy(
             () ->
                 new Receipt(
+                    "reports",
                     ResourceId.of("r"),
                     OperationId.of("op"),
                     Epoch.of(1),

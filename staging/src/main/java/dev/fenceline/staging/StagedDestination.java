@@ -11,6 +11,7 @@ import dev.fenceline.spi.Destination;
 import dev.fenceline.spi.Epoch;
 import dev.fenceline.spi.FencingStep;
 import dev.fenceline.spi.FencingToken;
+import dev.fenceline.spi.OperationConflictException;
 import dev.fenceline.spi.OperationId;
 import dev.fenceline.spi.Pointer;
 import dev.fenceline.spi.PointerState;
@@ -18,9 +19,13 @@ import dev.fenceline.spi.PointerStore;
 import dev.fenceline.spi.Receipt;
 import dev.fenceline.spi.RegisterOutcome;
 import dev.fenceline.spi.RejectedStale;
+import dev.fenceline.spi.RequestFingerprint;
 import dev.fenceline.spi.ResourceId;
 import dev.fenceline.spi.StepListener;
 import dev.fenceline.spi.StoreException;
+import dev.fenceline.spi.SupportsEpochReset;
+import dev.fenceline.spi.UnsupportedCapabilityException;
+import dev.fenceline.spi.UntrustedTokenException;
 import dev.fenceline.spi.WriteOutcome;
 import java.io.InputStream;
 import java.security.SecureRandom;
@@ -43,13 +48,18 @@ import java.util.stream.Stream;
  *
  * <ol>
  *   <li>The payload is streamed to a new staging key no other write can collide with, {@code
- *       <prefix>/.fenceline/staging/<resource>/<epoch>-<operation>-<random>}, computing its size
- *       and SHA-256 on the way. Nothing is buffered in memory.
+ *       <prefix>/.fenceline/staging/<store-id>.<name>/<resource>/<epoch>-<operation>-<random>},
+ *       computing its size and SHA-256 on the way. Nothing is buffered in memory. The staging area
+ *       is bound to the pointer store's identity ({@link PointerStore#storeId()} and {@link
+ *       PointerStore#name()}), so two pointer stores that share a blob prefix never sweep each
+ *       other's blobs.
  *   <li>In one atomic step at the pointer store: the epoch is current, the operation was not
- *       applied, the resource's publish pointer now names the staged key, and the operation is
- *       recorded with a receipt ({@code target}, {@code size}, {@code sha256}, and the epoch).
- *   <li>If the epoch was stale or the operation was already applied, the staged blob is deleted
- *       (best effort; otherwise the {@linkplain #sweep() sweep} removes it).
+ *       applied (or was applied with the same payload SHA-256, the request fingerprint), the
+ *       resource's publish pointer now names the staged key, and the operation is recorded with a
+ *       receipt ({@code target}, {@code size}, {@code sha256}, and the epoch).
+ *   <li>If the epoch was stale, the operation was already applied, or the operation ID was used for
+ *       another payload ({@link dev.fenceline.spi.OperationConflictException}), the staged blob is
+ *       deleted (best effort; otherwise the {@linkplain #sweep() sweep} removes it).
  * </ol>
  *
  * <p>Guarantee: {@link dev.fenceline.spi.Guarantee#FENCED_BY_STAGING}. A reader that resolves the
@@ -62,7 +72,7 @@ import java.util.stream.Stream;
  *
  * <p>Thread-safe if the blob and pointer stores are.
  */
-public final class StagedDestination implements Destination<InputStream> {
+public final class StagedDestination implements Destination<InputStream>, SupportsEpochReset {
 
   /** Receipt and pointer attribute: the payload's size in bytes. */
   public static final String SIZE_ATTRIBUTE = "size";
@@ -91,10 +101,8 @@ public final class StagedDestination implements Destination<InputStream> {
     this.blobs = builder.blobs;
     this.pointers = builder.pointers;
     this.steps = builder.steps;
-    this.stagingRoot =
-        builder.prefix == null
-            ? BlobKey.of(".fenceline/staging")
-            : builder.prefix.resolve(".fenceline/staging");
+    String area = ".fenceline/staging/" + pointers.storeId() + "." + pointers.name();
+    this.stagingRoot = builder.prefix == null ? BlobKey.of(area) : builder.prefix.resolve(area);
     this.sweepGrace = builder.sweepGrace;
     this.keepVersions = builder.keepVersions;
     this.clock = builder.clock;
@@ -106,6 +114,12 @@ public final class StagedDestination implements Destination<InputStream> {
    */
   public static Builder builder(BlobStore blobs, PointerStore pointers) {
     return new Builder(blobs, pointers);
+  }
+
+  /** The pointer store's name: operations are recorded in its scope. */
+  @Override
+  public String name() {
+    return pointers.name();
   }
 
   @Override
@@ -155,20 +169,23 @@ public final class StagedDestination implements Destination<InputStream> {
               + " bytes were streamed (the blob store lost data; retry)",
           null);
     }
+    String sha256 = counted.sha256();
     Pointer pointer =
         new Pointer(
             key.value(),
-            Map.of(
-                SIZE_ATTRIBUTE, Long.toString(counted.count()),
-                SHA256_ATTRIBUTE, counted.sha256()));
+            Map.of(SIZE_ATTRIBUTE, Long.toString(counted.count()), SHA256_ATTRIBUTE, sha256));
     WriteOutcome outcome;
     try {
       steps.reached(FencingStep.AFTER_STAGE, token, operation);
-      outcome = pointers.write(token, operation, pointer);
+      // Every attempt stages under a new key: the payload, not the pointer, is the request.
+      outcome = pointers.write(token, operation, pointer, RequestFingerprint.ofSha256Hex(sha256));
     } catch (StoreException e) {
       if (!e.outcomeUnknown()) {
         deleteQuietly(key);
       }
+      throw e;
+    } catch (OperationConflictException | UntrustedTokenException e) {
+      deleteQuietly(key); // refused before anything changed
       throw e;
     }
     if (outcome instanceof RejectedStale || outcome instanceof AlreadyApplied) {
@@ -185,6 +202,24 @@ public final class StagedDestination implements Destination<InputStream> {
   @Override
   public Epoch currentEpoch(ResourceId resource) {
     return pointers.currentEpoch(resource);
+  }
+
+  /**
+   * Resets the registered epoch at the pointer store (see {@link SupportsEpochReset}).
+   *
+   * @throws UnsupportedCapabilityException if the pointer store cannot reset epochs
+   */
+  @Override
+  public Epoch resetRegisteredEpoch(ResourceId resource, Epoch epoch, String reason) {
+    if (!(pointers instanceof SupportsEpochReset resettable)) {
+      throw new UnsupportedCapabilityException(
+          "Cannot reset the registered epoch of "
+              + resource
+              + ": the pointer store "
+              + pointers.getClass().getSimpleName()
+              + " does not support it (reset it at the store itself)");
+    }
+    return resettable.resetRegisteredEpoch(resource, epoch, reason);
   }
 
   /**

@@ -6,6 +6,7 @@ import dev.fenceline.spi.Lease;
 import dev.fenceline.spi.LeaseIssuer;
 import dev.fenceline.spi.PointerStore;
 import dev.fenceline.spi.StepListener;
+import dev.fenceline.spi.TokenKeys;
 import dev.fenceline.tck.memory.InMemoryBlobStore;
 import dev.fenceline.tck.memory.InMemoryLeaseIssuer;
 import dev.fenceline.tck.memory.InMemoryPointerStore;
@@ -13,6 +14,7 @@ import dev.fenceline.tck.memory.MutableClock;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 
 /** The staged suite on the in-memory reference stores. */
 class InMemoryStagedDestinationTest extends StagedDestinationContract {
@@ -28,8 +30,8 @@ class InMemoryStagedDestinationTest extends StagedDestinationContract {
   }
 
   @Override
-  protected PointerStore pointerStore(StepListener steps) {
-    return new InMemoryPointerStore(pointers, steps, Clock.systemUTC());
+  protected PointerStore pointerStore(String name, StepListener steps, Optional<TokenKeys> keys) {
+    return new InMemoryPointerStore(pointers, name, steps, Clock.systemUTC(), keys.orElse(null));
   }
 
   @Override

@@ -20,6 +20,7 @@ import dev.fenceline.spi.RejectedStale;
 import dev.fenceline.spi.ResourceId;
 import dev.fenceline.spi.StepListener;
 import dev.fenceline.spi.StoreException;
+import dev.fenceline.spi.TokenKeys;
 import dev.fenceline.spi.WriteOutcome;
 import dev.fenceline.tck.Concurrently;
 import dev.fenceline.tck.DestinationContract;
@@ -50,15 +51,24 @@ public abstract class StagedDestinationContract extends DestinationContract<Inpu
   /** The blob store payloads are staged in. */
   protected abstract BlobStore blobStore();
 
-  /** The pointer store over the store as it is now, reporting steps to {@code steps}. */
-  protected abstract PointerStore pointerStore(StepListener steps);
+  /**
+   * A pointer store named {@code name} over the store as it is now, reporting steps to {@code
+   * steps}; if {@code keys} is present it refuses tokens not signed with them.
+   */
+  protected abstract PointerStore pointerStore(
+      String name, StepListener steps, Optional<TokenKeys> keys);
 
   /** Replaces the bytes of a stored blob behind Fenceline's back (damage, an outside writer). */
   protected abstract void overwriteBlob(BlobKey key, byte[] bytes);
 
   /** A staged destination; the sweep's clock and grace are given by the test. */
   protected StagedDestination staged(StepListener steps, Clock sweepClock, Duration grace) {
-    return StagedDestination.builder(blobStore(), pointerStore(steps))
+    return staged("tck", steps, Optional.empty(), sweepClock, grace);
+  }
+
+  private StagedDestination staged(
+      String name, StepListener steps, Optional<TokenKeys> keys, Clock sweepClock, Duration grace) {
+    return StagedDestination.builder(blobStore(), pointerStore(name, steps, keys))
         .prefix(BlobKey.of("published"))
         .steps(steps)
         .keepVersions(2)
@@ -80,8 +90,9 @@ public abstract class StagedDestinationContract extends DestinationContract<Inpu
   }
 
   @Override
-  protected final Destination<InputStream> destination(StepListener steps) {
-    return staged(steps, Clock.systemUTC(), Duration.ofHours(1));
+  protected final Destination<InputStream> destination(
+      String name, StepListener steps, Optional<TokenKeys> keys) {
+    return staged(name, steps, keys, Clock.systemUTC(), Duration.ofHours(1));
   }
 
   @Override
@@ -103,11 +114,20 @@ public abstract class StagedDestinationContract extends DestinationContract<Inpu
 
   @Override
   protected final long applyCount(ResourceId resource) {
-    return pointerStore(StepListener.NONE).current(resource).map(PointerState::version).orElse(0L);
+    return tckPointers().current(resource).map(PointerState::version).orElse(0L);
   }
 
-  private static FencingToken token(ResourceId resource, long epoch, String holder) {
-    return new FencingToken(resource, Epoch.of(epoch), holder);
+  private PointerStore tckPointers() {
+    return pointerStore("tck", StepListener.NONE, Optional.empty());
+  }
+
+  private FencingToken token(ResourceId resource, long epoch, String holder) {
+    return new FencingToken(issuer().id(), resource, Epoch.of(epoch), holder);
+  }
+
+  /** The staging area of the pointer store named {@code name}: bound to the store's identity. */
+  private String stagingArea(String name) {
+    return "published/.fenceline/staging/" + tckPointers().storeId() + "." + name;
   }
 
   private WriteOutcome publish(StagedDestination to, FencingToken token, String op, String text) {
@@ -115,10 +135,57 @@ public abstract class StagedDestinationContract extends DestinationContract<Inpu
   }
 
   private List<BlobKey> stagedBlobs(ResourceId resource) {
+    return stagedBlobs("tck", resource);
+  }
+
+  private List<BlobKey> stagedBlobs(String pointerStoreName, ResourceId resource) {
     try (Stream<BlobInfo> blobs =
-        blobStore().list(BlobKey.of("published/.fenceline/staging").resolve(resource.value()))) {
+        blobStore().list(BlobKey.of(stagingArea(pointerStoreName)).resolve(resource.value()))) {
       return blobs.map(BlobInfo::key).sorted().toList();
     }
+  }
+
+  @Test
+  void twoPointerStoresSharingABlobPrefixNeverSweepEachOthersBlobs() {
+    ResourceId resource = freshResource("staged-shared-prefix");
+    Clock later = Clock.fixed(Instant.now().plus(Duration.ofDays(1)), ZoneOffset.UTC);
+    StagedDestination reports =
+        staged("reports", StepListener.NONE, Optional.empty(), Clock.systemUTC(), Duration.ZERO);
+    for (int epoch = 1; epoch <= 3; epoch++) {
+      publish(reports, token(resource, epoch, "worker"), "v" + epoch, "report " + epoch);
+    }
+    StagedDestination thumbnails =
+        staged("thumbnails", StepListener.NONE, Optional.empty(), later, Duration.ZERO);
+    publish(thumbnails, token(resource, 3, "worker"), "t3", "thumbnail 3");
+    assertThat(stagedBlobs("reports", resource)).hasSize(3);
+
+    SweepReport report = thumbnails.sweep();
+
+    assertThat(report.deleted()).as("the thumbnails' sweep sees only its own area").isEmpty();
+    assertThat(stagedBlobs("reports", resource)).hasSize(3);
+    try (InputStream in = reports.open(resource)) {
+      assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("report 3");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  @Test
+  void aRetryWithTheSamePayloadIsAlreadyAppliedAndAnotherPayloadIsRefusedAndCleanedUp() {
+    ResourceId resource = freshResource("staged-fingerprint");
+    FencingToken token = token(resource, 7, "worker-a");
+    Receipt first = ((Applied) publish(staged(), token, "report", "payload 1")).receipt();
+
+    assertThat(publish(staged(), token, "report", "payload 1"))
+        .isEqualTo(new dev.fenceline.spi.AlreadyApplied(first));
+    assertThatThrownBy(() -> publish(staged(), token, "report", "payload 2"))
+        .isInstanceOf(dev.fenceline.spi.OperationConflictException.class);
+
+    assertThat(published(resource)).contains("payload 1");
+    assertThat(stagedBlobs(resource))
+        .as("the retry's and the refused attempt's staged blobs are deleted")
+        .singleElement()
+        .satisfies(key -> assertThat(key.value()).isEqualTo(first.attributes().get("target")));
   }
 
   @Test
@@ -134,7 +201,7 @@ public abstract class StagedDestinationContract extends DestinationContract<Inpu
         ((Applied) publish(staged(), token(resource, 5, "worker-a"), "op", "hello")).receipt();
 
     assertThat(receipt.attribute(PointerStore.TARGET_ATTRIBUTE).orElseThrow())
-        .startsWith("published/.fenceline/staging/" + resource + "/5-op-");
+        .startsWith(stagingArea("tck") + "/" + resource + "/5-op-");
     assertThat(receipt.attribute(StagedDestination.SIZE_ATTRIBUTE)).contains("5");
     assertThat(receipt.attribute(StagedDestination.SHA256_ATTRIBUTE))
         .contains("2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824");

@@ -13,12 +13,16 @@ import dev.fenceline.spi.FencingToken;
 import dev.fenceline.spi.Guarantee;
 import dev.fenceline.spi.Lease;
 import dev.fenceline.spi.LeaseLostException;
+import dev.fenceline.spi.OperationConflictException;
 import dev.fenceline.spi.OperationId;
 import dev.fenceline.spi.Receipt;
 import dev.fenceline.spi.Registered;
 import dev.fenceline.spi.RejectedStale;
 import dev.fenceline.spi.ResourceId;
 import dev.fenceline.spi.StepListener;
+import dev.fenceline.spi.SupportsEpochReset;
+import dev.fenceline.spi.TokenKeys;
+import dev.fenceline.spi.UntrustedTokenException;
 import dev.fenceline.spi.WriteOutcome;
 import dev.fenceline.tck.PausePoints.Pause;
 import java.util.List;
@@ -37,10 +41,22 @@ import org.junit.jupiter.api.Test;
  */
 public abstract class DestinationContract<C> extends ContractSupport {
 
-  /** A destination over the store as it is now, reporting steps to {@code steps}. */
-  protected abstract Destination<C> destination(StepListener steps);
+  private static final byte[] TCK_KEY =
+      "fenceline-tck-key-0123456789abcdef".getBytes(java.nio.charset.StandardCharsets.UTF_8);
 
-  /** A change that publishes {@code payload} for {@code resource}. */
+  /**
+   * A destination named {@code name} over the store as it is now, reporting steps to {@code steps};
+   * if {@code keys} is present it refuses tokens not signed with them. Two destinations with
+   * different names share the store's registered epochs but not their operation records.
+   */
+  protected abstract Destination<C> destination(
+      String name, StepListener steps, Optional<TokenKeys> keys);
+
+  /**
+   * A change that publishes {@code payload} for {@code resource}. Its request fingerprint (where
+   * the destination records one) must follow the payload: the suite checks that reusing an
+   * operation ID with another payload is refused.
+   */
   protected abstract C change(ResourceId resource, String payload);
 
   /** What a reader of {@code resource} sees now, read outside any destination call. */
@@ -49,12 +65,18 @@ public abstract class DestinationContract<C> extends ContractSupport {
   /** How many changes were really applied to {@code resource} so far. */
   protected abstract long applyCount(ResourceId resource);
 
+  /** The suite's usual destination, named {@code tck}, reporting steps to {@code steps}. */
+  protected final Destination<C> destination(StepListener steps) {
+    return destination("tck", steps, Optional.empty());
+  }
+
   private Destination<C> destination() {
     return destination(StepListener.NONE);
   }
 
-  private static FencingToken token(ResourceId resource, long epoch, String holder) {
-    return new FencingToken(resource, Epoch.of(epoch), holder);
+  /** A token of the suite's issuer, built by hand (unsigned). */
+  private FencingToken token(ResourceId resource, long epoch, String holder) {
+    return new FencingToken(issuer().id(), resource, Epoch.of(epoch), holder);
   }
 
   private WriteOutcome write(Destination<C> to, FencingToken token, String op, String payload) {
@@ -93,7 +115,7 @@ public abstract class DestinationContract<C> extends ContractSupport {
     FencingToken token = token(resource, 33, "worker-a");
     Receipt first = ((Applied) write(destination(), token, "report-1", "first")).receipt();
 
-    WriteOutcome retry = write(destination(), token, "report-1", "second attempt");
+    WriteOutcome retry = write(destination(), token, "report-1", "first");
 
     assertThat(retry).isEqualTo(new AlreadyApplied(first));
     assertThat(published(resource)).contains("first");
@@ -175,11 +197,126 @@ public abstract class DestinationContract<C> extends ContractSupport {
         ((Applied) write(destination(), token(resource, 33, "worker-a"), "report-1", "A"))
             .receipt();
 
-    WriteOutcome byB = write(destination(), token(resource, 34, "worker-b"), "report-1", "B");
+    WriteOutcome byB = write(destination(), token(resource, 34, "worker-b"), "report-1", "A");
 
     assertThat(byB).isEqualTo(new AlreadyApplied(byA));
     assertThat(published(resource)).contains("A");
     assertThat(destination().currentEpoch(resource)).isEqualTo(Epoch.of(34));
+  }
+
+  @Test
+  void operationsAreScopedPerDestination() {
+    ResourceId resource = freshResource("scope");
+    FencingToken token = token(resource, 33, "worker-a");
+    Destination<C> invoices = destination("invoices", StepListener.NONE, Optional.empty());
+    Destination<C> audit = destination("audit", StepListener.NONE, Optional.empty());
+    Receipt invoice = ((Applied) write(invoices, token, "order-1", "invoice")).receipt();
+
+    WriteOutcome audited = write(audit, token, "order-1", "invoice");
+
+    assertThat(audited)
+        .as("the same business operation at another destination is another operation")
+        .isInstanceOf(Applied.class);
+    Receipt auditReceipt = ((Applied) audited).receipt();
+    assertThat(invoice.destination()).isEqualTo("invoices");
+    assertThat(auditReceipt.destination()).isEqualTo("audit");
+    assertThat(invoices.lookup(resource, OperationId.of("order-1"))).contains(invoice);
+    assertThat(audit.lookup(resource, OperationId.of("order-1"))).contains(auditReceipt);
+    assertThat(write(audit, token, "order-1", "invoice"))
+        .isEqualTo(new AlreadyApplied(auditReceipt));
+    assertThat(
+            destination("other", StepListener.NONE, Optional.empty())
+                .lookup(resource, OperationId.of("order-1")))
+        .isEmpty();
+    // The registered epoch is the resource's, shared by every destination of the store.
+    invoices.register(token(resource, 34, "worker-b"));
+    assertThat(write(audit, token, "order-2", "late"))
+        .isEqualTo(new RejectedStale(resource, Epoch.of(33), Epoch.of(34)));
+  }
+
+  @Test
+  void r4_reusingAnOperationIdForAnotherRequestIsRefusedAndChangesNothing() {
+    ResourceId resource = freshResource("reuse");
+    FencingToken token = token(resource, 33, "worker-a");
+    Receipt first = ((Applied) write(destination(), token, "report-1", "first")).receipt();
+
+    assertThatThrownBy(() -> write(destination(), token, "report-1", "something else"))
+        .isInstanceOf(OperationConflictException.class)
+        .hasMessageContaining("Cannot apply operation report-1 of " + resource + " to tck")
+        .hasMessageContaining("different request")
+        .satisfies(e -> assertThat(((OperationConflictException) e).recorded()).isEqualTo(first));
+    assertThat(published(resource)).contains("first");
+    assertThat(applyCount(resource)).isEqualTo(1);
+    assertThat(destination().lookup(resource, OperationId.of("report-1"))).contains(first);
+    assertThatThrownBy(
+            () -> write(destination(), token(resource, 34, "worker-b"), "report-1", "B's result"))
+        .as("a new owner reusing the ID with its own result")
+        .isInstanceOf(OperationConflictException.class);
+    assertThat(write(destination(), token(resource, 33, "worker-a"), "report-2", "x"))
+        .as("the conflicting attempt at epoch 34 registered nothing")
+        .isInstanceOf(Applied.class);
+  }
+
+  @Test
+  void aTokenOfAnotherIssuerIsRefusedBeforeItsEpochIsLookedAt() {
+    ResourceId resource = freshResource("foreign");
+    destination().register(token(resource, 3, "worker-a"));
+    FencingToken foreign =
+        new FencingToken("another-issuer", resource, Epoch.of(Long.MAX_VALUE), "intruder");
+
+    assertThatThrownBy(() -> destination().register(foreign))
+        .isInstanceOf(UntrustedTokenException.class)
+        .hasMessageContaining("issued by another-issuer")
+        .hasMessageContaining("registered with issuer " + issuer().id());
+    assertThatThrownBy(() -> write(destination(), foreign, "op", "intruder's"))
+        .isInstanceOf(UntrustedTokenException.class);
+    assertThat(destination().currentEpoch(resource)).isEqualTo(Epoch.of(3));
+    assertThat(published(resource)).isEmpty();
+    assertThat(write(destination(), token(resource, 3, "worker-a"), "op", "mine"))
+        .isInstanceOf(Applied.class);
+  }
+
+  @Test
+  void withKeysUnsignedAndForgedTokensAreRefusedAndSignedOnesAccepted() {
+    ResourceId resource = freshResource("signed");
+    TokenKeys keys = TokenKeys.builder().key("k1", TCK_KEY).build();
+    Destination<C> guarded = destination("tck", StepListener.NONE, Optional.of(keys));
+    FencingToken signed = keys.sign(token(resource, 5, "worker-a"));
+    FencingToken forged =
+        new FencingToken(
+            signed.issuer(), resource, Epoch.of(Long.MAX_VALUE), "worker-a", signed.signature());
+
+    assertThatThrownBy(() -> guarded.register(token(resource, 6, "worker-a")))
+        .isInstanceOf(UntrustedTokenException.class)
+        .hasMessageContaining("unsigned");
+    assertThatThrownBy(() -> guarded.register(forged))
+        .isInstanceOf(UntrustedTokenException.class)
+        .hasMessageContaining("does not verify");
+    assertThatThrownBy(() -> write(guarded, forged, "op", "forged"))
+        .isInstanceOf(UntrustedTokenException.class);
+    assertThat(guarded.currentEpoch(resource)).isEqualTo(Epoch.NONE);
+    assertThat(write(guarded, signed, "op", "signed")).isInstanceOf(Applied.class);
+    assertThat(published(resource)).contains("signed");
+  }
+
+  @Test
+  void anAdminResetUnlocksAResourceLockedOutByAMadeUpEpoch() {
+    ResourceId resource = freshResource("locked-out");
+    Destination<C> destination = destination();
+    destination.register(token(resource, Long.MAX_VALUE, "intruder"));
+    Lease lease = issuer().tryAcquire(resource, "worker-a", longTtl()).orElseThrow();
+    assertThat(write(destination, lease.token(), "op", "A"))
+        .isEqualTo(new RejectedStale(resource, lease.epoch(), Epoch.of(Long.MAX_VALUE)));
+
+    assertThat(destination).isInstanceOf(SupportsEpochReset.class);
+    Epoch previous =
+        ((SupportsEpochReset) destination)
+            .resetRegisteredEpoch(resource, lease.epoch(), "TCK: made-up epoch registered");
+
+    assertThat(previous).isEqualTo(Epoch.of(Long.MAX_VALUE));
+    assertThat(destination.currentEpoch(resource)).isEqualTo(lease.epoch());
+    assertThat(write(destination, lease.token(), "op", "A")).isInstanceOf(Applied.class);
+    assertThat(published(resource)).contains("A");
   }
 
   @Test

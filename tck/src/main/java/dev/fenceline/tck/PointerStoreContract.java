@@ -3,16 +3,20 @@ package dev.fenceline.tck;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.fenceline.spi.AlreadyApplied;
 import dev.fenceline.spi.Applied;
 import dev.fenceline.spi.Destination;
 import dev.fenceline.spi.Epoch;
 import dev.fenceline.spi.FencingToken;
+import dev.fenceline.spi.OperationConflictException;
 import dev.fenceline.spi.OperationId;
 import dev.fenceline.spi.Pointer;
 import dev.fenceline.spi.PointerState;
 import dev.fenceline.spi.PointerStore;
+import dev.fenceline.spi.RequestFingerprint;
 import dev.fenceline.spi.ResourceId;
 import dev.fenceline.spi.StepListener;
+import dev.fenceline.spi.TokenKeys;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -23,16 +27,21 @@ import org.junit.jupiter.api.Test;
  */
 public abstract class PointerStoreContract extends DestinationContract<Pointer> {
 
-  /** A pointer store over the store as it is now, reporting steps to {@code steps}. */
-  protected abstract PointerStore pointerStore(StepListener steps);
+  /**
+   * A pointer store named {@code name} over the store as it is now, reporting steps to {@code
+   * steps}; if {@code keys} is present it refuses tokens not signed with them.
+   */
+  protected abstract PointerStore pointerStore(
+      String name, StepListener steps, Optional<TokenKeys> keys);
 
   private PointerStore pointerStore() {
-    return pointerStore(StepListener.NONE);
+    return pointerStore("tck", StepListener.NONE, Optional.empty());
   }
 
   @Override
-  protected final Destination<Pointer> destination(StepListener steps) {
-    return pointerStore(steps);
+  protected final Destination<Pointer> destination(
+      String name, StepListener steps, Optional<TokenKeys> keys) {
+    return pointerStore(name, steps, keys);
   }
 
   @Override
@@ -53,7 +62,7 @@ public abstract class PointerStoreContract extends DestinationContract<Pointer> 
   @Test
   void theReceiptNamesTheTargetAndKeepsThePointersAttributes() {
     ResourceId resource = freshResource("pointer-receipt");
-    FencingToken token = new FencingToken(resource, Epoch.of(3), "worker-a");
+    FencingToken token = new FencingToken(issuer().id(), resource, Epoch.of(3), "worker-a");
     Pointer pointer = new Pointer("staging/3-abc", Map.of("size", "42", "sha256", "00ff"));
 
     Applied applied = (Applied) pointerStore().write(token, OperationId.of("op"), pointer);
@@ -66,19 +75,57 @@ public abstract class PointerStoreContract extends DestinationContract<Pointer> 
   }
 
   @Test
+  void pointersAreScopedPerStoreNameAndAStagedFingerprintReplacesThePointers() {
+    ResourceId resource = freshResource("pointer-scope");
+    FencingToken token = new FencingToken(issuer().id(), resource, Epoch.of(2), "worker-a");
+    PointerStore reports = pointerStore("reports", StepListener.NONE, Optional.empty());
+    PointerStore thumbnails = pointerStore("thumbnails", StepListener.NONE, Optional.empty());
+    RequestFingerprint payload = RequestFingerprint.sha256("the payload");
+
+    reports.write(token, OperationId.of("v1"), Pointer.to("staging/1-a"), payload);
+    thumbnails.write(token, OperationId.of("v1"), Pointer.to("thumb"));
+
+    assertThat(reports.current(resource).orElseThrow().pointer().target()).isEqualTo("staging/1-a");
+    assertThat(thumbnails.current(resource).orElseThrow().pointer().target()).isEqualTo("thumb");
+    assertThat(reports.storeId()).isEqualTo(thumbnails.storeId());
+    // A retry stages under a new key: the same payload fingerprint makes it the same request.
+    assertThat(reports.write(token, OperationId.of("v1"), Pointer.to("staging/1-b"), payload))
+        .isInstanceOf(AlreadyApplied.class);
+    assertThatThrownBy(
+            () ->
+                reports.write(
+                    token,
+                    OperationId.of("v1"),
+                    Pointer.to("staging/1-c"),
+                    RequestFingerprint.sha256("another payload")))
+        .isInstanceOf(OperationConflictException.class);
+    assertThat(reports.history(resource, 10)).hasSize(1);
+  }
+
+  @Test
   void historyListsAppliedSwapsNewestFirstAndSkipsRejectedOnes() {
     ResourceId resource = freshResource("pointer-history");
     PointerStore store = pointerStore();
     store.write(
-        new FencingToken(resource, Epoch.of(1), "a"), OperationId.of("v1"), Pointer.to("1"));
+        new FencingToken(issuer().id(), resource, Epoch.of(1), "a"),
+        OperationId.of("v1"),
+        Pointer.to("1"));
     store.write(
-        new FencingToken(resource, Epoch.of(2), "b"), OperationId.of("v2"), Pointer.to("2"));
+        new FencingToken(issuer().id(), resource, Epoch.of(2), "b"),
+        OperationId.of("v2"),
+        Pointer.to("2"));
     store.write(
-        new FencingToken(resource, Epoch.of(2), "b"), OperationId.of("v2"), Pointer.to("2"));
+        new FencingToken(issuer().id(), resource, Epoch.of(2), "b"),
+        OperationId.of("v2"),
+        Pointer.to("2"));
     store.write(
-        new FencingToken(resource, Epoch.of(1), "a"), OperationId.of("v3"), Pointer.to("x"));
+        new FencingToken(issuer().id(), resource, Epoch.of(1), "a"),
+        OperationId.of("v3"),
+        Pointer.to("x"));
     store.write(
-        new FencingToken(resource, Epoch.of(2), "b"), OperationId.of("v4"), Pointer.to("4"));
+        new FencingToken(issuer().id(), resource, Epoch.of(2), "b"),
+        OperationId.of("v4"),
+        Pointer.to("4"));
 
     assertThat(store.history(resource, 10))
         .extracting(state -> state.pointer().target() + "@" + state.epoch() + "#" + state.version())

@@ -8,14 +8,16 @@ import dev.fenceline.spi.OperationId;
 import dev.fenceline.spi.Receipt;
 import dev.fenceline.spi.RegisterOutcome;
 import dev.fenceline.spi.ResourceId;
+import dev.fenceline.spi.SupportsEpochReset;
 import java.util.EnumSet;
 import java.util.Optional;
 import java.util.Set;
 
 /**
- * What the JDBC destinations share: capabilities, registration and look-ups via the control rows.
+ * What the JDBC destinations share: a name that scopes their operation records, capabilities,
+ * registration, look-ups and the epoch reset via the control rows.
  */
-abstract class FencedJdbcDestination<C> implements Destination<C> {
+abstract class FencedJdbcDestination<C> implements Destination<C>, SupportsEpochReset {
 
   private static final Set<Capability> CAPABILITIES =
       Set.copyOf(
@@ -28,6 +30,20 @@ abstract class FencedJdbcDestination<C> implements Destination<C> {
 
   FencedJdbcDestination(FencedWrite fencedWrite) {
     this.fencedWrite = fencedWrite;
+  }
+
+  @Override
+  public final String name() {
+    return fencedWrite.destination();
+  }
+
+  /**
+   * Sets the registered epoch of {@code resource} back (see {@link SupportsEpochReset}). The
+   * control row is the store's, shared by every destination and pointer store on this database.
+   */
+  @Override
+  public final Epoch resetRegisteredEpoch(ResourceId resource, Epoch epoch, String reason) {
+    return fencedWrite.resetRegisteredEpoch(resource, epoch, reason);
   }
 
   @Override

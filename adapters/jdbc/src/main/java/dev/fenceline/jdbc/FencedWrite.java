@@ -4,16 +4,20 @@ import static java.util.Objects.requireNonNull;
 
 import dev.fenceline.spi.AlreadyApplied;
 import dev.fenceline.spi.Applied;
+import dev.fenceline.spi.Destination;
 import dev.fenceline.spi.Epoch;
 import dev.fenceline.spi.FencingStep;
 import dev.fenceline.spi.FencingToken;
+import dev.fenceline.spi.OperationConflictException;
 import dev.fenceline.spi.OperationId;
 import dev.fenceline.spi.Receipt;
 import dev.fenceline.spi.RegisterOutcome;
 import dev.fenceline.spi.Registered;
 import dev.fenceline.spi.RejectedStale;
+import dev.fenceline.spi.RequestFingerprint;
 import dev.fenceline.spi.ResourceId;
 import dev.fenceline.spi.StepListener;
+import dev.fenceline.spi.UntrustedTokenException;
 import dev.fenceline.spi.WriteOutcome;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
@@ -34,22 +38,28 @@ import java.util.Set;
  */
 final class FencedWrite {
 
+  private static final System.Logger LOG = System.getLogger(FencedWrite.class.getName());
+
   /** The business change, run inside the transaction. */
   @FunctionalInterface
   interface Change {
     Map<String, String> apply(Connection connection) throws SQLException;
   }
 
-  private record ControlRow(Epoch epoch, long nowMillis) {}
+  private record ControlRow(Epoch epoch, String issuer, long nowMillis) {}
+
+  private record Recorded(Receipt receipt, Optional<RequestFingerprint> fingerprint) {}
 
   private static final Set<String> FORBIDDEN_IN_CHANGE =
       Set.of("commit", "rollback", "setAutoCommit", "close", "abort", "setTransactionIsolation");
 
   private final JdbcStore store;
+  private final String destination;
   private final StepListener steps;
 
-  FencedWrite(JdbcStore store, StepListener steps) {
+  FencedWrite(JdbcStore store, String destination, StepListener steps) {
     this.store = requireNonNull(store, "store is null");
+    this.destination = Destination.validateName(destination);
     this.steps = requireNonNull(steps, "steps is null");
   }
 
@@ -57,13 +67,19 @@ final class FencedWrite {
     return store;
   }
 
+  String destination() {
+    return destination;
+  }
+
   RegisterOutcome register(FencingToken token) {
     requireNonNull(token, "token is null");
     ResourceId resource = token.resource();
+    String action = "register epoch " + token.epoch() + " of " + resource + " at " + destination;
+    store.verify(token, action);
     return store.inTransaction(
-        "register epoch " + token.epoch() + " of " + resource,
+        action,
         connection -> {
-          ControlRow row = lockAndRegister(connection, token);
+          ControlRow row = lockAndRegister(connection, token, action);
           if (token.epoch().isOlderThan(row.epoch())) {
             return new RejectedStale(resource, token.epoch(), row.epoch());
           }
@@ -71,34 +87,53 @@ final class FencedWrite {
         });
   }
 
-  WriteOutcome write(FencingToken token, OperationId operation, Change change) {
+  /**
+   * The atomic step. {@code fingerprint}, if present, is recorded with the operation; a retry whose
+   * fingerprint differs from a recorded one is refused with {@link OperationConflictException}.
+   */
+  WriteOutcome write(
+      FencingToken token,
+      OperationId operation,
+      Optional<RequestFingerprint> fingerprint,
+      Change change) {
     requireNonNull(token, "token is null");
     requireNonNull(operation, "operation is null");
+    requireNonNull(fingerprint, "fingerprint is null");
     requireNonNull(change, "change is null");
     ResourceId resource = token.resource();
+    String action = "write operation " + operation + " of " + resource + " to " + destination;
+    store.verify(token, action);
     steps.reached(FencingStep.BEFORE_LOCK, token, operation);
     WriteOutcome outcome =
         store.inTransaction(
-            "write operation " + operation + " to " + resource,
+            action,
             connection -> {
-              ControlRow row = lockAndRegister(connection, token);
+              ControlRow row = lockAndRegister(connection, token, action);
               if (token.epoch().isOlderThan(row.epoch())) {
                 return new RejectedStale(resource, token.epoch(), row.epoch());
               }
               steps.reached(FencingStep.AFTER_EPOCH_CHECK, token, operation);
-              Optional<Receipt> previous = findReceipt(connection, resource, operation);
+              Optional<Recorded> previous = findRecord(connection, resource, operation);
               if (previous.isPresent()) {
-                return new AlreadyApplied(previous.get());
+                Recorded recorded = previous.get();
+                if (fingerprint.isPresent()
+                    && recorded.fingerprint().isPresent()
+                    && !fingerprint.equals(recorded.fingerprint())) {
+                  throw OperationConflictException.differentRequest(
+                      recorded.receipt(), fingerprint.get());
+                }
+                return new AlreadyApplied(recorded.receipt());
               }
               Map<String, String> attributes = change.apply(guarded(connection));
               Receipt receipt =
                   new Receipt(
+                      destination,
                       resource,
                       operation,
                       token.epoch(),
                       Instant.ofEpochMilli(row.nowMillis()),
                       requireNonNull(attributes, "the change returned null attributes"));
-              recordReceipt(connection, receipt);
+              recordReceipt(connection, receipt, fingerprint);
               steps.reached(FencingStep.AFTER_APPLY, token, operation);
               return new Applied(receipt);
             });
@@ -112,8 +147,41 @@ final class FencedWrite {
     requireNonNull(resource, "resource is null");
     requireNonNull(operation, "operation is null");
     return store.read(
-        "look up operation " + operation + " of " + resource,
-        connection -> findReceipt(connection, resource, operation));
+        "look up operation " + operation + " of " + resource + " at " + destination,
+        connection -> findRecord(connection, resource, operation).map(Recorded::receipt));
+  }
+
+  Epoch resetRegisteredEpoch(ResourceId resource, Epoch epoch, String reason) {
+    requireNonNull(resource, "resource is null");
+    requireNonNull(epoch, "epoch is null");
+    FencingToken.validateHolder(reason);
+    Epoch previous =
+        store.inTransaction(
+            "reset the registered epoch of " + resource,
+            connection -> {
+              ControlRow row = lockControlRow(connection, resource);
+              try (PreparedStatement update =
+                  connection.prepareStatement(
+                      "UPDATE fenceline_resource SET epoch = ?, issuer = NULL WHERE resource = ?")) {
+                update.setLong(1, epoch.value());
+                update.setString(2, resource.value());
+                update.executeUpdate();
+              }
+              return row.epoch();
+            });
+    LOG.log(
+        System.Logger.Level.WARNING,
+        "Reset the registered epoch of "
+            + resource
+            + " at "
+            + store.description()
+            + " from "
+            + previous
+            + " to "
+            + epoch
+            + " (issuer binding cleared): "
+            + reason);
+    return previous;
   }
 
   Epoch currentEpoch(ResourceId resource) {
@@ -133,14 +201,20 @@ final class FencedWrite {
   }
 
   /**
-   * Locks the resource's control row and registers the token's epoch if it is newer; returns the
-   * row as it was, so the caller can reject an older epoch (which changed nothing).
+   * Locks the resource's control row, refuses a token of another issuer than the registered one,
+   * and registers the token's epoch (and, the first time, its issuer) if it is not older; returns
+   * the row as it was, so the caller can reject an older epoch (which changed nothing).
    */
-  private ControlRow lockAndRegister(Connection connection, FencingToken token)
+  private ControlRow lockAndRegister(Connection connection, FencingToken token, String action)
       throws SQLException {
     ControlRow row = lockControlRow(connection, token.resource());
-    if (token.epoch().isNewerThan(row.epoch())) {
-      updateEpoch(connection, token.resource(), token.epoch());
+    if (row.issuer() != null && !row.issuer().equals(token.issuer())) {
+      throw UntrustedTokenException.foreignIssuer(token, row.issuer(), action);
+    }
+    boolean newer = token.epoch().isNewerThan(row.epoch());
+    boolean bindIssuer = row.issuer() == null && !token.epoch().isOlderThan(row.epoch());
+    if (newer || bindIssuer) {
+      updateControlRow(connection, token, newer ? token.epoch() : row.epoch());
     }
     return row;
   }
@@ -156,7 +230,7 @@ final class FencedWrite {
     }
     try (PreparedStatement select =
         connection.prepareStatement(
-            "SELECT epoch, "
+            "SELECT epoch, issuer, "
                 + store.dialect().nowMillis
                 + " FROM fenceline_resource WHERE resource = ?"
                 + store.dialect().lockRow)) {
@@ -165,55 +239,66 @@ final class FencedWrite {
         if (!rows.next()) {
           throw new SQLException("control row of " + resource + " vanished inside a transaction");
         }
-        return new ControlRow(Epoch.of(rows.getLong(1)), rows.getLong(2));
+        return new ControlRow(Epoch.of(rows.getLong(1)), rows.getString(2), rows.getLong(3));
       }
     }
   }
 
-  private static void updateEpoch(Connection connection, ResourceId resource, Epoch epoch)
+  private static void updateControlRow(Connection connection, FencingToken token, Epoch epoch)
       throws SQLException {
     try (PreparedStatement update =
-        connection.prepareStatement("UPDATE fenceline_resource SET epoch = ? WHERE resource = ?")) {
+        connection.prepareStatement(
+            "UPDATE fenceline_resource SET epoch = ?, issuer = ? WHERE resource = ?")) {
       update.setLong(1, epoch.value());
-      update.setString(2, resource.value());
+      update.setString(2, token.issuer());
+      update.setString(3, token.resource().value());
       update.executeUpdate();
     }
   }
 
-  private static Optional<Receipt> findReceipt(
+  private Optional<Recorded> findRecord(
       Connection connection, ResourceId resource, OperationId operation) throws SQLException {
     try (PreparedStatement select =
         connection.prepareStatement(
-            "SELECT epoch, recorded_at_ms, attributes FROM fenceline_operation"
-                + " WHERE resource = ? AND operation = ?")) {
-      select.setString(1, resource.value());
-      select.setString(2, operation.value());
+            "SELECT epoch, recorded_at_ms, attributes, fingerprint FROM fenceline_operation"
+                + " WHERE destination = ? AND resource = ? AND operation = ?")) {
+      select.setString(1, destination);
+      select.setString(2, resource.value());
+      select.setString(3, operation.value());
       try (ResultSet rows = select.executeQuery()) {
         if (!rows.next()) {
           return Optional.empty();
         }
-        return Optional.of(
+        Receipt receipt =
             new Receipt(
+                destination,
                 resource,
                 operation,
                 Epoch.of(rows.getLong(1)),
                 Instant.ofEpochMilli(rows.getLong(2)),
-                ReceiptAttributes.decode(rows.getString(3))));
+                ReceiptAttributes.decode(rows.getString(3)));
+        return Optional.of(
+            new Recorded(
+                receipt, Optional.ofNullable(rows.getString(4)).map(RequestFingerprint::new)));
       }
     }
   }
 
-  private static void recordReceipt(Connection connection, Receipt receipt) throws SQLException {
+  private static void recordReceipt(
+      Connection connection, Receipt receipt, Optional<RequestFingerprint> fingerprint)
+      throws SQLException {
     try (PreparedStatement insert =
         connection.prepareStatement(
             "INSERT INTO fenceline_operation"
-                + " (resource, operation, epoch, recorded_at_ms, attributes)"
-                + " VALUES (?, ?, ?, ?, ?)")) {
-      insert.setString(1, receipt.resource().value());
-      insert.setString(2, receipt.operation().value());
-      insert.setLong(3, receipt.epoch().value());
-      insert.setLong(4, receipt.recordedAt().toEpochMilli());
-      insert.setString(5, ReceiptAttributes.encode(receipt.attributes()));
+                + " (destination, resource, operation, epoch, recorded_at_ms, attributes,"
+                + " fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+      insert.setString(1, receipt.destination());
+      insert.setString(2, receipt.resource().value());
+      insert.setString(3, receipt.operation().value());
+      insert.setLong(4, receipt.epoch().value());
+      insert.setLong(5, receipt.recordedAt().toEpochMilli());
+      insert.setString(6, ReceiptAttributes.encode(receipt.attributes()));
+      insert.setString(7, fingerprint.map(RequestFingerprint::value).orElse(null));
       insert.executeUpdate();
     }
   }

@@ -56,8 +56,8 @@ public final class JdbcAdapterFactory implements AdapterFactory {
       }
 
       @Override
-      public Optional<PointerStore> pointerStore() {
-        return Optional.of(store.pointerStore());
+      public Optional<PointerStore> pointerStore(String name) {
+        return Optional.of(store.pointerStore(name));
       }
 
       @Override

@@ -1,10 +1,14 @@
 package dev.fenceline.jdbc;
 
+import static java.util.Objects.requireNonNull;
+
 import dev.fenceline.spi.FencingToken;
 import dev.fenceline.spi.OperationId;
+import dev.fenceline.spi.RequestFingerprint;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A business change applied by a {@link JdbcDestination}, inside the destination's transaction,
@@ -32,4 +36,36 @@ public interface JdbcChange {
    */
   Map<String, String> apply(Connection connection, FencingToken token, OperationId operation)
       throws SQLException;
+
+  /**
+   * The fingerprint of the request this change carries out, recorded with the operation; empty by
+   * default (a retry is then answered with the stored receipt whatever it asks for). Use {@link
+   * #fingerprinted} to supply one.
+   */
+  default Optional<RequestFingerprint> fingerprint() {
+    return Optional.empty();
+  }
+
+  /**
+   * {@code change} with a request fingerprint, for example {@code
+   * RequestFingerprint.sha256(reportBytes)}: a retry of the same operation with a different
+   * fingerprint is refused with {@link dev.fenceline.spi.OperationConflictException} instead of
+   * being answered with the first request's receipt.
+   */
+  static JdbcChange fingerprinted(RequestFingerprint fingerprint, JdbcChange change) {
+    requireNonNull(fingerprint, "fingerprint is null");
+    requireNonNull(change, "change is null");
+    return new JdbcChange() {
+      @Override
+      public Map<String, String> apply(
+          Connection connection, FencingToken token, OperationId operation) throws SQLException {
+        return change.apply(connection, token, operation);
+      }
+
+      @Override
+      public Optional<RequestFingerprint> fingerprint() {
+        return Optional.of(fingerprint);
+      }
+    };
+  }
 }

@@ -9,9 +9,11 @@ import dev.fenceline.spi.WriteOutcome;
 /**
  * A natively fenced destination in a SQL database: your {@link JdbcChange} runs in the same
  * transaction that locks the resource's control row, checks the epoch and records the operation ID
- * (R3). Get one from {@link JdbcStore#destination()}. Guarantee: {@link
- * dev.fenceline.spi.Guarantee#FENCED} for changes made through the given connection; anything the
- * change does outside the database (a mail, an HTTP call) is not covered.
+ * (R3). Get one from {@link JdbcStore#destination(String)}; its name scopes the operation records.
+ * A change made with {@link JdbcChange#fingerprinted} records its request fingerprint, and a retry
+ * with another fingerprint is refused ({@link dev.fenceline.spi.OperationConflictException}).
+ * Guarantee: {@link dev.fenceline.spi.Guarantee#FENCED} for changes made through the given
+ * connection; anything the change does outside the database (a mail, an HTTP call) is not covered.
  */
 public final class JdbcDestination extends FencedJdbcDestination<JdbcChange> {
 
@@ -23,6 +25,9 @@ public final class JdbcDestination extends FencedJdbcDestination<JdbcChange> {
   public WriteOutcome write(FencingToken token, OperationId operation, JdbcChange change) {
     requireNonNull(change, "change is null");
     return fencedWrite.write(
-        token, operation, connection -> change.apply(connection, token, operation));
+        token,
+        operation,
+        change.fingerprint(),
+        connection -> change.apply(connection, token, operation));
   }
 }

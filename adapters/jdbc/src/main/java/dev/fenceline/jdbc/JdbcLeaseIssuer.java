@@ -41,6 +41,12 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
     this.store = store;
   }
 
+  /** The database's identity ({@link JdbcStore#id()}): every issuer on it shares the epochs. */
+  @Override
+  public String id() {
+    return store.id();
+  }
+
   @Override
   public Optional<Lease> tryAcquire(ResourceId resource, String holder, Duration ttl) {
     requireNonNull(resource, "resource is null");
@@ -74,7 +80,7 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
           }
           return Optional.of(
               new Lease(
-                  new FencingToken(resource, Epoch.of(epoch), holder),
+                  store.sign(new FencingToken(store.id(), resource, Epoch.of(epoch), holder)),
                   Instant.ofEpochMilli(expiresAt),
                   ttl));
         });
@@ -89,7 +95,10 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
         "renew the lease " + lease.token(),
         connection -> {
           Optional<Row> row = lockRow(connection, resource);
-          String reason = reasonLost(row, lease);
+          String reason =
+              lease.token().issuer().equals(store.id())
+                  ? reasonLost(row, lease)
+                  : "it was issued by " + lease.token().issuer() + ", not by " + store.id();
           if (reason != null) {
             throw new LeaseLostException(
                 lease.token(),
@@ -114,6 +123,9 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
   @Override
   public boolean release(Lease lease) {
     requireNonNull(lease, "lease is null");
+    if (!lease.token().issuer().equals(store.id())) {
+      return false; // another issuer's lease is never current here
+    }
     return store.inTransaction(
         "release the lease " + lease.token(),
         connection -> {

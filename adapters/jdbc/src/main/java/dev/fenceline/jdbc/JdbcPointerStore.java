@@ -8,6 +8,7 @@ import dev.fenceline.spi.OperationId;
 import dev.fenceline.spi.Pointer;
 import dev.fenceline.spi.PointerState;
 import dev.fenceline.spi.PointerStore;
+import dev.fenceline.spi.RequestFingerprint;
 import dev.fenceline.spi.ResourceId;
 import dev.fenceline.spi.WriteOutcome;
 import java.sql.PreparedStatement;
@@ -23,7 +24,7 @@ import java.util.Optional;
  * operation-ID check, pointer update and operation record in one transaction. For small results the
  * pointer target can be the published value itself ("publish a named value"); large payloads are
  * staged in a blob store and the pointer names their key. Get one from {@link
- * JdbcStore#pointerStore()}.
+ * JdbcStore#pointerStore(String)}: its name scopes both the pointers and the operation records.
  */
 public final class JdbcPointerStore extends FencedJdbcDestination<Pointer> implements PointerStore {
 
@@ -32,17 +33,27 @@ public final class JdbcPointerStore extends FencedJdbcDestination<Pointer> imple
   }
 
   @Override
-  public WriteOutcome write(FencingToken token, OperationId operation, Pointer change) {
+  public String storeId() {
+    return fencedWrite.store().id();
+  }
+
+  @Override
+  public WriteOutcome write(
+      FencingToken token, OperationId operation, Pointer change, RequestFingerprint fingerprint) {
     requireNonNull(change, "change is null");
+    requireNonNull(fingerprint, "fingerprint is null");
     return fencedWrite.write(
         token,
         operation,
+        Optional.of(fingerprint),
         connection -> {
           long version;
           try (PreparedStatement select =
               connection.prepareStatement(
-                  "SELECT COALESCE(MAX(version), 0) FROM fenceline_pointer WHERE resource = ?")) {
-            select.setString(1, token.resource().value());
+                  "SELECT COALESCE(MAX(version), 0) FROM fenceline_pointer"
+                      + " WHERE destination = ? AND resource = ?")) {
+            select.setString(1, name());
+            select.setString(2, token.resource().value());
             try (ResultSet rows = select.executeQuery()) {
               rows.next();
               version = rows.getLong(1) + 1;
@@ -51,14 +62,15 @@ public final class JdbcPointerStore extends FencedJdbcDestination<Pointer> imple
           try (PreparedStatement insert =
               connection.prepareStatement(
                   "INSERT INTO fenceline_pointer"
-                      + " (resource, version, target, attributes, epoch, operation)"
-                      + " VALUES (?, ?, ?, ?, ?, ?)")) {
-            insert.setString(1, token.resource().value());
-            insert.setLong(2, version);
-            insert.setString(3, change.target());
-            insert.setString(4, ReceiptAttributes.encode(change.attributes()));
-            insert.setLong(5, token.epoch().value());
-            insert.setString(6, operation.value());
+                      + " (destination, resource, version, target, attributes, epoch, operation)"
+                      + " VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+            insert.setString(1, name());
+            insert.setString(2, token.resource().value());
+            insert.setLong(3, version);
+            insert.setString(4, change.target());
+            insert.setString(5, ReceiptAttributes.encode(change.attributes()));
+            insert.setLong(6, token.epoch().value());
+            insert.setString(7, operation.value());
             insert.executeUpdate();
           }
           Map<String, String> attributes = new HashMap<>(change.attributes());
@@ -87,10 +99,11 @@ public final class JdbcPointerStore extends FencedJdbcDestination<Pointer> imple
               try (PreparedStatement select =
                   connection.prepareStatement(
                       "SELECT target, attributes, epoch, operation, version"
-                          + " FROM fenceline_pointer WHERE resource = ?"
+                          + " FROM fenceline_pointer WHERE destination = ? AND resource = ?"
                           + " ORDER BY version DESC LIMIT ?")) {
-                select.setString(1, resource.value());
-                select.setInt(2, limit);
+                select.setString(1, name());
+                select.setString(2, resource.value());
+                select.setInt(3, limit);
                 List<PointerState> states = new ArrayList<>();
                 try (ResultSet rows = select.executeQuery()) {
                   while (rows.next()) {

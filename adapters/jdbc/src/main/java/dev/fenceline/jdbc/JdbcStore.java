@@ -3,8 +3,10 @@ package dev.fenceline.jdbc;
 import static java.util.Objects.requireNonNull;
 
 import dev.fenceline.spi.ConfigurationException;
+import dev.fenceline.spi.FencingToken;
 import dev.fenceline.spi.StepListener;
 import dev.fenceline.spi.StoreException;
+import dev.fenceline.spi.TokenKeys;
 import dev.fenceline.spi.UnsafeStoreException;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -58,8 +60,22 @@ public final class JdbcStore implements AutoCloseable {
     T run(Connection connection) throws SQLException;
   }
 
+  /**
+   * The destination name that operation records of schema version 1 (before destinations had names)
+   * belong to after the migration, except those that set a publish pointer.
+   */
+  public static final String SCHEMA_1_DESTINATION = "default";
+
+  /**
+   * The pointer store name that publish pointers of schema version 1, and the operations that set
+   * them, belong to after the migration.
+   */
+  public static final String SCHEMA_1_POINTER_STORE = "pointers";
+
   private final ConnectionSource connections;
   private final String description;
+  private final TokenKeys tokenKeys;
+  private final String id;
   private final Duration lockTimeout;
   private final boolean unsafeAllowEpochRollbackOnCrash;
   private final Dialect dialect;
@@ -70,6 +86,7 @@ public final class JdbcStore implements AutoCloseable {
     this.description = builder.description;
     this.lockTimeout = builder.lockTimeout;
     this.unsafeAllowEpochRollbackOnCrash = builder.unsafeAllowEpochRollbackOnCrash;
+    this.tokenKeys = builder.tokenKeys;
     Connection connection = null;
     try {
       connection = connections.open();
@@ -94,7 +111,7 @@ public final class JdbcStore implements AutoCloseable {
         closeAfter("open " + description, connection);
       }
     }
-    inTransaction("create Fenceline's tables", tx -> Schema.migrate(tx, dialect));
+    this.id = inTransaction("create Fenceline's tables", tx -> Schema.migrate(tx, dialect));
   }
 
   /** Starts a configuration. */
@@ -116,24 +133,59 @@ public final class JdbcStore implements AutoCloseable {
     return new JdbcLeaseIssuer(this);
   }
 
-  /** A destination that applies {@link JdbcChange}s in this database. */
-  public JdbcDestination destination() {
-    return destination(StepListener.NONE);
+  /**
+   * A destination named {@code name} that applies {@link JdbcChange}s in this database. The name
+   * scopes its operation records: give every destination its own ({@code invoices}, {@code audit});
+   * two destinations with the same name are the same destination.
+   *
+   * @param name 1 to 64 characters from {@code [a-z0-9._-]}
+   * @throws IllegalArgumentException if the name breaks the rule
+   */
+  public JdbcDestination destination(String name) {
+    return destination(name, StepListener.NONE);
   }
 
-  /** A destination that reports its steps to {@code steps} (for tests and tracing). */
-  public JdbcDestination destination(StepListener steps) {
-    return new JdbcDestination(new FencedWrite(this, steps));
+  /** A destination named {@code name} that reports its steps to {@code steps} (tests, tracing). */
+  public JdbcDestination destination(String name, StepListener steps) {
+    return new JdbcDestination(new FencedWrite(this, name, steps));
   }
 
-  /** The pointer store ("publish a named value") on this database. */
-  public JdbcPointerStore pointerStore() {
-    return pointerStore(StepListener.NONE);
+  /**
+   * The pointer store ("publish a named value") named {@code name} on this database. The name
+   * scopes its publish pointers and operation records.
+   *
+   * @param name 1 to 64 characters from {@code [a-z0-9._-]}
+   * @throws IllegalArgumentException if the name breaks the rule
+   */
+  public JdbcPointerStore pointerStore(String name) {
+    return pointerStore(name, StepListener.NONE);
   }
 
-  /** A pointer store that reports its steps to {@code steps} (for tests and tracing). */
-  public JdbcPointerStore pointerStore(StepListener steps) {
-    return new JdbcPointerStore(new FencedWrite(this, steps));
+  /**
+   * A pointer store named {@code name} that reports its steps to {@code steps} (tests, tracing).
+   */
+  public JdbcPointerStore pointerStore(String name, StepListener steps) {
+    return new JdbcPointerStore(new FencedWrite(this, name, steps));
+  }
+
+  /**
+   * This database's identity: the issuer identity in the tokens its lease issuer hands out, and the
+   * store identity of its pointer stores. Created with the tables, the same for every process.
+   */
+  public String id() {
+    return id;
+  }
+
+  /** Signs a token with the configured keys, or returns it unchanged without keys. */
+  FencingToken sign(FencingToken token) {
+    return tokenKeys == null ? token : tokenKeys.sign(token);
+  }
+
+  /** Refuses an unsigned or forged token if keys are configured. */
+  void verify(FencingToken token, String action) {
+    if (tokenKeys != null) {
+      tokenKeys.verify(token, action);
+    }
   }
 
   /** The database, as shown in messages (no credentials). */
@@ -413,6 +465,7 @@ public final class JdbcStore implements AutoCloseable {
     private final Properties properties = new Properties();
     private Duration lockTimeout = Duration.ofSeconds(30);
     private boolean unsafeAllowEpochRollbackOnCrash;
+    private TokenKeys tokenKeys;
 
     private Builder() {}
 
@@ -471,6 +524,18 @@ public final class JdbcStore implements AutoCloseable {
             "Cannot use lock timeout " + lockTimeout + ": it must be positive (e.g. PT30S)");
       }
       this.lockTimeout = lockTimeout;
+      return this;
+    }
+
+    /**
+     * Signs every token this store's lease issuer hands out with {@code keys}, and makes this
+     * store's destinations and pointer stores refuse unsigned tokens and tokens whose signature
+     * does not verify ({@link dev.fenceline.spi.UntrustedTokenException}). Default: tokens are
+     * unsigned and not checked (only their issuer identity is). Use the same keys on the issuer's
+     * and the destinations' stores.
+     */
+    public Builder tokenKeys(TokenKeys keys) {
+      this.tokenKeys = requireNonNull(keys, "keys is null");
       return this;
     }
 

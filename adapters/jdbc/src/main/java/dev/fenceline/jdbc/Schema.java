@@ -2,66 +2,89 @@ package dev.fenceline.jdbc;
 
 import dev.fenceline.spi.ConfigurationException;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
+import java.util.UUID;
 
 /**
  * Fenceline's tables, the same SQL on SQLite and PostgreSQL. Times are milliseconds since 1970 by
- * the database's clock. A DBA who creates them by hand runs {@link #TABLES} and inserts version
- * {@value #VERSION} into {@code fenceline_schema}.
+ * the database's clock. A DBA who creates them by hand runs {@link #TABLES}, inserts version
+ * {@value #VERSION} into {@code fenceline_schema} and one identity ({@code jdbc-} and a random
+ * UUID) into {@code fenceline_issuer}.
+ *
+ * <p>Version 2 scopes operation records and publish pointers per destination name and records a
+ * request fingerprint with each operation and the issuer with each control row. A version 1
+ * database is migrated when a store opens it: operations that set a publish pointer go to the
+ * pointer store named {@value JdbcStore#SCHEMA_1_POINTER_STORE}, the others to the destination
+ * named {@value JdbcStore#SCHEMA_1_DESTINATION}; their fingerprints are unknown (a retry is not
+ * compared), and each resource's issuer is recorded by its next registration.
  */
 final class Schema {
 
   /** The schema version this code creates and understands. */
-  static final int VERSION = 1;
+  static final int VERSION = 2;
+
+  private static final String OPERATION_COLUMNS =
+      " destination VARCHAR(64) NOT NULL,"
+          + " resource VARCHAR(200) NOT NULL,"
+          + " operation VARCHAR(200) NOT NULL,"
+          + " epoch BIGINT NOT NULL,"
+          + " recorded_at_ms BIGINT NOT NULL,"
+          + " attributes TEXT NOT NULL,"
+          + " fingerprint VARCHAR(80),"
+          + " PRIMARY KEY (destination, resource, operation))";
+
+  private static final String POINTER_COLUMNS =
+      " destination VARCHAR(64) NOT NULL,"
+          + " resource VARCHAR(200) NOT NULL,"
+          + " version BIGINT NOT NULL,"
+          + " target TEXT NOT NULL,"
+          + " attributes TEXT NOT NULL,"
+          + " epoch BIGINT NOT NULL,"
+          + " operation VARCHAR(200) NOT NULL,"
+          + " PRIMARY KEY (destination, resource, version))";
 
   /** The DDL of version {@value #VERSION}. */
   static final List<String> TABLES =
       List.of(
           "CREATE TABLE IF NOT EXISTS fenceline_schema (version INTEGER NOT NULL)",
+          // The identity of this database's epoch sequence, carried in every token it issues.
+          "CREATE TABLE IF NOT EXISTS fenceline_issuer (id VARCHAR(100) NOT NULL)",
           // The issuer: the newest epoch handed out per resource, and its lease.
           "CREATE TABLE IF NOT EXISTS fenceline_lease ("
               + " resource VARCHAR(200) PRIMARY KEY,"
               + " epoch BIGINT NOT NULL,"
               + " holder VARCHAR(200),"
               + " expires_at_ms BIGINT NOT NULL)",
-          // The destination's control row: the newest epoch registered per resource.
+          // The destination's control row: the newest epoch registered per resource, and the
+          // issuer whose tokens registered it (NULL until the first registration).
           "CREATE TABLE IF NOT EXISTS fenceline_resource ("
               + " resource VARCHAR(200) PRIMARY KEY,"
-              + " epoch BIGINT NOT NULL)",
-          // Applied operations and their receipts, replayed on retries.
-          "CREATE TABLE IF NOT EXISTS fenceline_operation ("
-              + " resource VARCHAR(200) NOT NULL,"
-              + " operation VARCHAR(200) NOT NULL,"
               + " epoch BIGINT NOT NULL,"
-              + " recorded_at_ms BIGINT NOT NULL,"
-              + " attributes TEXT NOT NULL,"
-              + " PRIMARY KEY (resource, operation))",
-          // Every swap of the publish pointer (or published value) per resource; the row with the
-          // highest version is the current pointer, older rows are the history.
-          "CREATE TABLE IF NOT EXISTS fenceline_pointer ("
-              + " resource VARCHAR(200) NOT NULL,"
-              + " version BIGINT NOT NULL,"
-              + " target TEXT NOT NULL,"
-              + " attributes TEXT NOT NULL,"
-              + " epoch BIGINT NOT NULL,"
-              + " operation VARCHAR(200) NOT NULL,"
-              + " PRIMARY KEY (resource, version))");
+              + " issuer VARCHAR(100))",
+          // Applied operations per destination, their receipts and request fingerprints.
+          "CREATE TABLE IF NOT EXISTS fenceline_operation (" + OPERATION_COLUMNS,
+          // Every swap of a publish pointer (or published value) per destination and resource;
+          // the row with the highest version is the current pointer, older rows are the history.
+          "CREATE TABLE IF NOT EXISTS fenceline_pointer (" + POINTER_COLUMNS);
 
   private Schema() {}
 
-  /** Creates missing tables, inside the caller's transaction. */
-  static Void migrate(Connection connection, Dialect dialect) throws SQLException {
+  /**
+   * Creates missing tables or migrates an older version, inside the caller's transaction.
+   *
+   * @return the database's issuer identity
+   */
+  static String migrate(Connection connection, Dialect dialect) throws SQLException {
     try (Statement statement = connection.createStatement()) {
       if (dialect == Dialect.POSTGRESQL) {
         // Concurrent first starts would race on CREATE TABLE IF NOT EXISTS; serialize them.
         statement.execute("SELECT pg_advisory_xact_lock(7438170203)");
       }
-      for (String ddl : TABLES) {
-        statement.execute(ddl);
-      }
+      statement.execute(TABLES.get(0));
       Integer stored = null;
       try (ResultSet rows = statement.executeQuery("SELECT MAX(version) FROM fenceline_schema")) {
         if (rows.next()) {
@@ -70,7 +93,12 @@ final class Schema {
         }
       }
       if (stored == null) {
+        for (String ddl : TABLES) {
+          statement.execute(ddl);
+        }
         statement.execute("INSERT INTO fenceline_schema (version) VALUES (" + VERSION + ")");
+      } else if (stored == 1) {
+        migrateFromVersion1(statement);
       } else if (stored > VERSION) {
         throw new ConfigurationException(
             "Cannot use this database: its Fenceline schema is version "
@@ -79,7 +107,52 @@ final class Schema {
                 + VERSION
                 + " that this Fenceline understands (upgrade Fenceline)");
       }
+      return issuerIdentity(connection);
     }
-    return null;
+  }
+
+  private static void migrateFromVersion1(Statement statement) throws SQLException {
+    statement.execute("ALTER TABLE fenceline_resource ADD COLUMN issuer VARCHAR(100)");
+    statement.execute("CREATE TABLE fenceline_issuer (id VARCHAR(100) NOT NULL)");
+    statement.execute("CREATE TABLE fenceline_operation_v2 (" + OPERATION_COLUMNS);
+    statement.execute(
+        "INSERT INTO fenceline_operation_v2"
+            + " (destination, resource, operation, epoch, recorded_at_ms, attributes, fingerprint)"
+            + " SELECT CASE WHEN EXISTS (SELECT 1 FROM fenceline_pointer p"
+            + " WHERE p.resource = o.resource AND p.operation = o.operation)"
+            + " THEN '"
+            + JdbcStore.SCHEMA_1_POINTER_STORE
+            + "' ELSE '"
+            + JdbcStore.SCHEMA_1_DESTINATION
+            + "' END, o.resource, o.operation, o.epoch, o.recorded_at_ms, o.attributes, NULL"
+            + " FROM fenceline_operation o");
+    statement.execute("DROP TABLE fenceline_operation");
+    statement.execute("ALTER TABLE fenceline_operation_v2 RENAME TO fenceline_operation");
+    statement.execute("CREATE TABLE fenceline_pointer_v2 (" + POINTER_COLUMNS);
+    statement.execute(
+        "INSERT INTO fenceline_pointer_v2"
+            + " (destination, resource, version, target, attributes, epoch, operation)"
+            + " SELECT '"
+            + JdbcStore.SCHEMA_1_POINTER_STORE
+            + "', resource, version, target, attributes, epoch, operation FROM fenceline_pointer");
+    statement.execute("DROP TABLE fenceline_pointer");
+    statement.execute("ALTER TABLE fenceline_pointer_v2 RENAME TO fenceline_pointer");
+    statement.execute("UPDATE fenceline_schema SET version = " + VERSION);
+  }
+
+  private static String issuerIdentity(Connection connection) throws SQLException {
+    try (Statement statement = connection.createStatement();
+        ResultSet rows = statement.executeQuery("SELECT id FROM fenceline_issuer")) {
+      if (rows.next()) {
+        return rows.getString(1);
+      }
+    }
+    String id = "jdbc-" + UUID.randomUUID();
+    try (PreparedStatement insert =
+        connection.prepareStatement("INSERT INTO fenceline_issuer (id) VALUES (?)")) {
+      insert.setString(1, id);
+      insert.executeUpdate();
+    }
+    return id;
   }
 }

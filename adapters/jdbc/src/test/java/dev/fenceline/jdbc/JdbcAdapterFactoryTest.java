@@ -30,7 +30,8 @@ class JdbcAdapterFactoryTest {
     String url = "jdbc:sqlite:" + directory.resolve("fenceline.db");
     try (Adapter adapter = jdbc().create("main", Map.of("url", url, "lock-timeout", "5s"))) {
       assertThat(adapter.leaseIssuer()).isPresent();
-      assertThat(adapter.pointerStore().orElseThrow().guarantee()).isEqualTo(Guarantee.FENCED);
+      assertThat(adapter.pointerStore("reports").orElseThrow().guarantee())
+          .isEqualTo(Guarantee.FENCED);
       assertThat(adapter.blobStore()).isEmpty();
     }
   }

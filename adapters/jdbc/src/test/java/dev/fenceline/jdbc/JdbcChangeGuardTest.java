@@ -22,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 class JdbcChangeGuardTest {
 
   private static final ResourceId LEDGER = ResourceId.of("ledger/acct-42");
-  private static final FencingToken TOKEN = new FencingToken(LEDGER, Epoch.of(7), "worker-a");
+  private static final FencingToken TOKEN =
+      new FencingToken("test-issuer", LEDGER, Epoch.of(7), "worker-a");
 
   @TempDir Path directory;
   private JdbcStore store;
@@ -31,7 +32,7 @@ class JdbcChangeGuardTest {
   @BeforeEach
   void open() {
     store = JdbcStore.sqlite(directory.resolve("fenceline.db"));
-    destination = store.destination();
+    destination = store.destination("ledger");
   }
 
   @AfterEach

@@ -61,14 +61,14 @@ class JdbcConnectionFailuresTest {
 
       var outcome =
           store
-              .pointerStore()
+              .pointerStore("reports")
               .write(
-                  new FencingToken(resource, Epoch.of(1), "worker-a"),
+                  new FencingToken(store.id(), resource, Epoch.of(1), "worker-a"),
                   OperationId.of("op"),
                   Pointer.to("published"));
 
       assertThat(outcome).isInstanceOf(Applied.class);
-      assertThat(store.pointerStore().lookup(resource, OperationId.of("op")))
+      assertThat(store.pointerStore("reports").lookup(resource, OperationId.of("op")))
           .contains(((Applied) outcome).receipt());
     }
   }

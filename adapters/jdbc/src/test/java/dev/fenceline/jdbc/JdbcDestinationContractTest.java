@@ -2,8 +2,10 @@ package dev.fenceline.jdbc;
 
 import dev.fenceline.spi.Destination;
 import dev.fenceline.spi.LeaseIssuer;
+import dev.fenceline.spi.RequestFingerprint;
 import dev.fenceline.spi.ResourceId;
 import dev.fenceline.spi.StepListener;
+import dev.fenceline.spi.TokenKeys;
 import dev.fenceline.tck.DestinationContract;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -39,13 +41,23 @@ abstract class JdbcDestinationContractTest extends DestinationContract<JdbcChang
     return store.get();
   }
 
+  private final OpenStore signedStore = new OpenStore(this::database);
+
   @Override
-  protected Destination<JdbcChange> destination(StepListener steps) {
-    return store().destination(steps);
+  protected Destination<JdbcChange> destination(
+      String name, StepListener steps, Optional<TokenKeys> keys) {
+    if (keys.isEmpty()) {
+      return store().destination(name, steps);
+    }
+    return signedStore.get(builder -> builder.tokenKeys(keys.get())).destination(name, steps);
   }
 
   @Override
   protected JdbcChange change(ResourceId resource, String payload) {
+    return JdbcChange.fingerprinted(RequestFingerprint.sha256(payload), insert(resource, payload));
+  }
+
+  private static JdbcChange insert(ResourceId resource, String payload) {
     return (connection, token, operation) -> {
       try (PreparedStatement insert =
           connection.prepareStatement(
@@ -91,6 +103,7 @@ abstract class JdbcDestinationContractTest extends DestinationContract<JdbcChang
   @AfterEach
   void closeStore() {
     store.close();
+    signedStore.close();
   }
 
   private interface RowsReader<T> {

@@ -3,7 +3,9 @@ package dev.fenceline.jdbc;
 import dev.fenceline.spi.LeaseIssuer;
 import dev.fenceline.spi.PointerStore;
 import dev.fenceline.spi.StepListener;
+import dev.fenceline.spi.TokenKeys;
 import dev.fenceline.tck.PointerStoreContract;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 
 /** Runs the pointer-store suite ("publish a named value"); subclasses pick the database. */
@@ -17,9 +19,14 @@ abstract class JdbcPointerStoreContractTest extends PointerStoreContract {
     return store.get();
   }
 
+  private final OpenStore signedStore = new OpenStore(this::database);
+
   @Override
-  protected PointerStore pointerStore(StepListener steps) {
-    return store().pointerStore(steps);
+  protected PointerStore pointerStore(String name, StepListener steps, Optional<TokenKeys> keys) {
+    if (keys.isEmpty()) {
+      return store().pointerStore(name, steps);
+    }
+    return signedStore.get(builder -> builder.tokenKeys(keys.get())).pointerStore(name, steps);
   }
 
   @Override
@@ -35,5 +42,6 @@ abstract class JdbcPointerStoreContractTest extends PointerStoreContract {
   @AfterEach
   void closeStore() {
     store.close();
+    signedStore.close();
   }
 }

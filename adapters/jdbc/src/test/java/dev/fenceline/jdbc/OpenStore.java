@@ -3,6 +3,7 @@ package dev.fenceline.jdbc;
 import static java.util.Objects.requireNonNull;
 
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 /**
  * The store a test works with: opened on first use, reopened after a restart of the database,
@@ -20,8 +21,16 @@ public final class OpenStore implements AutoCloseable {
 
   /** The open store. */
   public JdbcStore get() {
+    return get(builder -> builder);
+  }
+
+  /**
+   * The open store; on first use it is opened with the database's settings changed by {@code
+   * settings} (for example token keys).
+   */
+  public JdbcStore get(UnaryOperator<JdbcStore.Builder> settings) {
     if (store == null) {
-      store = database.get().openStore();
+      store = settings.apply(database.get().storeBuilder()).build();
     }
     return store;
   }

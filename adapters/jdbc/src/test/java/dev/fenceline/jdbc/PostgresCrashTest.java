@@ -57,12 +57,15 @@ class PostgresCrashTest {
       value = FencingStep.class,
       names = {"AFTER_EPOCH_CHECK", "AFTER_APPLY"})
   void aCrashBeforeTheCommitLeavesNeitherTheChangeNorTheRecord(FencingStep step) {
-    FencingToken a = new FencingToken(REPORT, Epoch.of(33), "worker-a");
-    FencingToken b = new FencingToken(REPORT, Epoch.of(34), "worker-b");
+    FencingToken a = new FencingToken("test-issuer", REPORT, Epoch.of(33), "worker-a");
+    FencingToken b = new FencingToken("test-issuer", REPORT, Epoch.of(34), "worker-b");
     Receipt first;
     try (JdbcStore store = server.openStore()) {
       first =
-          ((Applied) store.pointerStore().write(a, OperationId.of("v1"), Pointer.to("version 1")))
+          ((Applied)
+                  store
+                      .pointerStore("reports")
+                      .write(a, OperationId.of("v1"), Pointer.to("version 1")))
               .receipt();
     }
     PausePoints pauses = new PausePoints();
@@ -71,7 +74,10 @@ class PostgresCrashTest {
     CompletableFuture<WriteOutcome> writer =
         Concurrently.start(
             "worker-b",
-            () -> store.pointerStore(pauses).write(b, OperationId.of("v2"), Pointer.to("v2")));
+            () ->
+                store
+                    .pointerStore("reports", pauses)
+                    .write(b, OperationId.of("v2"), Pointer.to("v2")));
     pause.awaitReached();
 
     server.crash();
@@ -80,7 +86,7 @@ class PostgresCrashTest {
     assertThatThrownBy(() -> Concurrently.await(writer)).isInstanceOf(StoreException.class);
     server.start();
     try (JdbcStore restarted = server.openStore()) {
-      JdbcPointerStore pointers = restarted.pointerStore();
+      JdbcPointerStore pointers = restarted.pointerStore("reports");
       assertThat(pointers.lookup(REPORT, OperationId.of("v2"))).isEmpty();
       assertThat(pointers.current(REPORT).map(PointerState::pointer))
           .contains(Pointer.to("version 1"));
@@ -92,14 +98,17 @@ class PostgresCrashTest {
 
   @Test
   void aCrashAfterTheCommitKeepsBothTheChangeAndTheRecord() {
-    FencingToken b = new FencingToken(REPORT, Epoch.of(34), "worker-b");
+    FencingToken b = new FencingToken("test-issuer", REPORT, Epoch.of(34), "worker-b");
     PausePoints pauses = new PausePoints();
     Pause beforeAnswer = pauses.pauseAt(FencingStep.AFTER_COMMIT, "worker-b");
     JdbcStore store = server.openStore();
     CompletableFuture<WriteOutcome> writer =
         Concurrently.start(
             "worker-b",
-            () -> store.pointerStore(pauses).write(b, OperationId.of("v2"), Pointer.to("v2")));
+            () ->
+                store
+                    .pointerStore("reports", pauses)
+                    .write(b, OperationId.of("v2"), Pointer.to("v2")));
     beforeAnswer.awaitReached();
 
     server.crash();
@@ -108,10 +117,11 @@ class PostgresCrashTest {
 
     server.start();
     try (JdbcStore restarted = server.openStore()) {
-      assertThat(restarted.pointerStore().lookup(REPORT, OperationId.of("v2"))).contains(answered);
-      assertThat(restarted.pointerStore().current(REPORT).map(s -> s.pointer().target()))
+      assertThat(restarted.pointerStore("reports").lookup(REPORT, OperationId.of("v2")))
+          .contains(answered);
+      assertThat(restarted.pointerStore("reports").current(REPORT).map(s -> s.pointer().target()))
           .contains("v2");
-      assertThat(restarted.pointerStore().currentEpoch(REPORT)).isEqualTo(Epoch.of(34));
+      assertThat(restarted.pointerStore("reports").currentEpoch(REPORT)).isEqualTo(Epoch.of(34));
     }
   }
 

@@ -50,13 +50,40 @@ public final class PostgresDatabase implements TestDatabase, AutoCloseable {
     return server.getJdbcUrl("postgres", "postgres");
   }
 
+  /** A new, empty database on this server (for tests that need their own schema). */
+  public TestDatabase newDatabase(String name) {
+    try (Connection connection = connect();
+        java.sql.Statement statement = connection.createStatement()) {
+      statement.execute("CREATE DATABASE " + name);
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+    String url = server.getJdbcUrl("postgres", name);
+    return new TestDatabase() {
+      @Override
+      public JdbcStore.Builder storeBuilder() {
+        return JdbcStore.builder().url(url);
+      }
+
+      @Override
+      public Connection connect() throws SQLException {
+        return DriverManager.getConnection(url);
+      }
+
+      @Override
+      public void restart() {
+        PostgresDatabase.this.restart();
+      }
+    };
+  }
+
   Path dataDirectory() {
     return dataDirectory;
   }
 
   @Override
-  public JdbcStore openStore() {
-    return JdbcStore.builder().url(url()).build();
+  public JdbcStore.Builder storeBuilder() {
+    return JdbcStore.builder().url(url());
   }
 
   @Override

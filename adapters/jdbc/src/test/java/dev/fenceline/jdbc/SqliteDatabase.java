@@ -19,8 +19,8 @@ public final class SqliteDatabase implements TestDatabase {
   }
 
   @Override
-  public JdbcStore openStore() {
-    return JdbcStore.builder().url(url()).build();
+  public JdbcStore.Builder storeBuilder() {
+    return JdbcStore.builder().url(url());
   }
 
   @Override

@@ -43,9 +43,9 @@ class SqliteKillTest {
     Path file = directory.resolve("fenceline.db");
     try (JdbcStore store = JdbcStore.sqlite(file)) {
       store
-          .pointerStore()
+          .pointerStore("reports")
           .write(
-              new FencingToken(REPORT, Epoch.of(33), "worker-a"),
+              new FencingToken("test-issuer", REPORT, Epoch.of(33), "worker-a"),
               OperationId.of("v1"),
               Pointer.to("version 1"));
     }
@@ -53,14 +53,14 @@ class SqliteKillTest {
     killWriterAt(file, step);
 
     try (JdbcStore store = JdbcStore.sqlite(file)) {
-      JdbcPointerStore pointers = store.pointerStore();
+      JdbcPointerStore pointers = store.pointerStore("reports");
       assertThat(pointers.lookup(REPORT, OperationId.of("v2"))).isEmpty();
       assertThat(pointers.current(REPORT).map(PointerState::version)).contains(1L);
       assertThat(pointers.current(REPORT).map(s -> s.pointer().target())).contains("version 1");
       assertThat(pointers.currentEpoch(REPORT)).isEqualTo(Epoch.of(33));
       assertThat(
               pointers.write(
-                  new FencingToken(REPORT, Epoch.of(34), "worker-c"),
+                  new FencingToken("test-issuer", REPORT, Epoch.of(34), "worker-c"),
                   OperationId.of("v2"),
                   Pointer.to("version 2 again")))
           .as("the killed writer's lock is gone")
@@ -76,8 +76,8 @@ class SqliteKillTest {
     killWriterAt(file, FencingStep.AFTER_COMMIT);
 
     try (JdbcStore store = JdbcStore.sqlite(file)) {
-      assertThat(store.pointerStore().lookup(REPORT, OperationId.of("v2"))).isPresent();
-      assertThat(store.pointerStore().current(REPORT).map(s -> s.pointer().target()))
+      assertThat(store.pointerStore("reports").lookup(REPORT, OperationId.of("v2"))).isPresent();
+      assertThat(store.pointerStore("reports").current(REPORT).map(s -> s.pointer().target()))
           .contains("version 2");
     }
   }

@@ -25,6 +25,7 @@ public final class SqliteWriterProcess {
     try (JdbcStore store = JdbcStore.sqlite(file)) {
       store
           .pointerStore(
+              "reports",
               (step, token, operation) -> {
                 if (step == pauseAt) {
                   System.out.println("PAUSED");
@@ -37,7 +38,8 @@ public final class SqliteWriterProcess {
                 }
               })
           .write(
-              new FencingToken(ResourceId.of("nightly-report"), Epoch.of(34), "worker-b"),
+              new FencingToken(
+                  "test-issuer", ResourceId.of("nightly-report"), Epoch.of(34), "worker-b"),
               OperationId.of("v2"),
               Pointer.to("version 2"));
     }

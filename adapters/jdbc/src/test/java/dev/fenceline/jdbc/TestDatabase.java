@@ -9,7 +9,12 @@ import java.sql.SQLException;
 public interface TestDatabase {
 
   /** Opens a new store on the database. */
-  JdbcStore openStore();
+  default JdbcStore openStore() {
+    return storeBuilder().build();
+  }
+
+  /** A store builder with this database's connection settings. */
+  JdbcStore.Builder storeBuilder();
 
   /** A raw connection for checks outside Fenceline. */
   Connection connect() throws SQLException;

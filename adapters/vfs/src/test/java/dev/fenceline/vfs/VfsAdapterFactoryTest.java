@@ -30,7 +30,7 @@ class VfsAdapterFactoryTest {
         vfs().create("files", Map.of("uri", directory.resolve("blobs").toUri().toString()))) {
       assertThat(adapter.blobStore()).isPresent();
       assertThat(adapter.leaseIssuer()).isEmpty();
-      assertThat(adapter.pointerStore()).isEmpty();
+      assertThat(adapter.pointerStore("reports")).isEmpty();
     }
   }
 

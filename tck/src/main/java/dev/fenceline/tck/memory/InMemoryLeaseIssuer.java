@@ -9,12 +9,14 @@ import dev.fenceline.spi.LeaseIssuer;
 import dev.fenceline.spi.LeaseLostException;
 import dev.fenceline.spi.LeaseStatus;
 import dev.fenceline.spi.ResourceId;
+import dev.fenceline.spi.TokenKeys;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 
 /**
  * The reference {@link LeaseIssuer}: one lock around a map. Its "durable" state is a {@link
@@ -26,6 +28,7 @@ public final class InMemoryLeaseIssuer implements LeaseIssuer {
   /** The issuer's state, kept across restarts of the issuer. */
   public static final class Storage {
     private final Map<ResourceId, Row> rows = new HashMap<>();
+    private final String id = "memory-" + UUID.randomUUID();
   }
 
   private static final class Row {
@@ -36,11 +39,27 @@ public final class InMemoryLeaseIssuer implements LeaseIssuer {
 
   private final Storage storage;
   private final Clock clock;
+  private final TokenKeys keys;
 
-  /** An issuer over {@code storage} that decides expiry with {@code clock}. */
+  /** An issuer over {@code storage} that decides expiry with {@code clock}; tokens are unsigned. */
   public InMemoryLeaseIssuer(Storage storage, Clock clock) {
+    this(storage, clock, null);
+  }
+
+  /**
+   * An issuer over {@code storage} that decides expiry with {@code clock} and signs every token
+   * with {@code keys} (null: unsigned).
+   */
+  public InMemoryLeaseIssuer(Storage storage, Clock clock, TokenKeys keys) {
     this.storage = requireNonNull(storage, "storage is null");
     this.clock = requireNonNull(clock, "clock is null");
+    this.keys = keys;
+  }
+
+  /** The identity of the storage's epoch sequence: the same for every issuer over it. */
+  @Override
+  public String id() {
+    return storage.id;
   }
 
   @Override
@@ -57,8 +76,8 @@ public final class InMemoryLeaseIssuer implements LeaseIssuer {
       row.epoch = Math.addExact(row.epoch, 1);
       row.holder = holder;
       row.expiresAt = now.plus(ttl);
-      return Optional.of(
-          new Lease(new FencingToken(resource, Epoch.of(row.epoch), holder), row.expiresAt, ttl));
+      FencingToken token = new FencingToken(storage.id, resource, Epoch.of(row.epoch), holder);
+      return Optional.of(new Lease(keys == null ? token : keys.sign(token), row.expiresAt, ttl));
     }
   }
 
@@ -68,7 +87,10 @@ public final class InMemoryLeaseIssuer implements LeaseIssuer {
     synchronized (storage) {
       Instant now = clock.instant();
       Row row = storage.rows.get(lease.resource());
-      String reason = reasonLost(row, lease, now);
+      String reason =
+          lease.token().issuer().equals(storage.id)
+              ? reasonLost(row, lease, now)
+              : "it was issued by " + lease.token().issuer() + ", not by this issuer " + storage.id;
       if (reason != null) {
         throw new LeaseLostException(
             lease.token(), "Cannot renew lease " + lease.token() + ": " + reason);
@@ -84,6 +106,7 @@ public final class InMemoryLeaseIssuer implements LeaseIssuer {
     synchronized (storage) {
       Row row = storage.rows.get(lease.resource());
       if (row == null
+          || !lease.token().issuer().equals(storage.id)
           || row.epoch != lease.epoch().value()
           || !lease.token().holder().equals(row.holder)) {
         return false;

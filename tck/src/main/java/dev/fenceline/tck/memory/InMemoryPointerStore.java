@@ -5,9 +5,11 @@ import static java.util.Objects.requireNonNull;
 import dev.fenceline.spi.AlreadyApplied;
 import dev.fenceline.spi.Applied;
 import dev.fenceline.spi.Capability;
+import dev.fenceline.spi.Destination;
 import dev.fenceline.spi.Epoch;
 import dev.fenceline.spi.FencingStep;
 import dev.fenceline.spi.FencingToken;
+import dev.fenceline.spi.OperationConflictException;
 import dev.fenceline.spi.OperationId;
 import dev.fenceline.spi.Pointer;
 import dev.fenceline.spi.PointerState;
@@ -16,8 +18,12 @@ import dev.fenceline.spi.Receipt;
 import dev.fenceline.spi.RegisterOutcome;
 import dev.fenceline.spi.Registered;
 import dev.fenceline.spi.RejectedStale;
+import dev.fenceline.spi.RequestFingerprint;
 import dev.fenceline.spi.ResourceId;
 import dev.fenceline.spi.StepListener;
+import dev.fenceline.spi.SupportsEpochReset;
+import dev.fenceline.spi.TokenKeys;
+import dev.fenceline.spi.UntrustedTokenException;
 import dev.fenceline.spi.WriteOutcome;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -27,40 +33,71 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The reference {@link PointerStore}: one lock serializes every write, with the same order of
- * checks a real store uses (epoch, then operation ID, then change and record, then commit). Like a
- * database under READ COMMITTED, reads never wait for a writer: they see what was committed. The
- * state lives in a {@link Storage} object that outlives the store, so a test can restart it. For
- * tests and examples only.
+ * checks a real store uses (token trust, epoch, then operation ID, then change and record, then
+ * commit). Like a database under READ COMMITTED, reads never wait for a writer: they see what was
+ * committed. The state lives in a {@link Storage} object that outlives the store, so a test can
+ * restart it. Operation records and pointers are scoped by the store's name; the registered epoch
+ * and its issuer are per resource, shared by every name. For tests and examples only.
  */
-public final class InMemoryPointerStore implements PointerStore {
+public final class InMemoryPointerStore implements PointerStore, SupportsEpochReset {
 
   /** The store's state, kept across restarts of the store. */
   public static final class Storage {
+    private final String id = "memory-" + UUID.randomUUID();
     private final ReentrantLock writeLock = new ReentrantLock();
     private final Map<ResourceId, Epoch> epochs = new ConcurrentHashMap<>();
-    private final Map<ResourceId, Map<OperationId, Receipt>> operations = new ConcurrentHashMap<>();
+    private final Map<ResourceId, String> issuers = new ConcurrentHashMap<>();
+    private final Map<Scope, Map<OperationId, Recorded>> operations = new ConcurrentHashMap<>();
     // Newest last; replaced as a whole on every commit so readers see a consistent list.
-    private final Map<ResourceId, List<PointerState>> pointers = new ConcurrentHashMap<>();
+    private final Map<Scope, List<PointerState>> pointers = new ConcurrentHashMap<>();
   }
+
+  private record Scope(String name, ResourceId resource) {}
+
+  private record Recorded(Receipt receipt, RequestFingerprint fingerprint) {}
 
   private static final Set<Capability> CAPABILITIES =
       EnumSet.of(
           Capability.NATIVE_EPOCH_CHECK, Capability.OPERATION_RECORD, Capability.RESULT_LOOKUP);
 
   private final Storage storage;
+  private final String name;
   private final StepListener steps;
   private final Clock clock;
+  private final TokenKeys keys;
 
-  /** A store over {@code storage} reporting steps to {@code steps}. */
-  public InMemoryPointerStore(Storage storage, StepListener steps, Clock clock) {
+  /** A store named {@code name} over {@code storage} reporting steps to {@code steps}. */
+  public InMemoryPointerStore(Storage storage, String name, StepListener steps, Clock clock) {
+    this(storage, name, steps, clock, null);
+  }
+
+  /**
+   * A store named {@code name} over {@code storage} reporting steps to {@code steps} that, if
+   * {@code keys} is not null, refuses tokens not signed with them.
+   */
+  public InMemoryPointerStore(
+      Storage storage, String name, StepListener steps, Clock clock, TokenKeys keys) {
     this.storage = requireNonNull(storage, "storage is null");
+    this.name = Destination.validateName(name);
     this.steps = requireNonNull(steps, "steps is null");
     this.clock = requireNonNull(clock, "clock is null");
+    this.keys = keys;
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public String storeId() {
+    return storage.id;
   }
 
   @Override
@@ -71,13 +108,17 @@ public final class InMemoryPointerStore implements PointerStore {
   @Override
   public RegisterOutcome register(FencingToken token) {
     requireNonNull(token, "token is null");
+    String action = "register epoch " + token.epoch() + " at " + name;
+    trust(token, action);
     storage.writeLock.lock();
     try {
+      bindIssuer(token, action);
       Epoch current = currentEpoch(token.resource());
       if (token.epoch().isOlderThan(current)) {
         return new RejectedStale(token.resource(), token.epoch(), current);
       }
       storage.epochs.put(token.resource(), token.epoch());
+      storage.issuers.put(token.resource(), token.issuer());
       return new Registered(token.resource(), token.epoch(), current);
     } finally {
       storage.writeLock.unlock();
@@ -85,40 +126,49 @@ public final class InMemoryPointerStore implements PointerStore {
   }
 
   @Override
-  public WriteOutcome write(FencingToken token, OperationId operation, Pointer change) {
+  public WriteOutcome write(
+      FencingToken token, OperationId operation, Pointer change, RequestFingerprint fingerprint) {
     requireNonNull(token, "token is null");
     requireNonNull(operation, "operation is null");
     requireNonNull(change, "change is null");
+    requireNonNull(fingerprint, "fingerprint is null");
     ResourceId resource = token.resource();
+    String action = "write operation " + operation + " to " + name;
+    trust(token, action);
     steps.reached(FencingStep.BEFORE_LOCK, token, operation);
     WriteOutcome outcome;
     storage.writeLock.lock();
     try {
+      bindIssuer(token, action);
       Epoch current = currentEpoch(resource);
       if (token.epoch().isOlderThan(current)) {
         return new RejectedStale(resource, token.epoch(), current);
       }
       steps.reached(FencingStep.AFTER_EPOCH_CHECK, token, operation);
-      Optional<Receipt> previous = lookup(resource, operation);
-      if (previous.isPresent()) {
-        storage.epochs.put(resource, token.epoch());
-        outcome = new AlreadyApplied(previous.get());
+      Scope scope = new Scope(name, resource);
+      Recorded previous = storage.operations.getOrDefault(scope, Map.of()).get(operation);
+      if (previous != null) {
+        if (!previous.fingerprint().equals(fingerprint)) {
+          throw OperationConflictException.differentRequest(previous.receipt(), fingerprint);
+        }
+        registerNewer(token);
+        outcome = new AlreadyApplied(previous.receipt());
       } else {
         Map<String, String> attributes = new HashMap<>(change.attributes());
         attributes.put(TARGET_ATTRIBUTE, change.target());
         Receipt receipt =
-            new Receipt(resource, operation, token.epoch(), clock.instant(), attributes);
-        List<PointerState> history = new ArrayList<>(historyOf(resource));
+            new Receipt(name, resource, operation, token.epoch(), clock.instant(), attributes);
+        List<PointerState> history = new ArrayList<>(historyOf(scope));
         history.add(
             new PointerState(resource, change, token.epoch(), operation, history.size() + 1L));
         // Nothing is visible until every step passed: a listener that throws here aborts it all.
         steps.reached(FencingStep.AFTER_APPLY, token, operation);
-        storage.epochs.put(resource, token.epoch());
-        storage.pointers.put(resource, List.copyOf(history));
+        registerNewer(token);
+        storage.pointers.put(scope, List.copyOf(history));
         storage
             .operations
-            .computeIfAbsent(resource, id -> new ConcurrentHashMap<>())
-            .put(operation, receipt);
+            .computeIfAbsent(scope, id -> new ConcurrentHashMap<>())
+            .put(operation, new Recorded(receipt, fingerprint));
         outcome = new Applied(receipt);
       }
     } finally {
@@ -132,7 +182,9 @@ public final class InMemoryPointerStore implements PointerStore {
   public Optional<Receipt> lookup(ResourceId resource, OperationId operation) {
     requireNonNull(resource, "resource is null");
     requireNonNull(operation, "operation is null");
-    return Optional.ofNullable(storage.operations.getOrDefault(resource, Map.of()).get(operation));
+    return Optional.ofNullable(
+            storage.operations.getOrDefault(new Scope(name, resource), Map.of()).get(operation))
+        .map(Recorded::receipt);
   }
 
   @Override
@@ -153,7 +205,7 @@ public final class InMemoryPointerStore implements PointerStore {
       throw new IllegalArgumentException(
           "Cannot read the pointer history of " + resource + ": limit " + limit + " is below 1");
     }
-    List<PointerState> oldestFirst = historyOf(resource);
+    List<PointerState> oldestFirst = historyOf(new Scope(name, resource));
     List<PointerState> newestFirst = new ArrayList<>();
     for (int i = oldestFirst.size() - 1; i >= 0 && newestFirst.size() < limit; i--) {
       newestFirst.add(oldestFirst.get(i));
@@ -161,7 +213,55 @@ public final class InMemoryPointerStore implements PointerStore {
     return List.copyOf(newestFirst);
   }
 
-  private List<PointerState> historyOf(ResourceId resource) {
-    return storage.pointers.getOrDefault(resource, List.of());
+  @Override
+  public Epoch resetRegisteredEpoch(ResourceId resource, Epoch epoch, String reason) {
+    requireNonNull(resource, "resource is null");
+    requireNonNull(epoch, "epoch is null");
+    FencingToken.validateHolder(reason);
+    storage.writeLock.lock();
+    try {
+      Epoch previous = currentEpoch(resource);
+      storage.epochs.put(resource, epoch);
+      storage.issuers.remove(resource);
+      System.getLogger(InMemoryPointerStore.class.getName())
+          .log(
+              System.Logger.Level.WARNING,
+              "Reset the registered epoch of "
+                  + resource
+                  + " from "
+                  + previous
+                  + " to "
+                  + epoch
+                  + ": "
+                  + reason);
+      return previous;
+    } finally {
+      storage.writeLock.unlock();
+    }
+  }
+
+  private void trust(FencingToken token, String action) {
+    if (keys != null) {
+      keys.verify(token, action);
+    }
+  }
+
+  /** Refuses a token of another issuer than the one the resource was first registered with. */
+  private void bindIssuer(FencingToken token, String action) {
+    String registered = storage.issuers.get(token.resource());
+    if (registered != null && !registered.equals(token.issuer())) {
+      throw UntrustedTokenException.foreignIssuer(token, registered, action);
+    }
+  }
+
+  private void registerNewer(FencingToken token) {
+    if (token.epoch().isNewerThan(currentEpoch(token.resource()))) {
+      storage.epochs.put(token.resource(), token.epoch());
+    }
+    storage.issuers.putIfAbsent(token.resource(), token.issuer());
+  }
+
+  private List<PointerState> historyOf(Scope scope) {
+    return storage.pointers.getOrDefault(scope, List.of());
   }
 }

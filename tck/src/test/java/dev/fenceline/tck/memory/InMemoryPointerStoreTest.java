@@ -4,9 +4,11 @@ import dev.fenceline.spi.Lease;
 import dev.fenceline.spi.LeaseIssuer;
 import dev.fenceline.spi.PointerStore;
 import dev.fenceline.spi.StepListener;
+import dev.fenceline.spi.TokenKeys;
 import dev.fenceline.tck.PointerStoreContract;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 
 class InMemoryPointerStoreTest extends PointerStoreContract {
 
@@ -15,8 +17,8 @@ class InMemoryPointerStoreTest extends PointerStoreContract {
   private final InMemoryLeaseIssuer.Storage issuerStorage = new InMemoryLeaseIssuer.Storage();
 
   @Override
-  protected PointerStore pointerStore(StepListener steps) {
-    return new InMemoryPointerStore(storage, steps, clock);
+  protected PointerStore pointerStore(String name, StepListener steps, Optional<TokenKeys> keys) {
+    return new InMemoryPointerStore(storage, name, steps, clock, keys.orElse(null));
   }
 
   @Override

@@ -1,0 +1,23 @@
+package dev.fenceline.spi;
+
+/**
+ * A destination whose registered epoch an operator can set back: the way out when a resource was
+ * locked out (an epoch far ahead of the issuer was registered, for example by a hand-built token
+ * before tokens were signed) or when the resource moves to another issuer. Not for applications:
+ * setting the epoch below one a stale owner still holds lets that owner write again. Set it to the
+ * issuer's current epoch ({@link LeaseIssuer#status}), which no stale owner can exceed.
+ */
+public interface SupportsEpochReset {
+
+  /**
+   * Sets the registered epoch of {@code resource} to {@code epoch} and forgets which issuer it was
+   * registered with (the next token registers its issuer again), in one atomic step serialized with
+   * writes. Logged as a warning with the previous and the new epoch and {@code reason}. Operation
+   * records and published pointers are kept.
+   *
+   * @param reason why, for the log (1 to 200 printable characters)
+   * @return the epoch registered before the reset ({@link Epoch#NONE} if none)
+   * @throws StoreException if the store cannot be reached
+   */
+  Epoch resetRegisteredEpoch(ResourceId resource, Epoch epoch, String reason);
+}
