@@ -157,9 +157,10 @@ public final class JdbcStore implements AutoCloseable {
   /**
    * Runs {@code work} in one transaction and commits it. Failures before the commit roll back and
    * throw {@link StoreException} with {@code outcomeUnknown=false}; a failing commit is rolled back
-   * if still possible and throws with {@code outcomeUnknown=true}. Runtime exceptions of the work
-   * itself roll back and are rethrown. Once the commit succeeded, nothing changes the answer: a
-   * failure to close the connection afterwards is only logged.
+   * if still possible and throws with {@code outcomeUnknown=true}. Any other exception of the work
+   * itself (unchecked, or checked and thrown sneakily) rolls back and is rethrown unchanged. Once
+   * the commit succeeded, nothing changes the answer: a failure to close the connection afterwards
+   * is only logged.
    */
   <T> T inTransaction(String action, TransactionWork<T> work) {
     Connection connection = open(action);
@@ -171,7 +172,9 @@ public final class JdbcStore implements AutoCloseable {
       } catch (SQLException e) {
         rollbackQuietly(connection, e);
         throw failure(action, e, false);
-      } catch (RuntimeException | Error e) {
+      } catch (Throwable e) {
+        // Anything else the work threw, including checked exceptions thrown sneakily: a pooled
+        // connection must never go back with the transaction (SQLite: the write lock) open.
         rollbackQuietly(connection, e);
         throw e;
       }
