@@ -524,7 +524,7 @@ public final class JdbcStore implements AutoCloseable {
      * socketTimeout}, except those the URL's query sets itself: a value in the URL wins. A {@code
      * statement_timeout} in the URL's {@code options} parameter likewise wins over {@link
      * #statementTimeout}. SQLite's file name is passed on as written; use {@link
-     * JdbcStore#sqlite(Path)} for a file name that contains {@code ?}, {@code #} or {@code %}.
+     * JdbcStore#sqlite(Path)} for a file name that contains {@code ?}.
      *
      * @throws ConfigurationException if the URL is not a SQLite or PostgreSQL URL
      */
