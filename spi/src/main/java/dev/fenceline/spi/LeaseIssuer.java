@@ -41,7 +41,8 @@ public interface LeaseIssuer {
    * has not expired.
    *
    * @return the renewed lease (same token, later expiry)
-   * @throws LeaseLostException if the lease expired, was released, or a newer epoch was issued
+   * @throws LeaseLostException if the lease expired, was released, a newer epoch was issued, or the
+   *     token names another holder than the one the issuer recorded
    * @throws StoreException if the issuer's store cannot be reached
    */
   Lease renew(Lease lease);

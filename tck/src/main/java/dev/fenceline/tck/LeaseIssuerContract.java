@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fenceline.spi.Epoch;
+import dev.fenceline.spi.FencingToken;
 import dev.fenceline.spi.Lease;
 import dev.fenceline.spi.LeaseIssuer;
 import dev.fenceline.spi.LeaseLostException;
@@ -100,6 +101,26 @@ public abstract class LeaseIssuerContract extends ContractSupport {
         .isInstanceOf(LeaseLostException.class)
         .hasMessageContaining("epoch " + b.epoch());
     assertThat(issuer().status(resource).holder()).contains("worker-b");
+  }
+
+  @Test
+  void renewByAnotherHolderWithTheCurrentEpochIsRefusedAndChangesNothing() {
+    ResourceId resource = freshResource("renew-other-holder");
+    Lease held = issuer().tryAcquire(resource, "worker-a", longTtl()).orElseThrow();
+    LeaseStatus before = issuer().status(resource);
+    Lease impostor =
+        new Lease(
+            new FencingToken(resource, held.epoch(), "worker-b"),
+            held.expiresAt(),
+            held.ttl().multipliedBy(2));
+
+    assertThatThrownBy(() -> issuer().renew(impostor))
+        .isInstanceOf(LeaseLostException.class)
+        .hasMessageContaining("held by worker-a");
+    LeaseStatus after = issuer().status(resource);
+    assertThat(after.holder()).contains("worker-a");
+    assertThat(after.expiresAt()).isEqualTo(before.expiresAt());
+    assertThat(issuer().renew(held).token()).isEqualTo(held.token());
   }
 
   @Test

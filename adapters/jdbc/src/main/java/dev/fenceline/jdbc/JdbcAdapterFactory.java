@@ -23,6 +23,14 @@ import java.util.Set;
  *       <td>none</td></tr>
  *   <tr><td>{@code lock-timeout}</td><td>how long a step waits for another writer's lock, as
  *       {@code 30s}, {@code 500ms} or {@code PT30S}</td><td>{@code 30s}</td></tr>
+ *   <tr><td>{@code statement-timeout}</td><td>how long one statement may run on PostgreSQL
+ *       (see {@link JdbcStore.Builder#statementTimeout})</td><td>{@code 60s}</td></tr>
+ *   <tr><td>{@code connect-timeout}</td><td>PostgreSQL TCP connect (see {@link
+ *       JdbcStore.Builder#connectTimeout})</td><td>{@code 10s}</td></tr>
+ *   <tr><td>{@code login-timeout}</td><td>PostgreSQL connect and log in (see {@link
+ *       JdbcStore.Builder#loginTimeout})</td><td>{@code 30s}</td></tr>
+ *   <tr><td>{@code socket-timeout}</td><td>wait for PostgreSQL's answers (see {@link
+ *       JdbcStore.Builder#socketTimeout})</td><td>{@code 90s}</td></tr>
  *   <tr><td>{@code unsafe-allow-epoch-rollback-on-crash}</td><td>accept a database that can lose
  *       commits on a crash (see {@link JdbcStore})</td><td>{@code false}</td></tr>
  * </table>
@@ -30,7 +38,16 @@ import java.util.Set;
 public final class JdbcAdapterFactory implements AdapterFactory {
 
   private static final Set<String> KEYS =
-      Set.of("url", "user", "password", "lock-timeout", "unsafe-allow-epoch-rollback-on-crash");
+      Set.of(
+          "url",
+          "user",
+          "password",
+          "lock-timeout",
+          "statement-timeout",
+          "connect-timeout",
+          "login-timeout",
+          "socket-timeout",
+          "unsafe-allow-epoch-rollback-on-crash");
 
   @Override
   public String name() {
@@ -45,6 +62,10 @@ public final class JdbcAdapterFactory implements AdapterFactory {
     config.optional("user").ifPresent(builder::user);
     config.optional("password").ifPresent(builder::password);
     config.duration("lock-timeout").ifPresent(builder::lockTimeout);
+    config.duration("statement-timeout").ifPresent(builder::statementTimeout);
+    config.duration("connect-timeout").ifPresent(builder::connectTimeout);
+    config.duration("login-timeout").ifPresent(builder::loginTimeout);
+    config.duration("socket-timeout").ifPresent(builder::socketTimeout);
     config
         .bool("unsafe-allow-epoch-rollback-on-crash")
         .ifPresent(builder::unsafeAllowEpochRollbackOnCrash);

@@ -201,6 +201,14 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
     if (row.holder() == null) {
       return "it was released";
     }
+    if (!row.holder().equals(lease.token().holder())) {
+      return "epoch "
+          + lease.epoch()
+          + " is held by "
+          + row.holder()
+          + ", not by "
+          + lease.token().holder();
+    }
     if (row.expiresAtMillis() <= row.nowMillis()) {
       return "it expired at "
           + Instant.ofEpochMilli(row.expiresAtMillis())

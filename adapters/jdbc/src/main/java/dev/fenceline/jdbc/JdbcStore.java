@@ -8,14 +8,24 @@ import dev.fenceline.spi.StepListener;
 import dev.fenceline.spi.StoreException;
 import dev.fenceline.spi.TokenKeys;
 import dev.fenceline.spi.UnsafeStoreException;
+import java.net.SocketTimeoutException;
+import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
+import java.util.Set;
 import javax.sql.DataSource;
 
 /**
@@ -43,10 +53,39 @@ import javax.sql.DataSource;
  * <p>Every fenced step is one transaction: {@code BEGIN IMMEDIATE} on SQLite (the database's write
  * lock), {@code SELECT ... FOR UPDATE} on the resource's control row on PostgreSQL (READ
  * COMMITTED). Thread-safe; every call takes its own connection.
+ *
+ * <p>No call waits forever. Defaults, each changeable on the {@link Builder}:
+ *
+ * <table>
+ *   <caption>timeouts</caption>
+ *   <tr><th>setting</th><th>default</th><th>applies to</th></tr>
+ *   <tr><td>{@link Builder#lockTimeout lock timeout}</td><td>30 s</td><td>SQLite {@code
+ *       busy_timeout} on every connection; PostgreSQL {@code lock_timeout} in every
+ *       transaction</td></tr>
+ *   <tr><td>{@link Builder#statementTimeout statement timeout}</td><td>60 s</td><td>PostgreSQL
+ *       {@code statement_timeout} in every transaction</td></tr>
+ *   <tr><td>{@link Builder#connectTimeout connect timeout}</td><td>10 s</td><td>PostgreSQL
+ *       {@link Builder#url url} connections (pgjdbc {@code connectTimeout})</td></tr>
+ *   <tr><td>{@link Builder#loginTimeout login timeout}</td><td>30 s</td><td>PostgreSQL {@link
+ *       Builder#url url} connections (pgjdbc {@code loginTimeout})</td></tr>
+ *   <tr><td>{@link Builder#socketTimeout socket timeout}</td><td>90 s</td><td>PostgreSQL {@link
+ *       Builder#url url} connections (pgjdbc {@code socketTimeout})</td></tr>
+ * </table>
+ *
+ * <p>A server that accepts connections and never answers therefore makes {@code build()} fail
+ * within the login timeout and a step fail within the socket timeout, with a {@link
+ * StoreException}: {@link StoreException#outcomeUnknown()} is false unless the commit itself got no
+ * answer. With a {@link Builder#dataSource data source}, connecting, logging in and socket reads
+ * are bounded by the data source's own settings (configure them there, e.g. pgjdbc's {@code
+ * socketTimeout} and the pool's connection timeout); the lock and statement timeouts still apply,
+ * set with {@code SET LOCAL} so they end with each transaction and never change the pool's
+ * sessions.
  */
 public final class JdbcStore implements AutoCloseable {
 
   private static final System.Logger LOG = System.getLogger(JdbcStore.class.getName());
+  private static final String SQLITE_PREFIX = "jdbc:sqlite:";
+  private static final String POSTGRESQL_PREFIX = "jdbc:postgresql:";
 
   /** Opens connections; the caller closes them. */
   @FunctionalInterface
@@ -77,20 +116,29 @@ public final class JdbcStore implements AutoCloseable {
   private final TokenKeys tokenKeys;
   private final String id;
   private final Duration lockTimeout;
+  private final Duration statementTimeout;
+  private final Duration socketTimeout;
+  private final String unreachableHint;
   private final boolean unsafeAllowEpochRollbackOnCrash;
   private final Dialect dialect;
   private volatile boolean closed;
 
-  private JdbcStore(Builder builder) {
-    this.connections = builder.connections;
+  private JdbcStore(Builder builder, ConnectionSource connections) {
+    this.connections = connections;
     this.description = builder.description;
     this.lockTimeout = builder.lockTimeout;
+    this.statementTimeout = builder.statementTimeoutApplied();
+    this.socketTimeout = builder.socketTimeoutApplied();
+    this.unreachableHint = builder.unreachableHint();
     this.unsafeAllowEpochRollbackOnCrash = builder.unsafeAllowEpochRollbackOnCrash;
     this.tokenKeys = builder.tokenKeys;
     Connection connection = null;
     try {
       connection = connections.open();
       this.dialect = Dialect.of(connection, description);
+      if (dialect == Dialect.SQLITE) {
+        refuseInMemorySqlite(connection);
+      }
       configure(connection);
       if (dialect == Dialect.POSTGRESQL) {
         checkPostgresIsPrimary(connection);
@@ -100,12 +148,7 @@ public final class JdbcStore implements AutoCloseable {
       }
     } catch (SQLException e) {
       throw new StoreException(
-          "Cannot open "
-              + description
-              + ": "
-              + e.getMessage()
-              + " (check that the database is running and the URL and credentials are right)",
-          e);
+          "Cannot open " + description + ": " + e.getMessage() + " (" + unreachableHint + ")", e);
     } finally {
       if (connection != null) {
         closeAfter("open " + description, connection);
@@ -124,8 +167,8 @@ public final class JdbcStore implements AutoCloseable {
    *
    * @param file the database file, shared by every process that fences the same resources
    */
-  public static JdbcStore sqlite(java.nio.file.Path file) {
-    return builder().url("jdbc:sqlite:" + file.toAbsolutePath()).build();
+  public static JdbcStore sqlite(Path file) {
+    return builder().sqliteFile(file).build();
   }
 
   /** The lease issuer on this database. */
@@ -209,9 +252,10 @@ public final class JdbcStore implements AutoCloseable {
   /**
    * Runs {@code work} in one transaction and commits it. Failures before the commit roll back and
    * throw {@link StoreException} with {@code outcomeUnknown=false}; a failing commit is rolled back
-   * if still possible and throws with {@code outcomeUnknown=true}. Runtime exceptions of the work
-   * itself roll back and are rethrown. Once the commit succeeded, nothing changes the answer: a
-   * failure to close the connection afterwards is only logged.
+   * if still possible and throws with {@code outcomeUnknown=true}. Any other exception of the work
+   * itself (unchecked, or checked and thrown sneakily) rolls back and is rethrown unchanged. Once
+   * the commit succeeded, nothing changes the answer: a failure to close the connection afterwards
+   * is only logged.
    */
   <T> T inTransaction(String action, TransactionWork<T> work) {
     Connection connection = open(action);
@@ -223,7 +267,9 @@ public final class JdbcStore implements AutoCloseable {
       } catch (SQLException e) {
         rollbackQuietly(connection, e);
         throw failure(action, e, false);
-      } catch (RuntimeException | Error e) {
+      } catch (Throwable e) {
+        // Anything else the work threw, including checked exceptions thrown sneakily: a pooled
+        // connection must never go back with the transaction (SQLite: the write lock) open.
         rollbackQuietly(connection, e);
         throw e;
       }
@@ -281,7 +327,9 @@ public final class JdbcStore implements AutoCloseable {
               + description
               + ": "
               + e.getMessage()
-              + " (check that the database is running)",
+              + " ("
+              + unreachableHint
+              + ")",
           e);
     }
     try {
@@ -315,8 +363,13 @@ public final class JdbcStore implements AutoCloseable {
     } else {
       connection.setAutoCommit(false);
       connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+      // Transaction-scoped, so a pooled connection goes back with its own settings.
       try (Statement statement = connection.createStatement()) {
         statement.execute("SET LOCAL lock_timeout = '" + lockTimeout.toMillis() + "ms'");
+        if (statementTimeout != null) {
+          statement.execute(
+              "SET LOCAL statement_timeout = '" + statementTimeout.toMillis() + "ms'");
+        }
       }
     }
   }
@@ -359,10 +412,22 @@ public final class JdbcStore implements AutoCloseable {
     String hint;
     String state = e.getSQLState() == null ? "" : e.getSQLState();
     String text = String.valueOf(e.getMessage());
+    boolean noAnswer = causedBy(e, SocketTimeoutException.class);
     if (outcomeUnknown) {
       hint =
-          "the commit may or may not have happened; look the operation up or retry it with the"
-              + " same operation ID";
+          (noAnswer ? "the database did not answer the commit within the socket timeout; " : "")
+              + "the commit may or may not have happened; look the operation up or retry it with"
+              + " the same operation ID";
+    } else if (noAnswer) {
+      hint =
+          "the database did not answer within the socket timeout"
+              + (socketTimeout == null ? "" : " of " + socketTimeout)
+              + "; nothing was committed, retrying is safe";
+    } else if (state.equals("57014") && statementTimeout != null) {
+      hint =
+          "a statement ran longer than the statement timeout of "
+              + statementTimeout
+              + "; nothing was committed (raise the statement timeout, or make the change smaller)";
     } else if (text.contains("SQLITE_BUSY") || state.equals("55P03")) {
       hint =
           "another process held the lock longer than the lock timeout of "
@@ -377,6 +442,28 @@ public final class JdbcStore implements AutoCloseable {
         "Cannot " + action + " at " + description + ": " + text + " (" + hint + ")",
         e,
         outcomeUnknown);
+  }
+
+  private static boolean causedBy(Throwable failure, Class<? extends Throwable> type) {
+    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      if (type.isInstance(cause)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private void refuseInMemorySqlite(Connection connection) throws SQLException {
+    String file =
+        queryString(connection, "SELECT file FROM pragma_database_list WHERE name = 'main'");
+    if (file == null || file.isEmpty()) {
+      throw new ConfigurationException(
+          "Cannot open "
+              + description
+              + ": it is an in-memory or temporary SQLite database, which every connection sees"
+              + " as a new, empty database, and the store opens a connection per call"
+              + " (point the URL at a file, e.g. jdbc:sqlite:/var/lib/fenceline/fenceline.db)");
+    }
   }
 
   private void enableWal(Connection connection) throws SQLException {
@@ -459,11 +546,22 @@ public final class JdbcStore implements AutoCloseable {
 
   /** Validating builder for {@link JdbcStore}. */
   public static final class Builder {
-    private ConnectionSource connections;
+    private static final Duration DEFAULT_LOCK_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration DEFAULT_STATEMENT_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
+    private static final Duration DEFAULT_LOGIN_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration DEFAULT_SOCKET_TIMEOUT = Duration.ofSeconds(90);
+
+    private DataSource dataSource;
     private String description;
     private String url;
+    private Path sqliteFile;
     private final Properties properties = new Properties();
-    private Duration lockTimeout = Duration.ofSeconds(30);
+    private Duration lockTimeout = DEFAULT_LOCK_TIMEOUT;
+    private Duration statementTimeout = DEFAULT_STATEMENT_TIMEOUT;
+    private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
+    private Duration loginTimeout = DEFAULT_LOGIN_TIMEOUT;
+    private Duration socketTimeout = DEFAULT_SOCKET_TIMEOUT;
     private boolean unsafeAllowEpochRollbackOnCrash;
     private TokenKeys tokenKeys;
 
@@ -473,10 +571,19 @@ public final class JdbcStore implements AutoCloseable {
      * Connects through {@link DriverManager} with this JDBC URL, e.g. {@code
      * jdbc:sqlite:/var/lib/fenceline/fenceline.db} or {@code
      * jdbc:postgresql://db-primary:5432/app}.
+     *
+     * <p>For PostgreSQL the builder's connect, login and socket timeouts are passed to the driver
+     * as the connection properties {@code connectTimeout}, {@code loginTimeout} and {@code
+     * socketTimeout}, except those the URL's query sets itself: a value in the URL wins. A {@code
+     * statement_timeout} in the URL's {@code options} parameter likewise wins over {@link
+     * #statementTimeout}. SQLite's file name is passed on as written; use {@link
+     * JdbcStore#sqlite(Path)} for a file name that contains {@code ?}.
+     *
+     * @throws ConfigurationException if the URL is not a SQLite or PostgreSQL URL
      */
     public Builder url(String url) {
       requireNonNull(url, "url is null");
-      if (!url.startsWith("jdbc:sqlite:") && !url.startsWith("jdbc:postgresql:")) {
+      if (!url.startsWith(SQLITE_PREFIX) && !url.startsWith(POSTGRESQL_PREFIX)) {
         throw new ConfigurationException(
             "Cannot use JDBC URL \""
                 + withoutQuery(url)
@@ -485,7 +592,22 @@ public final class JdbcStore implements AutoCloseable {
       }
       this.url = url;
       this.description = withoutQuery(url);
-      this.connections = () -> DriverManager.getConnection(this.url, properties);
+      this.sqliteFile = url.startsWith(SQLITE_PREFIX) ? sqlitePlainFile(url) : null;
+      this.dataSource = null;
+      return this;
+    }
+
+    /**
+     * Opens the SQLite file {@code file} whatever characters its name holds: the path goes to the
+     * driver as a percent-encoded {@code file:} URI, because a plain {@code jdbc:sqlite:} URL is
+     * cut at {@code ?} and the rest read as parameters.
+     */
+    Builder sqliteFile(Path file) {
+      requireNonNull(file, "file is null");
+      Path absolute = file.toAbsolutePath();
+      url(SQLITE_PREFIX + absolute.toUri().toASCIIString());
+      this.description = SQLITE_PREFIX + absolute;
+      this.sqliteFile = absolute;
       return this;
     }
 
@@ -504,26 +626,81 @@ public final class JdbcStore implements AutoCloseable {
     /**
      * Connects through a data source (a pool, for example). {@code description} names it in
      * messages; do not put credentials in it.
+     *
+     * <p>The connect, login and socket timeouts of this builder do not apply: the data source's own
+     * settings bound connecting and waiting for answers, so set them there (with pgjdbc, its {@code
+     * connectTimeout}, {@code loginTimeout} and {@code socketTimeout}; with a pool, also its
+     * connection timeout). The lock and statement timeouts do apply (see {@link JdbcStore}).
      */
     public Builder dataSource(DataSource dataSource, String description) {
-      requireNonNull(dataSource, "dataSource is null");
+      this.dataSource = requireNonNull(dataSource, "dataSource is null");
       this.description = requireNonNull(description, "description is null");
       this.url = null;
-      this.connections = dataSource::getConnection;
+      this.sqliteFile = null;
       return this;
     }
 
     /**
      * How long a step waits for another writer's lock (default 30 s): SQLite's {@code
-     * busy_timeout}, PostgreSQL's {@code lock_timeout}.
+     * busy_timeout}, PostgreSQL's {@code lock_timeout}. Keep it below the statement timeout so a
+     * lock wait ends with the lock timeout's clearer message.
+     *
+     * @throws ConfigurationException if it is not positive
      */
     public Builder lockTimeout(Duration lockTimeout) {
-      requireNonNull(lockTimeout, "lockTimeout is null");
-      if (lockTimeout.isNegative() || lockTimeout.isZero()) {
-        throw new ConfigurationException(
-            "Cannot use lock timeout " + lockTimeout + ": it must be positive (e.g. PT30S)");
-      }
-      this.lockTimeout = lockTimeout;
+      this.lockTimeout = positive("lock timeout", lockTimeout, "PT30S");
+      return this;
+    }
+
+    /**
+     * How long one SQL statement of a step may run on PostgreSQL before the server cancels it and
+     * the step rolls back (default 60 s): {@code statement_timeout}, set with {@code SET LOCAL} in
+     * each of the store's transactions. Covers the statements of a {@link JdbcChange} too. A
+     * cancelled statement is reported as a {@link StoreException} with nothing committed. Not used
+     * on SQLite, which runs in the process (its waits are bounded by the lock timeout).
+     *
+     * @throws ConfigurationException if it is not positive
+     */
+    public Builder statementTimeout(Duration statementTimeout) {
+      this.statementTimeout = positive("statement timeout", statementTimeout, "PT60S");
+      return this;
+    }
+
+    /**
+     * How long opening a TCP connection to PostgreSQL may take (default 10 s; pgjdbc's {@code
+     * connectTimeout}, in whole seconds, rounded up). For {@link #url} connections only.
+     *
+     * @throws ConfigurationException if it is not positive
+     */
+    public Builder connectTimeout(Duration connectTimeout) {
+      this.connectTimeout = positive("connect timeout", connectTimeout, "PT10S");
+      return this;
+    }
+
+    /**
+     * How long connecting and logging in to PostgreSQL may take in all (default 30 s; pgjdbc's
+     * {@code loginTimeout}, in whole seconds, rounded up). Bounds {@link #build()} against a server
+     * that accepts connections but does not answer. For {@link #url} connections only.
+     *
+     * @throws ConfigurationException if it is not positive
+     */
+    public Builder loginTimeout(Duration loginTimeout) {
+      this.loginTimeout = positive("login timeout", loginTimeout, "PT30S");
+      return this;
+    }
+
+    /**
+     * How long to wait for any answer from PostgreSQL on an open connection (default 90 s; pgjdbc's
+     * {@code socketTimeout}, in whole seconds, rounded up). Bounds every step against a server that
+     * stops answering; the connection is then dropped, so the server rolls back what was not
+     * committed. Keep it above the statement timeout, so a slow statement is cancelled by the
+     * server with a clear message before the client gives up on the connection. For {@link #url}
+     * connections only.
+     *
+     * @throws ConfigurationException if it is not positive
+     */
+    public Builder socketTimeout(Duration socketTimeout) {
+      this.socketTimeout = positive("socket timeout", socketTimeout, "PT90S");
       return this;
     }
 
@@ -553,17 +730,139 @@ public final class JdbcStore implements AutoCloseable {
     /**
      * Connects, checks the database (see {@link JdbcStore}) and creates the tables.
      *
-     * @throws ConfigurationException if no URL or data source was given
+     * @throws ConfigurationException if no URL or data source was given, or the URL names an
+     *     in-memory or temporary SQLite database (each connection would see its own empty one)
      * @throws UnsafeStoreException if the database cannot keep the guarantees
-     * @throws StoreException if the database cannot be reached
+     * @throws StoreException if the database cannot be reached, or does not answer in time
      */
     public JdbcStore build() {
-      if (connections == null) {
+      if (url == null && dataSource == null) {
         throw new ConfigurationException(
             "Cannot open a JDBC store: no url(...) or dataSource(...) given"
                 + " (e.g. url(\"jdbc:sqlite:fenceline.db\"))");
       }
-      return new JdbcStore(this);
+      if (dataSource != null) {
+        return new JdbcStore(this, dataSource::getConnection);
+      }
+      String driverUrl = url;
+      Properties connectionProperties = new Properties();
+      connectionProperties.putAll(properties);
+      if (isPostgresUrl()) {
+        Set<String> inUrl = queryKeys(url);
+        putSeconds(connectionProperties, inUrl, "connectTimeout", connectTimeout);
+        putSeconds(connectionProperties, inUrl, "loginTimeout", loginTimeout);
+        putSeconds(connectionProperties, inUrl, "socketTimeout", socketTimeout);
+      }
+      return new JdbcStore(
+          this, () -> DriverManager.getConnection(driverUrl, connectionProperties));
+    }
+
+    private boolean isPostgresUrl() {
+      return url != null && url.startsWith(POSTGRESQL_PREFIX);
+    }
+
+    /** The statement timeout to set in each transaction, or null if the URL sets its own. */
+    private Duration statementTimeoutApplied() {
+      if (isPostgresUrl()
+          && queryValues(url).stream().anyMatch(v -> v.contains("statement_timeout"))) {
+        return null;
+      }
+      return statementTimeout;
+    }
+
+    /** The socket timeout in force, or null if the store does not know it (data source, URL). */
+    private Duration socketTimeoutApplied() {
+      return isPostgresUrl() && !queryKeys(url).contains("socketTimeout") ? socketTimeout : null;
+    }
+
+    private String unreachableHint() {
+      if (url != null && url.startsWith(SQLITE_PREFIX)) {
+        Path directory = sqliteFile == null ? null : sqliteFile.getParent();
+        if (directory != null && !Files.isDirectory(directory)) {
+          return "the directory "
+              + directory
+              + " does not exist; create it, or point the URL at a file in an existing directory";
+        }
+        return "check that the file's directory exists and this process may read and write it";
+      }
+      if (isPostgresUrl()) {
+        return "check that the database is running and answers, and that the URL and credentials"
+            + " are right; connect timeout "
+            + connectTimeout
+            + ", login timeout "
+            + loginTimeout
+            + " unless the URL sets them";
+      }
+      return "check that the database is running and answers, and the data source's settings";
+    }
+
+    private static void putSeconds(
+        Properties target, Set<String> inUrl, String key, Duration timeout) {
+      if (!inUrl.contains(key)) {
+        // pgjdbc takes whole seconds; round up so a short timeout never becomes 0 (= none).
+        long seconds = timeout.toSeconds() + (timeout.getNano() > 0 ? 1 : 0);
+        target.setProperty(key, Long.toString(Math.min(seconds, Integer.MAX_VALUE)));
+      }
+    }
+
+    private static Duration positive(String name, Duration value, String example) {
+      requireNonNull(value, name + " is null");
+      if (value.isNegative() || value.isZero()) {
+        throw new ConfigurationException(
+            "Cannot use " + name + " " + value + ": it must be positive (e.g. " + example + ")");
+      }
+      return value;
+    }
+
+    private static Set<String> queryKeys(String url) {
+      Set<String> keys = new HashSet<>();
+      for (String parameter : queryParameters(url)) {
+        int equals = parameter.indexOf('=');
+        keys.add(equals < 0 ? parameter : parameter.substring(0, equals));
+      }
+      return keys;
+    }
+
+    private static List<String> queryValues(String url) {
+      List<String> values = new ArrayList<>();
+      for (String parameter : queryParameters(url)) {
+        int equals = parameter.indexOf('=');
+        if (equals >= 0) {
+          values.add(URLDecoder.decode(parameter.substring(equals + 1), StandardCharsets.UTF_8));
+        }
+      }
+      return values;
+    }
+
+    private static List<String> queryParameters(String url) {
+      int query = url.indexOf('?');
+      if (query < 0) {
+        return List.of();
+      }
+      return List.of(url.substring(query + 1).split("&"));
+    }
+
+    /** The file a plain {@code jdbc:sqlite:} URL names, if it names one (for hints only). */
+    private static Path sqlitePlainFile(String url) {
+      String name = url.substring(SQLITE_PREFIX.length());
+      try {
+        if (name.startsWith("file:")) {
+          String uri = name;
+          int end = indexOfAny(uri, '?', '#');
+          return Path.of(URI.create(end < 0 ? uri : uri.substring(0, end)));
+        }
+        int query = name.indexOf('?');
+        name = query < 0 ? name : name.substring(0, query);
+        return name.isEmpty() || name.equals(":memory:") ? null : Path.of(name).toAbsolutePath();
+      } catch (IllegalArgumentException | java.nio.file.FileSystemNotFoundException e) {
+        return null; // not a path we can reason about; the hint stays general
+      }
+    }
+
+    private static int indexOfAny(String text, char first, char second) {
+      int a = text.indexOf(first);
+      int b = text.indexOf(second);
+      return a < 0 ? b : b < 0 ? a : Math.min(a, b);
     }
 
     private static String withoutQuery(String url) {

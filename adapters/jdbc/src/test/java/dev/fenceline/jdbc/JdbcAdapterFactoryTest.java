@@ -28,7 +28,23 @@ class JdbcAdapterFactoryTest {
   @Test
   void isFoundByServiceLoaderAndOffersAnIssuerAndAPointerStore() {
     String url = "jdbc:sqlite:" + directory.resolve("fenceline.db");
-    try (Adapter adapter = jdbc().create("main", Map.of("url", url, "lock-timeout", "5s"))) {
+    try (Adapter adapter =
+        jdbc()
+            .create(
+                "main",
+                Map.of(
+                    "url",
+                    url,
+                    "lock-timeout",
+                    "5s",
+                    "statement-timeout",
+                    "20s",
+                    "connect-timeout",
+                    "3s",
+                    "login-timeout",
+                    "4s",
+                    "socket-timeout",
+                    "30s"))) {
       assertThat(adapter.leaseIssuer()).isPresent();
       assertThat(adapter.pointerStore("reports").orElseThrow().guarantee())
           .isEqualTo(Guarantee.FENCED);
@@ -41,7 +57,8 @@ class JdbcAdapterFactoryTest {
     assertThatThrownBy(() -> jdbc().create("main", Map.of("url", "jdbc:sqlite:x", "uri", "y")))
         .isInstanceOf(ConfigurationException.class)
         .hasMessageContaining("unknown key \"uri\"")
-        .hasMessageContaining("known keys: [lock-timeout, password,");
+        .hasMessageContaining(
+            "known keys: [connect-timeout, lock-timeout, login-timeout, password,");
     assertThatThrownBy(() -> jdbc().create("main", Map.of()))
         .hasMessageContaining("key \"url\" is missing");
     assertThatThrownBy(

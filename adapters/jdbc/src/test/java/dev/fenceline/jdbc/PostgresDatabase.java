@@ -8,6 +8,8 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -132,6 +134,92 @@ public final class PostgresDatabase implements TestDatabase, AutoCloseable {
       throw new IllegalStateException(e);
     } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
       throw new IllegalStateException("the postmaster did not exit after SIGQUIT", e);
+    }
+  }
+
+  /**
+   * Freezes the server with SIGSTOP: the postmaster, and with {@code backendsToo} every process it
+   * started (the backends serving open connections). The kernel still accepts connections and
+   * buffers what clients send, but nothing answers. Returns once every frozen process is stopped.
+   * Always {@link #thaw} afterwards.
+   */
+  synchronized void freeze(boolean backendsToo) {
+    ProcessHandle postmaster = postmaster();
+    signal("-STOP", List.of(postmaster.pid()), true);
+    List<Long> pids = new ArrayList<>(List.of(postmaster.pid()));
+    if (backendsToo) {
+      // The postmaster is stopped, so it starts no new children; one may still exit meanwhile.
+      List<Long> children = postmaster.descendants().map(ProcessHandle::pid).toList();
+      signal("-STOP", children, false);
+      pids.addAll(children);
+    }
+    for (long pid : pids) {
+      awaitStopped(pid);
+    }
+  }
+
+  /** Resumes every process of the server with SIGCONT (safe to call when nothing is frozen). */
+  synchronized void thaw() {
+    ProcessHandle postmaster = postmaster();
+    signal("-CONT", postmaster.descendants().map(ProcessHandle::pid).toList(), false);
+    signal("-CONT", List.of(postmaster.pid()), true);
+  }
+
+  private ProcessHandle postmaster() {
+    try {
+      long pid = Long.parseLong(Files.readAllLines(dataDirectory.resolve("postmaster.pid")).get(0));
+      return ProcessHandle.of(pid)
+          .orElseThrow(() -> new IllegalStateException("postmaster " + pid + " is not running"));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Sends {@code signal}; unless {@code strict}, a process that has exited meanwhile is fine. */
+  private static void signal(String signal, List<Long> pids, boolean strict) {
+    if (pids.isEmpty()) {
+      return;
+    }
+    List<String> command = new ArrayList<>(List.of("kill", signal));
+    pids.forEach(pid -> command.add(Long.toString(pid)));
+    try {
+      Process kill =
+          new ProcessBuilder(command)
+              .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+              .redirectError(
+                  strict ? ProcessBuilder.Redirect.INHERIT : ProcessBuilder.Redirect.DISCARD)
+              .start();
+      if (kill.waitFor() != 0 && strict) {
+        throw new IllegalStateException(String.join(" ", command) + " failed");
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Waits until /proc shows {@code pid} stopped (state T), or gone. */
+  private static void awaitStopped(long pid) {
+    Path stat = Path.of("/proc", Long.toString(pid), "stat");
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (true) {
+      String line;
+      try {
+        line = Files.readString(stat);
+      } catch (IOException e) {
+        return; // the process ended
+      }
+      // "pid (comm) S ...": the state follows the last ')'.
+      char state = line.charAt(line.lastIndexOf(')') + 2);
+      if (state == 'T' || state == 't' || state == 'Z') {
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("process " + pid + " did not stop; state " + state);
+      }
+      Thread.onSpinWait();
     }
   }
 

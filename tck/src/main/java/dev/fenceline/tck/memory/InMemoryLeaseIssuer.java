@@ -148,6 +148,14 @@ public final class InMemoryLeaseIssuer implements LeaseIssuer {
     if (row.holder == null) {
       return "it was released";
     }
+    if (!row.holder.equals(lease.token().holder())) {
+      return "epoch "
+          + lease.epoch()
+          + " is held by "
+          + row.holder
+          + ", not by "
+          + lease.token().holder();
+    }
     if (!row.expiresAt.isAfter(now)) {
       return "it expired at " + row.expiresAt + " by the issuer's clock";
     }

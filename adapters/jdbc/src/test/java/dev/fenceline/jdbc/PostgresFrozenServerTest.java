@@ -1,0 +1,292 @@
+package dev.fenceline.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+import dev.fenceline.spi.Epoch;
+import dev.fenceline.spi.FencingStep;
+import dev.fenceline.spi.FencingToken;
+import dev.fenceline.spi.OperationId;
+import dev.fenceline.spi.ResourceId;
+import dev.fenceline.spi.StepListener;
+import dev.fenceline.spi.StoreException;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Path;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * No call waits forever on a PostgreSQL server that accepts connections and never answers: the
+ * server is frozen with SIGSTOP (its own instance, not the shared one), and every call must end
+ * with a {@link StoreException} that says rightly whether the step may have committed.
+ */
+class PostgresFrozenServerTest {
+
+  /**
+   * The bound every call must meet: well above the 1-2 s timeouts set below, well below the
+   * drivers' own defaults (pgjdbc: connect 10 s, login and socket none).
+   */
+  private static final Duration WITHIN = Duration.ofSeconds(8);
+
+  /** For a timeout that must not be the one that fires. */
+  private static final Duration NEVER = Duration.ofSeconds(60);
+
+  private static final Duration SHORT = Duration.ofSeconds(1);
+
+  @TempDir static Path directory;
+  private static PostgresDatabase database;
+
+  @BeforeAll
+  static void start() {
+    database =
+        new PostgresDatabase(
+            directory.resolve("data"), Map.of("fsync", "on", "synchronous_commit", "on"));
+  }
+
+  @AfterAll
+  static void stop() {
+    database.close();
+  }
+
+  @AfterEach
+  void thaw() {
+    database.thaw();
+  }
+
+  private static JdbcStore.Builder shortTimeouts(String url) {
+    return JdbcStore.builder()
+        .url(url)
+        .connectTimeout(SHORT)
+        .loginTimeout(SHORT)
+        .socketTimeout(Duration.ofSeconds(2))
+        .statementTimeout(SHORT);
+  }
+
+  @Test
+  void buildAgainstAFrozenServerFailsWithinTheLoginTimeout() {
+    database.freeze(false);
+    try {
+      StoreException failure =
+          assertTimeoutPreemptively(
+              WITHIN,
+              () ->
+                  catchThrowableOfType(
+                      StoreException.class,
+                      () -> shortTimeouts(database.url()).socketTimeout(NEVER).build()));
+
+      assertThat(failure).isNotNull();
+      assertThat(failure.outcomeUnknown()).isFalse();
+      assertThat(failure)
+          .hasMessageStartingWith("Cannot open jdbc:postgresql:")
+          .hasMessageContaining("login timeout PT1S");
+    } finally {
+      database.thaw();
+    }
+  }
+
+  @Test
+  void aLoginTimeoutInTheUrlWinsOverTheBuildersDefault() {
+    database.freeze(false);
+    try {
+      StoreException failure =
+          assertTimeoutPreemptively(
+              WITHIN,
+              () ->
+                  catchThrowableOfType(
+                      StoreException.class,
+                      () ->
+                          JdbcStore.builder()
+                              .url(database.url() + "&loginTimeout=1")
+                              .loginTimeout(NEVER)
+                              .socketTimeout(NEVER)
+                              .build()));
+
+      assertThat(failure).isNotNull();
+      assertThat(failure.outcomeUnknown()).isFalse();
+    } finally {
+      database.thaw();
+    }
+  }
+
+  @Test
+  void connectingToAServerWhoseAcceptQueueIsFullFailsWithinTheConnectTimeout() throws IOException {
+    // A listener that never accepts: once its queue is full, the kernel drops further SYNs.
+    try (ServerSocket frozen = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      List<Socket> queued = new ArrayList<>();
+      try {
+        for (int i = 0; i < 2; i++) {
+          Socket socket = new Socket();
+          socket.connect(frozen.getLocalSocketAddress(), 1000);
+          queued.add(socket);
+        }
+        String url = "jdbc:postgresql://127.0.0.1:" + frozen.getLocalPort() + "/postgres";
+
+        StoreException failure =
+            assertTimeoutPreemptively(
+                WITHIN,
+                () ->
+                    catchThrowableOfType(
+                        StoreException.class,
+                        () -> shortTimeouts(url).loginTimeout(NEVER).socketTimeout(NEVER).build()));
+
+        assertThat(failure).isNotNull();
+        assertThat(failure.outcomeUnknown()).isFalse();
+        assertThat(failure).hasMessageContaining("connect timeout PT1S");
+      } finally {
+        for (Socket socket : queued) {
+          socket.close();
+        }
+      }
+    }
+  }
+
+  @Test
+  void aWriteWhoseServerFreezesBeforeTheCommitFailsWithNothingCommitted() {
+    try (JdbcStore store = shortTimeouts(database.url()).build()) {
+      ResourceId ledger = ResourceId.of("ledger/before-commit");
+      FencingToken token = new FencingToken(ledger, Epoch.of(1), "worker-a");
+      OperationId operation = OperationId.of("before-commit");
+      StepListener freezeAfterEpochCheck =
+          (step, writing, op) -> {
+            if (step == FencingStep.AFTER_EPOCH_CHECK) {
+              database.freeze(true);
+            }
+          };
+
+      StoreException failure =
+          assertTimeoutPreemptively(
+              WITHIN,
+              () ->
+                  catchThrowableOfType(
+                      StoreException.class,
+                      () ->
+                          store
+                              .destination(freezeAfterEpochCheck)
+                              .write(token, operation, (connection, t, o) -> Map.of())));
+      database.thaw();
+
+      assertThat(failure).isNotNull();
+      assertThat(failure.outcomeUnknown()).isFalse();
+      assertThat(failure)
+          .hasMessageContaining("did not answer within the socket timeout of PT2S")
+          .hasMessageContaining("nothing was committed");
+      assertThat(store.destination().lookup(ledger, operation)).isEmpty();
+    }
+  }
+
+  @Test
+  void aServerThatFreezesDuringTheCommitLeavesTheOutcomeUnknown() {
+    try (JdbcStore store = shortTimeouts(database.url()).build()) {
+      FencingToken token =
+          new FencingToken(ResourceId.of("ledger/during-commit"), Epoch.of(1), "worker-a");
+      // AFTER_APPLY is the last point before the commit: the COMMIT then gets no answer.
+      StepListener freezeBeforeCommit =
+          (step, writing, op) -> {
+            if (step == FencingStep.AFTER_APPLY) {
+              database.freeze(true);
+            }
+          };
+
+      StoreException failure =
+          assertTimeoutPreemptively(
+              WITHIN,
+              () ->
+                  catchThrowableOfType(
+                      StoreException.class,
+                      () ->
+                          store
+                              .destination(freezeBeforeCommit)
+                              .write(
+                                  token,
+                                  OperationId.of("during-commit"),
+                                  (connection, t, o) -> Map.of())));
+
+      assertThat(failure).isNotNull();
+      assertThat(failure.outcomeUnknown()).isTrue();
+      assertThat(failure)
+          .hasMessageContaining("did not answer the commit within the socket timeout")
+          .hasMessageContaining("may or may not have happened");
+    }
+  }
+
+  @Test
+  void aStatementRunningLongerThanTheStatementTimeoutIsCancelledWithNothingCommitted() {
+    try (JdbcStore store =
+        shortTimeouts(database.url())
+            .statementTimeout(Duration.ofMillis(500))
+            .socketTimeout(NEVER)
+            .build()) {
+      ResourceId ledger = ResourceId.of("ledger/slow");
+      OperationId operation = OperationId.of("slow");
+
+      StoreException failure =
+          assertTimeoutPreemptively(
+              WITHIN,
+              () ->
+                  catchThrowableOfType(
+                      StoreException.class,
+                      () ->
+                          store
+                              .destination()
+                              .write(
+                                  new FencingToken(ledger, Epoch.of(1), "worker-a"),
+                                  operation,
+                                  (connection, t, o) -> {
+                                    try (Statement statement = connection.createStatement()) {
+                                      statement.execute("SELECT pg_sleep(60)");
+                                    }
+                                    return Map.of();
+                                  })));
+
+      assertThat(failure).isNotNull();
+      assertThat(failure.outcomeUnknown()).isFalse();
+      assertThat(failure)
+          .hasMessageContaining("longer than the statement timeout of PT0.5S")
+          .hasMessageContaining("nothing was committed");
+      assertThat(store.destination().lookup(ledger, operation)).isEmpty();
+    }
+  }
+
+  @Test
+  void aStatementTimeoutInTheUrlWinsOverTheBuilders() {
+    String url = database.url() + "&options=-c%20statement_timeout%3D500";
+    try (JdbcStore store =
+        shortTimeouts(url).statementTimeout(NEVER).socketTimeout(NEVER.multipliedBy(2)).build()) {
+      StoreException failure =
+          assertTimeoutPreemptively(
+              WITHIN,
+              () ->
+                  catchThrowableOfType(
+                      StoreException.class,
+                      () ->
+                          store
+                              .destination()
+                              .write(
+                                  new FencingToken(
+                                      ResourceId.of("ledger/slow-by-url"), Epoch.of(1), "worker-a"),
+                                  OperationId.of("slow-by-url"),
+                                  (connection, t, o) -> {
+                                    try (Statement statement = connection.createStatement()) {
+                                      statement.execute("SELECT pg_sleep(60)");
+                                    }
+                                    return Map.of();
+                                  })));
+
+      assertThat(failure).isNotNull();
+      assertThat(failure.outcomeUnknown()).isFalse();
+      assertThat(failure).hasMessageContaining("statement timeout");
+    }
+  }
+}

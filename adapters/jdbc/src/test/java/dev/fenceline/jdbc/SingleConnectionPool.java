@@ -1,0 +1,94 @@
+package dev.fenceline.jdbc;
+
+import java.io.PrintWriter;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.util.logging.Logger;
+import javax.sql.DataSource;
+
+/**
+ * A connection pool of size one, written by hand: {@link Connection#close()} hands the one real
+ * connection back instead of closing it, as a real pool does, so whatever state a caller leaves on
+ * it (an open transaction, a held lock) is what the next caller gets.
+ */
+final class SingleConnectionPool implements DataSource, AutoCloseable {
+
+  private final Connection real;
+  private boolean lent;
+
+  SingleConnectionPool(String url) throws SQLException {
+    this.real = DriverManager.getConnection(url);
+  }
+
+  @Override
+  public synchronized Connection getConnection() throws SQLException {
+    if (lent) {
+      throw new SQLException("the pool's only connection is in use");
+    }
+    lent = true;
+    return (Connection)
+        Proxy.newProxyInstance(
+            getClass().getClassLoader(),
+            new Class<?>[] {Connection.class},
+            (proxy, method, args) -> {
+              if (method.getName().equals("close")) {
+                giveBack();
+                return null;
+              }
+              try {
+                return method.invoke(real, args);
+              } catch (InvocationTargetException e) {
+                throw e.getCause();
+              }
+            });
+  }
+
+  private synchronized void giveBack() {
+    lent = false;
+  }
+
+  @Override
+  public Connection getConnection(String user, String password) throws SQLException {
+    return getConnection();
+  }
+
+  @Override
+  public PrintWriter getLogWriter() {
+    return null;
+  }
+
+  @Override
+  public void setLogWriter(PrintWriter out) {}
+
+  @Override
+  public void setLoginTimeout(int seconds) {}
+
+  @Override
+  public int getLoginTimeout() {
+    return 0;
+  }
+
+  @Override
+  public Logger getParentLogger() throws SQLFeatureNotSupportedException {
+    throw new SQLFeatureNotSupportedException("no logger");
+  }
+
+  @Override
+  public <T> T unwrap(Class<T> type) throws SQLException {
+    throw new SQLException("not a wrapper");
+  }
+
+  @Override
+  public boolean isWrapperFor(Class<?> type) {
+    return false;
+  }
+
+  @Override
+  public void close() throws SQLException {
+    real.close();
+  }
+}

@@ -1,0 +1,93 @@
+package dev.fenceline.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+import dev.fenceline.spi.Applied;
+import dev.fenceline.spi.Epoch;
+import dev.fenceline.spi.FencingToken;
+import dev.fenceline.spi.OperationId;
+import dev.fenceline.spi.ResourceId;
+import dev.fenceline.spi.StoreException;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * SQLite has no server to freeze; the writer that never lets go is another connection holding the
+ * database's write lock. Every call waits at most the lock timeout, then fails with nothing
+ * committed.
+ */
+class SqliteLockWaitTest {
+
+  private static final Duration WITHIN = Duration.ofSeconds(8);
+  private static final FencingToken TOKEN =
+      new FencingToken(ResourceId.of("ledger/acct-42"), Epoch.of(1), "worker-a");
+
+  @TempDir Path directory;
+
+  private String url() {
+    return "jdbc:sqlite:" + directory.resolve("fenceline.db");
+  }
+
+  @Test
+  void aWriteBlockedByAStuckWriterFailsWithinTheLockTimeoutWithNothingCommitted() throws Exception {
+    try (JdbcStore store =
+            JdbcStore.builder().url(url()).lockTimeout(Duration.ofSeconds(1)).build();
+        Connection stuck = DriverManager.getConnection(url());
+        Statement lock = stuck.createStatement()) {
+      lock.execute("BEGIN IMMEDIATE");
+
+      StoreException failure =
+          assertTimeoutPreemptively(
+              WITHIN,
+              () ->
+                  catchThrowableOfType(
+                      StoreException.class,
+                      () -> store.destination().write(TOKEN, OperationId.of("op"), noChange())));
+
+      assertThat(failure).isNotNull();
+      assertThat(failure.outcomeUnknown()).isFalse();
+      assertThat(failure).hasMessageContaining("longer than the lock timeout of PT1S");
+      lock.execute("ROLLBACK");
+      assertThat(store.destination().write(TOKEN, OperationId.of("op"), noChange()))
+          .isInstanceOf(Applied.class);
+    }
+  }
+
+  @Test
+  void buildWhileAStuckWriterHoldsTheLockFailsWithinTheLockTimeout() throws Exception {
+    JdbcStore.builder().url(url()).build().close();
+    try (Connection stuck = DriverManager.getConnection(url());
+        Statement lock = stuck.createStatement()) {
+      lock.execute("BEGIN IMMEDIATE");
+
+      StoreException failure =
+          assertTimeoutPreemptively(
+              WITHIN,
+              () ->
+                  catchThrowableOfType(
+                      StoreException.class,
+                      () ->
+                          JdbcStore.builder()
+                              .url(url())
+                              .lockTimeout(Duration.ofSeconds(1))
+                              .build()));
+
+      assertThat(failure).isNotNull();
+      assertThat(failure.outcomeUnknown()).isFalse();
+      assertThat(failure).hasMessageContaining("lock timeout of PT1S");
+      lock.execute("ROLLBACK");
+    }
+  }
+
+  private static JdbcChange noChange() {
+    return (connection, token, operation) -> Map.of();
+  }
+}
