@@ -110,7 +110,7 @@ public abstract class LeaseIssuerContract extends ContractSupport {
     LeaseStatus before = issuer().status(resource);
     Lease impostor =
         new Lease(
-            new FencingToken(resource, held.epoch(), "worker-b"),
+            new FencingToken(issuer().id(), resource, held.epoch(), "worker-b"),
             held.expiresAt(),
             held.ttl().multipliedBy(2));
 

@@ -19,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 class PooledConnectionTest {
 
   private static final ResourceId LEDGER = ResourceId.of("ledger/acct-42");
-  private static final FencingToken TOKEN = new FencingToken(LEDGER, Epoch.of(1), "worker-a");
+  private static final FencingToken TOKEN =
+      new FencingToken("test-issuer", LEDGER, Epoch.of(1), "worker-a");
 
   @TempDir Path directory;
 
@@ -39,23 +40,23 @@ class PooledConnectionTest {
       assertThatThrownBy(
               () ->
                   pooled
-                      .destination()
+                      .destination("reports")
                       .write(
                           TOKEN,
                           OperationId.of("fails"),
                           (connection, token, operation) -> sneakyThrow(thrown)))
           .isSameAs(thrown);
 
-      assertThat(pooled.destination().write(TOKEN, OperationId.of("next"), noChange()))
+      assertThat(pooled.destination("reports").write(TOKEN, OperationId.of("next"), noChange()))
           .isInstanceOf(Applied.class);
       try (JdbcStore other =
           JdbcStore.builder()
               .url("jdbc:sqlite:" + file)
               .lockTimeout(Duration.ofSeconds(1))
               .build()) {
-        assertThat(other.destination().write(TOKEN, OperationId.of("other"), noChange()))
+        assertThat(other.destination("reports").write(TOKEN, OperationId.of("other"), noChange()))
             .isInstanceOf(Applied.class);
-        assertThat(other.destination().lookup(LEDGER, OperationId.of("fails"))).isEmpty();
+        assertThat(other.destination("reports").lookup(LEDGER, OperationId.of("fails"))).isEmpty();
       }
     }
   }

@@ -156,7 +156,7 @@ class PostgresFrozenServerTest {
   void aWriteWhoseServerFreezesBeforeTheCommitFailsWithNothingCommitted() {
     try (JdbcStore store = shortTimeouts(database.url()).build()) {
       ResourceId ledger = ResourceId.of("ledger/before-commit");
-      FencingToken token = new FencingToken(ledger, Epoch.of(1), "worker-a");
+      FencingToken token = new FencingToken("test-issuer", ledger, Epoch.of(1), "worker-a");
       OperationId operation = OperationId.of("before-commit");
       StepListener freezeAfterEpochCheck =
           (step, writing, op) -> {
@@ -173,7 +173,7 @@ class PostgresFrozenServerTest {
                       StoreException.class,
                       () ->
                           store
-                              .destination(freezeAfterEpochCheck)
+                              .destination("reports", freezeAfterEpochCheck)
                               .write(token, operation, (connection, t, o) -> Map.of())));
       database.thaw();
 
@@ -182,7 +182,7 @@ class PostgresFrozenServerTest {
       assertThat(failure)
           .hasMessageContaining("did not answer within the socket timeout of PT2S")
           .hasMessageContaining("nothing was committed");
-      assertThat(store.destination().lookup(ledger, operation)).isEmpty();
+      assertThat(store.destination("reports").lookup(ledger, operation)).isEmpty();
     }
   }
 
@@ -190,7 +190,8 @@ class PostgresFrozenServerTest {
   void aServerThatFreezesDuringTheCommitLeavesTheOutcomeUnknown() {
     try (JdbcStore store = shortTimeouts(database.url()).build()) {
       FencingToken token =
-          new FencingToken(ResourceId.of("ledger/during-commit"), Epoch.of(1), "worker-a");
+          new FencingToken(
+              "test-issuer", ResourceId.of("ledger/during-commit"), Epoch.of(1), "worker-a");
       // AFTER_APPLY is the last point before the commit: the COMMIT then gets no answer.
       StepListener freezeBeforeCommit =
           (step, writing, op) -> {
@@ -207,7 +208,7 @@ class PostgresFrozenServerTest {
                       StoreException.class,
                       () ->
                           store
-                              .destination(freezeBeforeCommit)
+                              .destination("reports", freezeBeforeCommit)
                               .write(
                                   token,
                                   OperationId.of("during-commit"),
@@ -239,9 +240,9 @@ class PostgresFrozenServerTest {
                       StoreException.class,
                       () ->
                           store
-                              .destination()
+                              .destination("reports")
                               .write(
-                                  new FencingToken(ledger, Epoch.of(1), "worker-a"),
+                                  new FencingToken("test-issuer", ledger, Epoch.of(1), "worker-a"),
                                   operation,
                                   (connection, t, o) -> {
                                     try (Statement statement = connection.createStatement()) {
@@ -255,7 +256,7 @@ class PostgresFrozenServerTest {
       assertThat(failure)
           .hasMessageContaining("longer than the statement timeout of PT0.5S")
           .hasMessageContaining("nothing was committed");
-      assertThat(store.destination().lookup(ledger, operation)).isEmpty();
+      assertThat(store.destination("reports").lookup(ledger, operation)).isEmpty();
     }
   }
 
@@ -272,10 +273,13 @@ class PostgresFrozenServerTest {
                       StoreException.class,
                       () ->
                           store
-                              .destination()
+                              .destination("reports")
                               .write(
                                   new FencingToken(
-                                      ResourceId.of("ledger/slow-by-url"), Epoch.of(1), "worker-a"),
+                                      "test-issuer",
+                                      ResourceId.of("ledger/slow-by-url"),
+                                      Epoch.of(1),
+                                      "worker-a"),
                                   OperationId.of("slow-by-url"),
                                   (connection, t, o) -> {
                                     try (Statement statement = connection.createStatement()) {

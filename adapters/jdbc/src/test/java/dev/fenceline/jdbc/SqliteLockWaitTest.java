@@ -28,7 +28,7 @@ class SqliteLockWaitTest {
 
   private static final Duration WITHIN = Duration.ofSeconds(8);
   private static final FencingToken TOKEN =
-      new FencingToken(ResourceId.of("ledger/acct-42"), Epoch.of(1), "worker-a");
+      new FencingToken("test-issuer", ResourceId.of("ledger/acct-42"), Epoch.of(1), "worker-a");
 
   @TempDir Path directory;
 
@@ -50,13 +50,16 @@ class SqliteLockWaitTest {
               () ->
                   catchThrowableOfType(
                       StoreException.class,
-                      () -> store.destination().write(TOKEN, OperationId.of("op"), noChange())));
+                      () ->
+                          store
+                              .destination("reports")
+                              .write(TOKEN, OperationId.of("op"), noChange())));
 
       assertThat(failure).isNotNull();
       assertThat(failure.outcomeUnknown()).isFalse();
       assertThat(failure).hasMessageContaining("longer than the lock timeout of PT1S");
       lock.execute("ROLLBACK");
-      assertThat(store.destination().write(TOKEN, OperationId.of("op"), noChange()))
+      assertThat(store.destination("reports").write(TOKEN, OperationId.of("op"), noChange()))
           .isInstanceOf(Applied.class);
     }
   }
