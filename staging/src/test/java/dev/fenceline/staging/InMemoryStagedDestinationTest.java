@@ -6,6 +6,7 @@ import dev.fenceline.spi.Lease;
 import dev.fenceline.spi.LeaseIssuer;
 import dev.fenceline.spi.PointerStore;
 import dev.fenceline.spi.StepListener;
+import dev.fenceline.tck.ConcurrencyControl;
 import dev.fenceline.tck.memory.InMemoryBlobStore;
 import dev.fenceline.tck.memory.InMemoryLeaseIssuer;
 import dev.fenceline.tck.memory.InMemoryPointerStore;
@@ -30,6 +31,11 @@ class InMemoryStagedDestinationTest extends StagedDestinationContract {
   @Override
   protected PointerStore pointerStore(StepListener steps) {
     return new InMemoryPointerStore(pointers, steps, Clock.systemUTC());
+  }
+
+  @Override
+  protected ConcurrencyControl concurrencyControl() {
+    return ConcurrencyControl.LOCKING; // the pointer store's
   }
 
   @Override

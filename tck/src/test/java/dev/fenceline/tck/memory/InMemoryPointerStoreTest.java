@@ -4,6 +4,7 @@ import dev.fenceline.spi.Lease;
 import dev.fenceline.spi.LeaseIssuer;
 import dev.fenceline.spi.PointerStore;
 import dev.fenceline.spi.StepListener;
+import dev.fenceline.tck.ConcurrencyControl;
 import dev.fenceline.tck.PointerStoreContract;
 import java.time.Duration;
 import java.time.Instant;
@@ -17,6 +18,11 @@ class InMemoryPointerStoreTest extends PointerStoreContract {
   @Override
   protected PointerStore pointerStore(StepListener steps) {
     return new InMemoryPointerStore(storage, steps, clock);
+  }
+
+  @Override
+  protected ConcurrencyControl concurrencyControl() {
+    return ConcurrencyControl.LOCKING;
   }
 
   @Override
