@@ -15,6 +15,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
+import dev.fenceline.tck.ConcurrencyControl;
 
 /**
  * The staged destination suite on real stores: blobs in a Commons VFS store (local files or SFTP),
@@ -49,6 +50,11 @@ abstract class StagedOverVfsTest extends StagedDestinationContract {
   @Override
   protected PointerStore pointerStore(StepListener steps) {
     return store().pointerStore(steps);
+  }
+
+  @Override
+  protected ConcurrencyControl concurrencyControl() {
+    return ConcurrencyControl.LOCKING; // the JDBC pointer store's
   }
 
   @Override

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import dev.fenceline.tck.ConcurrencyControl;
 
 /**
  * Runs the destination suite on a user-defined change: each applied change appends a row to a
@@ -42,6 +43,11 @@ abstract class JdbcDestinationContractTest extends DestinationContract<JdbcChang
   @Override
   protected Destination<JdbcChange> destination(StepListener steps) {
     return store().destination(steps);
+  }
+
+  @Override
+  protected ConcurrencyControl concurrencyControl() {
+    return ConcurrencyControl.LOCKING; // one transaction holding the control row or the database write lock
   }
 
   @Override

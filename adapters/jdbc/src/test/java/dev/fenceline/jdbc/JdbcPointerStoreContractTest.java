@@ -5,6 +5,7 @@ import dev.fenceline.spi.PointerStore;
 import dev.fenceline.spi.StepListener;
 import dev.fenceline.tck.PointerStoreContract;
 import org.junit.jupiter.api.AfterEach;
+import dev.fenceline.tck.ConcurrencyControl;
 
 /** Runs the pointer-store suite ("publish a named value"); subclasses pick the database. */
 abstract class JdbcPointerStoreContractTest extends PointerStoreContract {
@@ -20,6 +21,11 @@ abstract class JdbcPointerStoreContractTest extends PointerStoreContract {
   @Override
   protected PointerStore pointerStore(StepListener steps) {
     return store().pointerStore(steps);
+  }
+
+  @Override
+  protected ConcurrencyControl concurrencyControl() {
+    return ConcurrencyControl.LOCKING; // one transaction holding the control row or the database write lock
   }
 
   @Override
