@@ -9,13 +9,13 @@ import dev.fenceline.spi.LeaseIssuer;
 import dev.fenceline.spi.PointerStore;
 import dev.fenceline.spi.StepListener;
 import dev.fenceline.staging.StagedDestinationContract;
+import dev.fenceline.tck.ConcurrencyControl;
 import dev.fenceline.vfs.VfsBlobStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
-import dev.fenceline.tck.ConcurrencyControl;
 
 /**
  * The staged destination suite on real stores: blobs in a Commons VFS store (local files or SFTP),

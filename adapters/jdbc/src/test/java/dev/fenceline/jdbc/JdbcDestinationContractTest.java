@@ -4,6 +4,7 @@ import dev.fenceline.spi.Destination;
 import dev.fenceline.spi.LeaseIssuer;
 import dev.fenceline.spi.ResourceId;
 import dev.fenceline.spi.StepListener;
+import dev.fenceline.tck.ConcurrencyControl;
 import dev.fenceline.tck.DestinationContract;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -14,7 +15,6 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import dev.fenceline.tck.ConcurrencyControl;
 
 /**
  * Runs the destination suite on a user-defined change: each applied change appends a row to a
@@ -47,7 +47,8 @@ abstract class JdbcDestinationContractTest extends DestinationContract<JdbcChang
 
   @Override
   protected ConcurrencyControl concurrencyControl() {
-    return ConcurrencyControl.LOCKING; // one transaction holding the control row or the database write lock
+    return ConcurrencyControl
+        .LOCKING; // one transaction holding the control row or the database write lock
   }
 
   @Override

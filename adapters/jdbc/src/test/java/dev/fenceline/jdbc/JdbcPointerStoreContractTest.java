@@ -3,9 +3,9 @@ package dev.fenceline.jdbc;
 import dev.fenceline.spi.LeaseIssuer;
 import dev.fenceline.spi.PointerStore;
 import dev.fenceline.spi.StepListener;
+import dev.fenceline.tck.ConcurrencyControl;
 import dev.fenceline.tck.PointerStoreContract;
 import org.junit.jupiter.api.AfterEach;
-import dev.fenceline.tck.ConcurrencyControl;
 
 /** Runs the pointer-store suite ("publish a named value"); subclasses pick the database. */
 abstract class JdbcPointerStoreContractTest extends PointerStoreContract {
@@ -25,7 +25,8 @@ abstract class JdbcPointerStoreContractTest extends PointerStoreContract {
 
   @Override
   protected ConcurrencyControl concurrencyControl() {
-    return ConcurrencyControl.LOCKING; // one transaction holding the control row or the database write lock
+    return ConcurrencyControl
+        .LOCKING; // one transaction holding the control row or the database write lock
   }
 
   @Override
