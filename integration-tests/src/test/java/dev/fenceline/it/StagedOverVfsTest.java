@@ -10,6 +10,7 @@ import dev.fenceline.spi.PointerStore;
 import dev.fenceline.spi.StepListener;
 import dev.fenceline.spi.TokenKeys;
 import dev.fenceline.staging.StagedDestinationContract;
+import dev.fenceline.tck.ConcurrencyControl;
 import dev.fenceline.vfs.VfsBlobStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -55,6 +56,11 @@ abstract class StagedOverVfsTest extends StagedDestinationContract {
       return store().pointerStore(name, steps);
     }
     return signedStore.get(builder -> builder.tokenKeys(keys.get())).pointerStore(name, steps);
+  }
+
+  @Override
+  protected ConcurrencyControl concurrencyControl() {
+    return ConcurrencyControl.LOCKING; // the JDBC pointer store's
   }
 
   @Override

@@ -7,6 +7,7 @@ import dev.fenceline.spi.LeaseIssuer;
 import dev.fenceline.spi.PointerStore;
 import dev.fenceline.spi.StepListener;
 import dev.fenceline.spi.TokenKeys;
+import dev.fenceline.tck.ConcurrencyControl;
 import dev.fenceline.tck.memory.InMemoryBlobStore;
 import dev.fenceline.tck.memory.InMemoryLeaseIssuer;
 import dev.fenceline.tck.memory.InMemoryPointerStore;
@@ -32,6 +33,11 @@ class InMemoryStagedDestinationTest extends StagedDestinationContract {
   @Override
   protected PointerStore pointerStore(String name, StepListener steps, Optional<TokenKeys> keys) {
     return new InMemoryPointerStore(pointers, name, steps, Clock.systemUTC(), keys.orElse(null));
+  }
+
+  @Override
+  protected ConcurrencyControl concurrencyControl() {
+    return ConcurrencyControl.LOCKING; // the pointer store's
   }
 
   @Override

@@ -3,6 +3,7 @@ package dev.fenceline.staging;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.fenceline.spi.AlreadyApplied;
 import dev.fenceline.spi.Applied;
 import dev.fenceline.spi.BlobInfo;
 import dev.fenceline.spi.BlobKey;
@@ -13,6 +14,7 @@ import dev.fenceline.spi.FencingStep;
 import dev.fenceline.spi.FencingToken;
 import dev.fenceline.spi.Guarantee;
 import dev.fenceline.spi.OperationId;
+import dev.fenceline.spi.Pointer;
 import dev.fenceline.spi.PointerState;
 import dev.fenceline.spi.PointerStore;
 import dev.fenceline.spi.Receipt;
@@ -39,12 +41,17 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
  * The destination suite and the staging-specific tests for {@link StagedDestination} over a given
- * blob store and pointer store. Blob-store adapters subclass it in their tests (R6, R11).
+ * blob store and pointer store. Blob-store adapters subclass it in their tests (R6, R11). A staged
+ * destination serializes its swaps in its pointer store: {@link #concurrencyControl()} is the
+ * pointer store's.
  */
 public abstract class StagedDestinationContract extends DestinationContract<InputStream> {
 
@@ -68,7 +75,13 @@ public abstract class StagedDestinationContract extends DestinationContract<Inpu
 
   private StagedDestination staged(
       String name, StepListener steps, Optional<TokenKeys> keys, Clock sweepClock, Duration grace) {
-    return StagedDestination.builder(blobStore(), pointerStore(name, steps, keys))
+    return stagedOver(pointerStore(name, steps, keys), steps, sweepClock, grace);
+  }
+
+  /** A staged destination over {@code pointers} (a wrapper the test interferes with). */
+  private StagedDestination stagedOver(
+      PointerStore pointers, StepListener steps, Clock sweepClock, Duration grace) {
+    return StagedDestination.builder(blobStore(), pointers)
         .prefix(BlobKey.of("published"))
         .steps(steps)
         .keepVersions(2)
@@ -83,10 +96,11 @@ public abstract class StagedDestinationContract extends DestinationContract<Inpu
 
   /** A sweep that treats every blob as older than the grace period. */
   private StagedDestination stagedSweepingEverythingOld() {
-    return staged(
-        StepListener.NONE,
-        Clock.fixed(Instant.now().plus(Duration.ofDays(1)), ZoneOffset.UTC),
-        Duration.ofHours(1));
+    return staged(StepListener.NONE, aDayLater(), Duration.ofHours(1));
+  }
+
+  private static Clock aDayLater() {
+    return Clock.fixed(Instant.now().plus(Duration.ofDays(1)), ZoneOffset.UTC);
   }
 
   @Override
@@ -291,6 +305,160 @@ public abstract class StagedDestinationContract extends DestinationContract<Inpu
         .satisfiesExactlyInAnyOrder(
             key -> assertThat(key).contains("/3-v3-"), key -> assertThat(key).contains("/4-v4-"));
     assertThat(published(resource)).contains("version 4");
+  }
+
+  /**
+   * Stops the sweeping thread right after its first read of {@code resource}'s epoch or history
+   * (whichever the sweep reads first), so the test can act between the sweep's two reads.
+   */
+  private static final class PausingBetweenSweepReads extends ForwardingPointerStore {
+    private final ResourceId resource;
+    private final String sweeper;
+    private final AtomicBoolean fired = new AtomicBoolean();
+    private final CountDownLatch paused = new CountDownLatch(1);
+    private final CountDownLatch resumed = new CountDownLatch(1);
+
+    PausingBetweenSweepReads(PointerStore delegate, ResourceId resource, String sweeper) {
+      super(delegate);
+      this.resource = resource;
+      this.sweeper = sweeper;
+    }
+
+    @Override
+    public Epoch currentEpoch(ResourceId of) {
+      Epoch epoch = super.currentEpoch(of);
+      pauseAfterFirstRead(of);
+      return epoch;
+    }
+
+    @Override
+    public List<PointerState> history(ResourceId of, int limit) {
+      List<PointerState> history = super.history(of, limit);
+      pauseAfterFirstRead(of);
+      return history;
+    }
+
+    private void pauseAfterFirstRead(ResourceId of) {
+      if (of.equals(resource)
+          && Thread.currentThread().getName().equals(sweeper)
+          && fired.compareAndSet(false, true)) {
+        paused.countDown();
+        await(resumed, "the sweep was never resumed");
+      }
+    }
+
+    void awaitPaused() {
+      await(paused, "the sweep never read " + resource);
+    }
+
+    void resume() {
+      resumed.countDown();
+    }
+
+    private static void await(CountDownLatch latch, String failure) {
+      try {
+        if (!latch.await(PausePoints.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+          throw new AssertionError(failure + " within " + PausePoints.TIMEOUT);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError(e);
+      }
+    }
+  }
+
+  @Test
+  void r6_theSweepKeepsABlobPublishedBetweenItsReadsOfTheEpochAndTheHistory() {
+    ResourceId resource = freshResource("staged-sweep-race");
+    publish(staged(), token(resource, 1, "worker-1"), "v1", "version 1");
+    publish(staged(), token(resource, 2, "worker-2"), "v2", "version 2");
+    // Worker 3 stages version 3 and stalls before its swap, so the sweep lists the staged blob.
+    PausePoints pauses = new PausePoints();
+    Pause stagedByWorker3 = pauses.pauseAt(FencingStep.AFTER_STAGE, "worker-3");
+    StagedDestination destinationOf3 = staged(pauses, Clock.systemUTC(), Duration.ofHours(1));
+    CompletableFuture<WriteOutcome> writer3 =
+        Concurrently.start(
+            "worker-3",
+            () -> publish(destinationOf3, token(resource, 3, "worker-3"), "v3", "version 3"));
+    stagedByWorker3.awaitReached();
+    PausingBetweenSweepReads pointers =
+        new PausingBetweenSweepReads(tckPointers(), resource, "sweeper");
+    StagedDestination sweeping =
+        stagedOver(pointers, StepListener.NONE, aDayLater(), Duration.ofHours(1));
+    CompletableFuture<SweepReport> sweep = Concurrently.start("sweeper", sweeping::sweep);
+    pointers.awaitPaused();
+
+    // Between the sweep's two reads: version 3 is published, then a newer owner registers.
+    stagedByWorker3.resume();
+    assertThat(Concurrently.await(writer3)).isInstanceOf(Applied.class);
+    staged().register(token(resource, 4, "worker-4"));
+    pointers.resume();
+    SweepReport report = Concurrently.await(sweep);
+
+    PublishedBlob current = staged().resolve(resource).orElseThrow();
+    assertThat(current.epoch()).isEqualTo(Epoch.of(3));
+    assertThat(report.deleted()).doesNotContain(current.key());
+    assertThat(published(resource)).contains("version 3");
+  }
+
+  /** Swaps the pointer for real, then reports that the outcome is unknown (a lost answer). */
+  private static final class LosingTheSwapsAnswer extends ForwardingPointerStore {
+    LosingTheSwapsAnswer(PointerStore delegate) {
+      super(delegate);
+    }
+
+    @Override
+    public WriteOutcome write(
+        FencingToken token,
+        OperationId operation,
+        Pointer change,
+        dev.fenceline.spi.RequestFingerprint fingerprint) {
+      WriteOutcome outcome = super.write(token, operation, change, fingerprint);
+      throw new StoreException(
+          "Cannot write operation "
+              + operation
+              + " to "
+              + token.resource()
+              + ": the connection dropped during the commit (the outcome "
+              + outcome.getClass().getSimpleName()
+              + " was lost; look the operation up)",
+          null,
+          true);
+    }
+  }
+
+  @Test
+  void r4_aStagedBlobIsKeptAndServedWhenTheSwapsOutcomeIsUnknown() throws IOException {
+    ResourceId resource = freshResource("staged-unknown");
+    StagedDestination losingAnswers =
+        stagedOver(
+            new LosingTheSwapsAnswer(tckPointers()),
+            StepListener.NONE,
+            Clock.systemUTC(),
+            Duration.ofHours(1));
+
+    assertThatThrownBy(
+            () -> publish(losingAnswers, token(resource, 1, "worker-a"), "op", "the report"))
+        .isInstanceOfSatisfying(
+            StoreException.class, failure -> assertThat(failure.outcomeUnknown()).isTrue());
+
+    // The swap committed: the pointer names the staged blob, which must still be there.
+    Receipt receipt = staged().lookup(resource, OperationId.of("op")).orElseThrow();
+    assertThat(stagedBlobs(resource))
+        .extracting(BlobKey::value)
+        .containsExactly(receipt.attribute(PointerStore.TARGET_ATTRIBUTE).orElseThrow());
+    assertThat(staged().resolve(resource))
+        .hasValueSatisfying(
+            blob ->
+                assertThat(blob.key().value())
+                    .isEqualTo(receipt.attribute(PointerStore.TARGET_ATTRIBUTE).orElseThrow()));
+    try (InputStream in = staged().open(resource)) {
+      assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("the report");
+    }
+    assertThat(publish(staged(), token(resource, 1, "worker-a"), "op", "the report"))
+        .as("the retry with the same operation ID")
+        .isEqualTo(new AlreadyApplied(receipt));
+    assertThat(published(resource)).contains("the report");
   }
 
   @Test

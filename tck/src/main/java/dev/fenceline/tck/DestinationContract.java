@@ -16,6 +16,7 @@ import dev.fenceline.spi.LeaseLostException;
 import dev.fenceline.spi.OperationConflictException;
 import dev.fenceline.spi.OperationId;
 import dev.fenceline.spi.Receipt;
+import dev.fenceline.spi.RegisterOutcome;
 import dev.fenceline.spi.Registered;
 import dev.fenceline.spi.RejectedStale;
 import dev.fenceline.spi.ResourceId;
@@ -51,6 +52,13 @@ public abstract class DestinationContract<C> extends ContractSupport {
    */
   protected abstract Destination<C> destination(
       String name, StepListener steps, Optional<TokenKeys> keys);
+
+  /**
+   * How the store serializes two steps on one resource. Both kinds must give linearizable outcomes;
+   * a {@link ConcurrencyControl#LOCKING} store must also make a second step wait while the first is
+   * paused inside its atomic step, a {@link ConcurrencyControl#COMPARE_AND_SWAP} store must not.
+   */
+  protected abstract ConcurrencyControl concurrencyControl();
 
   /**
    * A change that publishes {@code payload} for {@code resource}. Its request fingerprint (where
@@ -406,10 +414,11 @@ public abstract class DestinationContract<C> extends ContractSupport {
   }
 
   @Test
-  void r11c_aRegistrationWaitsWhileAWriterIsBetweenTheEpochCheckAndTheApply() {
+  void r11c_aRegistrationWhileAWriterIsBetweenTheEpochCheckAndTheApplyIsLinearizable() {
     ResourceId resource = freshResource("check-apply");
     // A's epoch is already the registered one, so A's write changes nothing in the control record:
-    // only a real lock on it can hold B back.
+    // only a real lock on it (or a swap against the version A read) can keep B's registration from
+    // slipping in between A's check and A's change.
     destination().register(token(resource, 33, "worker-a"));
     PausePoints pauses = new PausePoints();
     Pause betweenCheckAndApply = pauses.pauseAt(FencingStep.AFTER_EPOCH_CHECK, "worker-a");
@@ -419,24 +428,87 @@ public abstract class DestinationContract<C> extends ContractSupport {
             () -> write(destination(pauses), token(resource, 33, "worker-a"), "op-a", "A"));
     betweenCheckAndApply.awaitReached();
 
-    CompletableFuture<Object> registerB =
+    CompletableFuture<RegisterOutcome> registerB =
         Concurrently.start(
             "worker-b", () -> destination().register(token(resource, 34, "worker-b")));
-
-    // The control record is locked from the check to the commit: B's registration cannot slip in
-    // between A's check and A's change. A correct destination always passes this bounded wait;
-    // one that checks and writes in separate steps lets B finish here.
-    assertThat(awaitDone(registerB, 500))
-        .as("B registered while A was between its epoch check and its change")
-        .isFalse();
+    SecondStep b = secondStepWhileFirstIsPaused(registerB, resource, OperationId.of("op-a"));
+    if (concurrencyControl() == ConcurrencyControl.LOCKING) {
+      // The control record is locked from the check to the commit. A correct locking store always
+      // passes this bounded wait; one that checks and writes in separate steps lets B finish here.
+      assertThat(b.answeredWhileFirstPaused())
+          .as("B registered while A was between its epoch check and its change")
+          .isFalse();
+    }
     betweenCheckAndApply.resume();
 
-    assertThat(Concurrently.await(writerA)).isInstanceOf(Applied.class);
+    WriteOutcome a = Concurrently.await(writerA);
     assertThat(Concurrently.await(registerB))
         .isEqualTo(new Registered(resource, Epoch.of(34), Epoch.of(33)));
+    if (concurrencyControl() == ConcurrencyControl.LOCKING) {
+      assertThat(a).as("A held the lock from its check to its commit").isInstanceOf(Applied.class);
+    }
+    if (a instanceof Applied) {
+      b.assertFinishedAfterTheFirstStepApplied("A applied epoch 33");
+      assertThat(published(resource)).contains("A");
+    } else {
+      assertThat(a).isEqualTo(new RejectedStale(resource, Epoch.of(33), Epoch.of(34)));
+      assertThat(published(resource)).isEmpty();
+      assertThat(destination().lookup(resource, OperationId.of("op-a"))).isEmpty();
+    }
+    assertThat(destination().currentEpoch(resource)).isEqualTo(Epoch.of(34));
     assertThat(write(destination(), token(resource, 33, "worker-a"), "op-a2", "A2"))
         .isEqualTo(new RejectedStale(resource, Epoch.of(33), Epoch.of(34)));
-    assertThat(published(resource)).contains("A");
+  }
+
+  @Test
+  void r5_aFirstWriterAndANewerRegistrationOnAFreshResourceAreLinearizable() {
+    // Nothing is registered: A's write creates the control record. A store that creates it but
+    // does not lock it (or does not swap against it) lets B's newer epoch in while A is paused,
+    // then applies A's stale epoch anyway and moves the registered epoch back.
+    ResourceId resource = freshResource("fresh-race");
+    PausePoints pauses = new PausePoints();
+    Pause betweenCheckAndApply = pauses.pauseAt(FencingStep.AFTER_EPOCH_CHECK, "worker-a");
+    CompletableFuture<WriteOutcome> writerA =
+        Concurrently.start(
+            "worker-a",
+            () -> write(destination(pauses), token(resource, 33, "worker-a"), "op-a", "A"));
+    betweenCheckAndApply.awaitReached();
+
+    CompletableFuture<RegisterOutcome> registerB =
+        Concurrently.start(
+            "worker-b", () -> destination().register(token(resource, 34, "worker-b")));
+    SecondStep b = secondStepWhileFirstIsPaused(registerB, resource, OperationId.of("op-a"));
+    betweenCheckAndApply.resume();
+
+    WriteOutcome a = Concurrently.await(writerA);
+    RegisterOutcome registered = Concurrently.await(registerB);
+    assertThat(destination().currentEpoch(resource))
+        .as("the registered epoch after B's epoch 34 was acknowledged")
+        .isEqualTo(Epoch.of(34));
+    if (a instanceof Applied applied) {
+      // Only "A entirely before B" explains an applied A: B must have seen A's epoch, and must
+      // not have been answered while A's change was still invisible.
+      assertThat(registered)
+          .as("B's registration, given that A applied epoch 33 (so A came first)")
+          .isEqualTo(new Registered(resource, Epoch.of(34), Epoch.of(33)));
+      b.assertFinishedAfterTheFirstStepApplied("A applied epoch 33");
+      assertThat(applied.receipt().epoch()).isEqualTo(Epoch.of(33));
+      assertThat(published(resource)).contains("A");
+    } else {
+      assertThat(a).isEqualTo(new RejectedStale(resource, Epoch.of(33), Epoch.of(34)));
+      assertThat(registered)
+          .as("B's registration, given that A was rejected (so B came first)")
+          .isEqualTo(new Registered(resource, Epoch.of(34), Epoch.NONE));
+      assertThat(published(resource)).isEmpty();
+      assertThat(destination().lookup(resource, OperationId.of("op-a"))).isEmpty();
+    }
+    assertThat(write(destination(), token(resource, 33, "worker-a"), "op-a2", "A2"))
+        .isEqualTo(new RejectedStale(resource, Epoch.of(33), Epoch.of(34)));
+    if (concurrencyControl() == ConcurrencyControl.LOCKING) {
+      assertThat(b.answeredWhileFirstPaused())
+          .as("B registered while A held the new control record between its check and its change")
+          .isFalse();
+    }
   }
 
   @Test
@@ -492,11 +564,19 @@ public abstract class DestinationContract<C> extends ContractSupport {
     CompletableFuture<WriteOutcome> two =
         Concurrently.start("writer-2", () -> write(destination, token, "report-1", "X"));
     awaitLogged(pauses, "worker-a:BEFORE_LOCK:report-1", 2);
-    // Writer 1 holds the control record between its epoch check and its change: writer 2 must
-    // wait for it, not apply and record the operation in between.
-    assertThat(awaitDone(two, 500))
-        .as("writer 2 finished while writer 1 was between its epoch check and its change")
-        .isFalse();
+    if (concurrencyControl() == ConcurrencyControl.LOCKING) {
+      // Writer 1 holds the control record between its epoch check and its change: writer 2 must
+      // wait for it, not apply and record the operation in between.
+      assertThat(awaitDone(two, 500))
+          .as("writer 2 finished while writer 1 was between its epoch check and its change")
+          .isFalse();
+    } else {
+      // Nobody waits at a compare-and-swap store: writer 2 commits first, and writer 1's swap
+      // against the version it read must fail, so it reads again and finds writer 2's receipt.
+      assertThat(Concurrently.await(two))
+          .as("writer 2, while writer 1 is paused (a compare-and-swap store never waits)")
+          .isInstanceOf(Applied.class);
+    }
     firstInside.resume();
 
     List<WriteOutcome> outcomes = List.of(Concurrently.await(one), Concurrently.await(two));
@@ -557,6 +637,56 @@ public abstract class DestinationContract<C> extends ContractSupport {
         .isEqualTo(new RejectedStale(resource, Epoch.of(33), Epoch.of(34)));
     assertThat(write(destination(), token(resource, 34, "worker-b"), "report-1", "B"))
         .isEqualTo(new AlreadyApplied(receipt));
+  }
+
+  /**
+   * What the test saw of a second step (B) started while the first step (A) is paused after its
+   * epoch check: whether B was answered before A resumed, and what a reader saw of A's operation
+   * and of the registered epoch right then.
+   */
+  private record SecondStep(
+      boolean answeredWhileFirstPaused, Optional<Receipt> firstOperationSeen, Epoch epochSeen) {
+
+    /**
+     * Fails if B was answered while A's change was still invisible: then B came first, and A must
+     * not have applied afterwards.
+     */
+    void assertFinishedAfterTheFirstStepApplied(String because) {
+      assertThat(answeredWhileFirstPaused && firstOperationSeen.isEmpty())
+          .as(
+              "%s, yet B was answered while A was paused before its change (registered epoch then:"
+                  + " %s): A's stale epoch was applied after a newer one was registered",
+              because, epochSeen)
+          .isFalse();
+    }
+  }
+
+  /**
+   * Lets B run while A is paused after its epoch check. A locking store should hold B back (looked
+   * at with a bounded wait; the caller asserts it); a compare-and-swap store answers B at once
+   * (asserted: B never waits for a paused writer). When B is answered, reads A's operation and the
+   * registered epoch, which must be B's.
+   */
+  private SecondStep secondStepWhileFirstIsPaused(
+      CompletableFuture<?> second, ResourceId resource, OperationId firstOperation) {
+    boolean answered;
+    if (concurrencyControl() == ConcurrencyControl.LOCKING) {
+      answered = awaitDone(second, 500);
+    } else {
+      Concurrently.await(second);
+      answered = true;
+    }
+    if (!answered) {
+      return new SecondStep(false, Optional.empty(), Epoch.NONE);
+    }
+    Optional<Receipt> seen = destination().lookup(resource, firstOperation);
+    Epoch epoch = destination().currentEpoch(resource);
+    if (second.join() instanceof Registered registered) {
+      assertThat(epoch)
+          .as("the registered epoch right after B's epoch %s was acknowledged", registered.epoch())
+          .isEqualTo(registered.epoch());
+    }
+    return new SecondStep(true, seen, epoch);
   }
 
   private static boolean awaitDone(CompletableFuture<?> future, long millis) {

@@ -184,6 +184,72 @@ public abstract class LeaseIssuerContract extends ContractSupport {
   }
 
   @Test
+  void r1_releasingAnExpiredLeaseAfterTheSameHolderGotANewerOneDoesNothing() {
+    ResourceId resource = freshResource("release-same-holder");
+    Lease first = issuer().tryAcquire(resource, "worker", shortTtl()).orElseThrow();
+    awaitExpiry(first);
+    Lease second = issuer().tryAcquire(resource, "worker", longTtl()).orElseThrow();
+    assertThat(second.epoch()).isEqualTo(first.epoch().next());
+
+    // Same holder name, older epoch: the release must be decided by the epoch, not the name.
+    assertThat(issuer().release(first)).isFalse();
+
+    LeaseStatus status = issuer().status(resource);
+    assertThat(status.held()).isTrue();
+    assertThat(status.epoch()).isEqualTo(second.epoch());
+    assertThat(status.holder()).contains("worker");
+    assertThat(issuer().renew(second).token()).isEqualTo(second.token());
+  }
+
+  @Test
+  void r1_racingAcquiresOfAReleasedOrExpiredLeaseGrantOneNewEpochPerRound() {
+    // The row exists from round to round: an issuer that reads it without locking it (or without
+    // a conditional update) lets several racers see it free and hand out the same epoch twice.
+    ResourceId resource = freshResource("race-existing");
+    Lease seed = issuer().tryAcquire(resource, "worker-seed", longTtl()).orElseThrow();
+    assertThat(issuer().release(seed)).isTrue();
+    List<Epoch> handedOut = new ArrayList<>(List.of(seed.epoch()));
+    int rounds = 6;
+    int workers = 8;
+    for (int round = 1; round <= rounds; round++) {
+      if (round % 2 == 1) {
+        // Odd rounds race for an expired lease, even rounds for the released winner's.
+        Lease expiring =
+            issuer().tryAcquire(resource, "worker-expiring-" + round, shortTtl()).orElseThrow();
+        handedOut.add(expiring.epoch());
+        awaitExpiry(expiring);
+      }
+      Epoch before = issuer().status(resource).epoch();
+      CountDownLatch start = new CountDownLatch(1);
+      List<CompletableFuture<Optional<Lease>>> results = new ArrayList<>();
+      for (int i = 0; i < workers; i++) {
+        String holder = "worker-" + round + "-" + i;
+        results.add(
+            Concurrently.start(
+                holder,
+                () -> {
+                  awaitQuietly(start);
+                  return issuer().tryAcquire(resource, holder, longTtl());
+                }));
+      }
+      start.countDown();
+
+      List<Lease> granted =
+          results.stream().map(Concurrently::await).flatMap(Optional::stream).toList();
+
+      assertThat(granted)
+          .as("leases granted in round %d (epochs handed out before: %s)", round, handedOut)
+          .hasSize(1);
+      Lease winner = granted.get(0);
+      assertThat(winner.epoch()).as("the epoch of round %d", round).isEqualTo(before.next());
+      assertThat(issuer().status(resource).epoch()).isEqualTo(winner.epoch());
+      handedOut.add(winner.epoch());
+      assertThat(issuer().release(winner)).isTrue();
+    }
+    assertThat(handedOut).doesNotHaveDuplicates().isSorted();
+  }
+
+  @Test
   void invalidArgumentsAreRejectedWithoutTouchingTheResource() {
     ResourceId resource = freshResource("invalid");
 

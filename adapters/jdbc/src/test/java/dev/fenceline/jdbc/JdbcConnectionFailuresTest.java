@@ -1,19 +1,27 @@
 package dev.fenceline.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.fenceline.spi.AlreadyApplied;
 import dev.fenceline.spi.Applied;
 import dev.fenceline.spi.Epoch;
 import dev.fenceline.spi.FencingToken;
 import dev.fenceline.spi.OperationId;
 import dev.fenceline.spi.Pointer;
+import dev.fenceline.spi.PointerStore;
+import dev.fenceline.spi.Receipt;
 import dev.fenceline.spi.ResourceId;
+import dev.fenceline.spi.StoreException;
 import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.concurrent.atomic.AtomicBoolean;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -71,5 +79,110 @@ class JdbcConnectionFailuresTest {
       assertThat(store.pointerStore("reports").lookup(resource, OperationId.of("op")))
           .contains(((Applied) outcome).receipt());
     }
+  }
+
+  /**
+   * A data source whose connections, once {@code failCommits} is set, really commit and then throw,
+   * as when the connection drops after the server committed: on {@link Connection#commit()}
+   * (PostgreSQL) and on a {@code COMMIT} statement (SQLite). Fails one commit only.
+   */
+  private DataSource commitThenFail(String url, AtomicBoolean failCommits) {
+    return (DataSource)
+        Proxy.newProxyInstance(
+            getClass().getClassLoader(),
+            new Class<?>[] {DataSource.class},
+            (proxy, method, args) -> {
+              if (!method.getName().equals("getConnection")) {
+                throw new UnsupportedOperationException(method.getName());
+              }
+              Connection real = DriverManager.getConnection(url);
+              return Proxy.newProxyInstance(
+                  getClass().getClassLoader(),
+                  new Class<?>[] {Connection.class},
+                  (connectionProxy, call, callArgs) -> {
+                    Object result = invoke(call, real, callArgs);
+                    if (call.getName().equals("commit")) {
+                      failAfterCommit(failCommits);
+                    }
+                    if (call.getName().equals("createStatement")) {
+                      Statement statement = (Statement) result;
+                      return Proxy.newProxyInstance(
+                          getClass().getClassLoader(),
+                          new Class<?>[] {Statement.class},
+                          (statementProxy, statementCall, statementArgs) -> {
+                            Object answer = invoke(statementCall, statement, statementArgs);
+                            if (statementCall.getName().equals("execute")
+                                && "COMMIT".equalsIgnoreCase(String.valueOf(statementArgs[0]))) {
+                              failAfterCommit(failCommits);
+                            }
+                            return answer;
+                          });
+                    }
+                    return result;
+                  });
+            });
+  }
+
+  private static Object invoke(Method method, Object target, Object[] args) throws Throwable {
+    try {
+      return method.invoke(target, args);
+    } catch (InvocationTargetException e) {
+      throw e.getCause();
+    }
+  }
+
+  private static void failAfterCommit(AtomicBoolean failCommits) throws SQLException {
+    if (failCommits.compareAndSet(true, false)) {
+      throw new SQLException("I/O error: connection reset after COMMIT was sent", "08006");
+    }
+  }
+
+  private static void assertAFailedCommitIsReportedAsUnknown(
+      DataSource source, AtomicBoolean fail) {
+    try (JdbcStore store = JdbcStore.builder().dataSource(source, "flaky pool").build()) {
+      ResourceId resource = ResourceId.of("commit-fails-" + System.nanoTime());
+      FencingToken token = new FencingToken("test-issuer", resource, Epoch.of(1), "worker-a");
+      fail.set(true);
+
+      assertThatThrownBy(
+              () ->
+                  store
+                      .pointerStore("reports")
+                      .write(token, OperationId.of("op"), Pointer.to("report")))
+          .isInstanceOfSatisfying(
+              StoreException.class,
+              failure -> {
+                assertThat(failure.outcomeUnknown()).isTrue();
+                assertThat(failure).hasMessageContaining("may or may not have happened");
+              });
+
+      assertThat(fail).as("the planted commit failure fired").isFalse();
+      Receipt receipt =
+          store.pointerStore("reports").lookup(resource, OperationId.of("op")).orElseThrow();
+      assertThat(receipt.attribute(PointerStore.TARGET_ATTRIBUTE)).contains("report");
+      assertThat(
+              store
+                  .pointerStore("reports")
+                  .write(token, OperationId.of("op"), Pointer.to("report")))
+          .as("the retry with the same operation ID")
+          .isEqualTo(new AlreadyApplied(receipt));
+    }
+  }
+
+  @Test
+  void r4_aCommitThatFailsAfterCommittingIsReportedAsUnknownOnSqlite() {
+    Path file = directory.resolve("fenceline.db");
+    JdbcStore.sqlite(file).close();
+    AtomicBoolean fail = new AtomicBoolean();
+
+    assertAFailedCommitIsReportedAsUnknown(commitThenFail("jdbc:sqlite:" + file, fail), fail);
+  }
+
+  @Test
+  void r4_aCommitThatFailsAfterCommittingIsReportedAsUnknownOnPostgres() {
+    AtomicBoolean fail = new AtomicBoolean();
+
+    assertAFailedCommitIsReportedAsUnknown(
+        commitThenFail(PostgresDatabase.shared().url(), fail), fail);
   }
 }

@@ -6,6 +6,7 @@ import dev.fenceline.spi.RequestFingerprint;
 import dev.fenceline.spi.ResourceId;
 import dev.fenceline.spi.StepListener;
 import dev.fenceline.spi.TokenKeys;
+import dev.fenceline.tck.ConcurrencyControl;
 import dev.fenceline.tck.DestinationContract;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -50,6 +51,12 @@ abstract class JdbcDestinationContractTest extends DestinationContract<JdbcChang
       return store().destination(name, steps);
     }
     return signedStore.get(builder -> builder.tokenKeys(keys.get())).destination(name, steps);
+  }
+
+  @Override
+  protected ConcurrencyControl concurrencyControl() {
+    return ConcurrencyControl
+        .LOCKING; // one transaction holding the control row or the database write lock
   }
 
   @Override

@@ -4,6 +4,7 @@ import dev.fenceline.spi.LeaseIssuer;
 import dev.fenceline.spi.PointerStore;
 import dev.fenceline.spi.StepListener;
 import dev.fenceline.spi.TokenKeys;
+import dev.fenceline.tck.ConcurrencyControl;
 import dev.fenceline.tck.PointerStoreContract;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
@@ -27,6 +28,12 @@ abstract class JdbcPointerStoreContractTest extends PointerStoreContract {
       return store().pointerStore(name, steps);
     }
     return signedStore.get(builder -> builder.tokenKeys(keys.get())).pointerStore(name, steps);
+  }
+
+  @Override
+  protected ConcurrencyControl concurrencyControl() {
+    return ConcurrencyControl
+        .LOCKING; // one transaction holding the control row or the database write lock
   }
 
   @Override

@@ -5,6 +5,7 @@ import dev.fenceline.spi.LeaseIssuer;
 import dev.fenceline.spi.PointerStore;
 import dev.fenceline.spi.StepListener;
 import dev.fenceline.spi.TokenKeys;
+import dev.fenceline.tck.ConcurrencyControl;
 import dev.fenceline.tck.PointerStoreContract;
 import java.time.Duration;
 import java.time.Instant;
@@ -19,6 +20,11 @@ class InMemoryPointerStoreTest extends PointerStoreContract {
   @Override
   protected PointerStore pointerStore(String name, StepListener steps, Optional<TokenKeys> keys) {
     return new InMemoryPointerStore(storage, name, steps, clock, keys.orElse(null));
+  }
+
+  @Override
+  protected ConcurrencyControl concurrencyControl() {
+    return ConcurrencyControl.LOCKING;
   }
 
   @Override
