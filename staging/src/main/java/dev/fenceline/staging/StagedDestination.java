@@ -223,12 +223,14 @@ public final class StagedDestination implements Destination<InputStream>, Suppor
   }
 
   /**
-   * Finds the blob the resource's publish pointer names, and checks that it exists with the
-   * published size.
+   * Finds the blob the resource's publish pointer names, and checks that it lies in this resource's
+   * staging area ({@code <prefix>/.fenceline/staging/<store-id>.<name>/<resource>/}) and exists
+   * with the published size.
    *
    * @return the published blob, or empty if nothing was published yet
-   * @throws StoreException if the published blob is missing or has the wrong size, or a store
-   *     failed
+   * @throws StoreException if the pointer names no blob key, or a key outside this resource's
+   *     staging area, or has no valid size; if the published blob is missing or has the wrong size;
+   *     or if a store failed
    */
   public Optional<PublishedBlob> resolve(ResourceId resource) {
     requireNonNull(resource, "resource is null");
@@ -344,14 +346,86 @@ public final class StagedDestination implements Destination<InputStream>, Suppor
               + ") has no size and sha256 (it was not written by a StagedDestination)",
           null);
     }
+    long bytes;
+    try {
+      bytes = Long.parseLong(size);
+    } catch (NumberFormatException e) {
+      bytes = -1;
+    }
+    if (bytes < 0) {
+      throw new StoreException(
+          "Cannot resolve "
+              + state.resource()
+              + ": its publish pointer (version "
+              + state.version()
+              + ") has size "
+              + quoted(size)
+              + ", which is not a byte count (it was not written by a StagedDestination; check"
+              + " who else writes to the pointer store)",
+          null);
+    }
     return new PublishedBlob(
         state.resource(),
-        BlobKey.of(state.pointer().target()),
-        Long.parseLong(size),
+        publishedKey(state),
+        bytes,
         sha256,
         state.epoch(),
         state.operation(),
         state.version());
+  }
+
+  /**
+   * The pointer's target as a key in this resource's staging area, {@code
+   * <prefix>/.fenceline/staging/<store-id>.<name>/<resource>/<name>}. A target elsewhere (not a
+   * blob key, another resource's area, outside the staging area) was not written by this
+   * destination for this resource: serving it would hand out a blob this resource never published.
+   */
+  private BlobKey publishedKey(PointerState state) {
+    String target = state.pointer().target();
+    String area = stagingRoot.resolve(state.resource().value()).value() + "/";
+    BlobKey key;
+    try {
+      key = BlobKey.of(target);
+    } catch (IllegalArgumentException e) {
+      throw foreignTarget(state, "is not a valid blob key", e);
+    }
+    String name = target.startsWith(area) ? target.substring(area.length()) : "";
+    if (name.isEmpty() || name.contains("/")) {
+      throw foreignTarget(state, "lies outside this resource's staging area " + area, null);
+    }
+    return key;
+  }
+
+  private static StoreException foreignTarget(PointerState state, String reason, Throwable cause) {
+    return new StoreException(
+        "Cannot resolve "
+            + state.resource()
+            + ": its publish pointer (version "
+            + state.version()
+            + ") names target "
+            + quoted(state.pointer().target())
+            + ", which "
+            + reason
+            + " (it was not written by a StagedDestination with this prefix for this resource;"
+            + " check the destination's prefix, and who else writes to the pointer store)",
+        cause);
+  }
+
+  /** A forged target for a message: quoted, control characters escaped, cut if long. */
+  private static String quoted(String value) {
+    StringBuilder shown = new StringBuilder("\"");
+    int limit = Math.min(value.length(), 200);
+    for (int i = 0; i < limit; i++) {
+      char c = value.charAt(i);
+      if (c == '"' || c == '\\') {
+        shown.append('\\').append(c);
+      } else if (Character.isISOControl(c) || c == '\u2028' || c == '\u2029') {
+        shown.append(String.format("\\u%04x", (int) c));
+      } else {
+        shown.append(c);
+      }
+    }
+    return shown.append(value.length() > limit ? "...\"" : "\"").toString();
   }
 
   private BlobKey stagingKey(FencingToken token, OperationId operation) {

@@ -39,6 +39,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -518,5 +519,128 @@ public abstract class StagedDestinationContract extends DestinationContract<Inpu
     try (InputStream in = staged().open(resource)) {
       assertThat(Payloads.sha256(in)).isEqualTo(expected);
     }
+  }
+
+  /**
+   * Swaps {@code resource}'s pointer to {@code target} straight through the pointer store, as an
+   * outside writer of the pointer store (or a forged record) could, with a consistent size and
+   * checksum taken from {@code like}.
+   */
+  private void forgePointer(ResourceId resource, long epoch, String target, Receipt like) {
+    forgePointer(
+        resource,
+        epoch,
+        target,
+        like.attribute(StagedDestination.SIZE_ATTRIBUTE).orElseThrow(),
+        like.attribute(StagedDestination.SHA256_ATTRIBUTE).orElseThrow());
+  }
+
+  private void forgePointer(
+      ResourceId resource, long epoch, String target, String size, String sha256) {
+    tckPointers()
+        .write(
+            token(resource, epoch, "forger"),
+            OperationId.of("forged-" + epoch),
+            new Pointer(
+                target,
+                Map.of(
+                    StagedDestination.SIZE_ATTRIBUTE,
+                    size,
+                    StagedDestination.SHA256_ATTRIBUTE,
+                    sha256)));
+  }
+
+  @Test
+  void aForgedPointerTargetThatIsNoBlobKeyIsAStoreExceptionNamingIt() {
+    // No real blob is published here: it would be left for other tests' sweeps to delete.
+    ResourceId resource = freshResource("staged-forged-key");
+    String area = stagingArea("tck") + "/" + resource + "/";
+    List<String> forged =
+        List.of(area + "../../../../../etc/passwd", area + "1-op-with space", "/etc/passwd");
+
+    long epoch = 1;
+    for (String target : forged) {
+      forgePointer(resource, epoch, target, "6", "00");
+
+      assertThatThrownBy(() -> staged().resolve(resource))
+          .isInstanceOf(StoreException.class)
+          .hasMessageStartingWith(
+              "Cannot resolve "
+                  + resource
+                  + ": its publish pointer (version "
+                  + epoch
+                  + ") names target \""
+                  + target
+                  + "\", which is not a valid blob key (")
+          .hasMessageContaining("check the destination's prefix");
+      assertThatThrownBy(() -> staged().open(resource)).isInstanceOf(StoreException.class);
+      epoch++;
+    }
+  }
+
+  @Test
+  void aPointerTargetOutsideThisResourcesStagingAreaIsRefused() {
+    ResourceId resource = freshResource("staged-forged-area");
+    ResourceId other = freshResource("staged-forged-other");
+    ResourceId nested = ResourceId.of(resource.value() + "/inner");
+    Receipt ofOther =
+        ((Applied) publish(staged(), token(other, 1, "worker-b"), "op", "other's report"))
+            .receipt();
+    Receipt ofNested =
+        ((Applied) publish(staged(), token(nested, 1, "worker-c"), "op", "nested report"))
+            .receipt();
+    String otherKey = ofOther.attribute(PointerStore.TARGET_ATTRIBUTE).orElseThrow();
+    String nestedKey = ofNested.attribute(PointerStore.TARGET_ATTRIBUTE).orElseThrow();
+    String withoutPrefix = otherKey.substring("published/".length());
+    String outsideStaging = "published/outside/" + resource + ".csv";
+    blobStore()
+        .put(
+            BlobKey.of(outsideStaging),
+            new ByteArrayInputStream("other's report".getBytes(StandardCharsets.UTF_8)));
+
+    long epoch = 1;
+    for (String target : List.of(otherKey, nestedKey, withoutPrefix, outsideStaging)) {
+      forgePointer(resource, epoch, target, target.equals(nestedKey) ? ofNested : ofOther);
+
+      assertThatThrownBy(() -> staged().resolve(resource))
+          .as("a pointer to %s", target)
+          .isInstanceOf(StoreException.class)
+          .hasMessage(
+              "Cannot resolve "
+                  + resource
+                  + ": its publish pointer (version "
+                  + epoch
+                  + ") names target \""
+                  + target
+                  + "\", which lies outside this resource's staging area"
+                  + " "
+                  + stagingArea("tck")
+                  + "/"
+                  + resource
+                  + "/ (it was not written by a StagedDestination with this prefix for this"
+                  + " resource; check the destination's prefix, and who else writes to the pointer"
+                  + " store)");
+      assertThatThrownBy(() -> staged().open(resource)).isInstanceOf(StoreException.class);
+      epoch++;
+    }
+    assertThat(published(other)).contains("other's report");
+  }
+
+  @Test
+  void aForgedSizeIsAStoreException() {
+    ResourceId resource = freshResource("staged-forged-size");
+    tckPointers()
+        .write(
+            token(resource, 1, "forger"),
+            OperationId.of("forged"),
+            new Pointer(
+                stagingArea("tck") + "/" + resource + "/1-op-x",
+                Map.of(
+                    StagedDestination.SIZE_ATTRIBUTE, "many",
+                    StagedDestination.SHA256_ATTRIBUTE, "00")));
+
+    assertThatThrownBy(() -> staged().resolve(resource))
+        .isInstanceOf(StoreException.class)
+        .hasMessageContaining("has size \"many\", which is not a byte count");
   }
 }

@@ -137,6 +137,8 @@ public final class JdbcStore implements AutoCloseable {
       connection = connections.open();
       this.dialect = Dialect.of(connection, description);
       if (dialect == Dialect.SQLITE) {
+        // busy_timeout first: every statement below may meet another process's lock.
+        waitForLocks(connection);
         refuseInMemorySqlite(connection);
       }
       configure(connection);
@@ -347,10 +349,15 @@ public final class JdbcStore implements AutoCloseable {
   private void configure(Connection connection) throws SQLException {
     connection.setAutoCommit(true);
     if (dialect == Dialect.SQLITE) {
-      try (Statement statement = connection.createStatement()) {
-        statement.execute("PRAGMA busy_timeout = " + lockTimeout.toMillis());
-      }
+      waitForLocks(connection);
       checkSqliteDurability(connection);
+    }
+  }
+
+  /** SQLite: wait up to the lock timeout for another connection's lock instead of failing. */
+  private void waitForLocks(Connection connection) throws SQLException {
+    try (Statement statement = connection.createStatement()) {
+      statement.execute("PRAGMA busy_timeout = " + lockTimeout.toMillis());
     }
   }
 

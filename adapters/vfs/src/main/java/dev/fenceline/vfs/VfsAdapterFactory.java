@@ -11,14 +11,17 @@ import java.util.Set;
 /**
  * The {@code vfs} adapter: a {@link VfsBlobStore}. Keys: {@code uri} (required, e.g. {@code
  * file:///var/lib/reports} or {@code sftp://host/srv/reports}), {@code user} and {@code password}
- * (SFTP; the password is never shown), {@code strict-host-key-checking} ({@code true} by default),
- * {@code timeout} (SFTP connect and read timeout, such as {@code 30s} or {@code PT30S}; default 30
- * s).
+ * (SFTP), {@code strict-host-key-checking} ({@code true} by default), {@code timeout} (SFTP connect
+ * and read timeout, such as {@code 30s} or {@code PT30S}; default 30 s), {@code allow-case-folding}
+ * ({@code false} by default: a store on a file system that folds case is refused; see {@link
+ * VfsBlobStore.Builder#allowCaseFolding}). User names and passwords are never shown in messages,
+ * also when written into the URI.
  */
 public final class VfsAdapterFactory implements AdapterFactory {
 
   private static final Set<String> KEYS =
-      Set.of("uri", "user", "password", "strict-host-key-checking", "timeout");
+      Set.of(
+          "uri", "user", "password", "strict-host-key-checking", "timeout", "allow-case-folding");
 
   @Override
   public String name() {
@@ -38,6 +41,7 @@ public final class VfsAdapterFactory implements AdapterFactory {
     user.ifPresent(name -> builder.credentials(name, password.get()));
     config.bool("strict-host-key-checking").ifPresent(builder::strictHostKeyChecking);
     config.duration("timeout").ifPresent(builder::timeout);
+    config.bool("allow-case-folding").ifPresent(builder::allowCaseFolding);
     VfsBlobStore store = builder.build();
     return new Adapter() {
       @Override

@@ -7,24 +7,32 @@ import dev.fenceline.spi.BlobKey;
 import dev.fenceline.spi.BlobStore;
 import dev.fenceline.spi.ConfigurationException;
 import dev.fenceline.spi.StoreException;
+import dev.fenceline.spi.UnsafeStoreException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.apache.commons.vfs2.CacheStrategy;
 import org.apache.commons.vfs2.FileObject;
+import org.apache.commons.vfs2.FileSelectInfo;
+import org.apache.commons.vfs2.FileSelector;
 import org.apache.commons.vfs2.FileSystemException;
 import org.apache.commons.vfs2.FileSystemOptions;
 import org.apache.commons.vfs2.FileType;
 import org.apache.commons.vfs2.NameScope;
-import org.apache.commons.vfs2.Selectors;
 import org.apache.commons.vfs2.auth.StaticUserAuthenticator;
 import org.apache.commons.vfs2.cache.NullFilesCache;
 import org.apache.commons.vfs2.impl.DefaultFileSystemConfigBuilder;
@@ -34,7 +42,14 @@ import org.apache.commons.vfs2.provider.sftp.SftpFileSystemConfigBuilder;
 /**
  * A {@link BlobStore} on Apache Commons VFS: local files ({@code file:///var/lib/reports}), SFTP
  * ({@code sftp://user@host:22/srv/reports}) and {@code ram://} for tests. Keys map to paths below
- * the base directory; a key can never reach outside it.
+ * the base directory; a key can never reach outside it. On local files a key whose path passes
+ * through a symbolic link below the base directory is refused, and listings skip links, so a link
+ * cannot redirect writes or the sweep's deletions elsewhere (the base directory itself may be a
+ * link).
+ *
+ * <p>The user name and password are never shown in messages, logs or the causes of exceptions, also
+ * when written into the URI. The store refuses to open on a file system that folds case unless
+ * allowed (see {@link Builder#allowCaseFolding}).
  *
  * <p>Payloads are streamed in and out, never held in memory. A {@link #put} writes the blob at its
  * key directly and deletes it again if the write fails; nothing in Fenceline depends on a rename
@@ -50,11 +65,34 @@ public final class VfsBlobStore implements BlobStore, AutoCloseable {
 
   private static final System.Logger LOG = System.getLogger(VfsBlobStore.class.getName());
 
+  /** The schemes this store is made for and tested with. */
+  private static final List<String> SUPPORTED_SCHEMES = List.of("file", "sftp", "ram");
+
+  private static final Pattern SCHEME = Pattern.compile("^([A-Za-z][A-Za-z0-9+.-]*)://");
+
   private final StandardFileSystemManager manager;
+  private final Redaction redaction;
   private final FileObject base;
   private final String description;
 
+  /** Local files: the base directory as configured, and where it really lies; else null. */
+  private final Path localBase;
+
+  private final Path localBaseReal;
+
   private VfsBlobStore(Builder builder) {
+    this.redaction = new Redaction(builder.uri, builder.user, builder.password);
+    String shownUri = redaction.shownUri();
+    Optional<String> ambiguity = redaction.ambiguity();
+    if (ambiguity.isPresent()) {
+      throw new ConfigurationException(
+          "Cannot open blob store at "
+              + shownUri
+              + ": "
+              + ambiguity.get()
+              + " (percent-encode them in the URI, '/' as %2F, '@' as %40, '?' as %3F, '#' as %23,"
+              + " '\\' as %5C; or better, pass the user name and password separately)");
+    }
     this.manager = new StandardFileSystemManager();
     try {
       manager.setFilesCache(new NullFilesCache());
@@ -64,7 +102,22 @@ public final class VfsBlobStore implements BlobStore, AutoCloseable {
       manager.init();
     } catch (FileSystemException e) {
       throw new ConfigurationException(
-          "Cannot start Commons VFS: " + e.getMessage() + " (check the class path)", e);
+          "Cannot start Commons VFS: "
+              + redaction.scrub(e.getMessage())
+              + " (check the class path)",
+          redaction.scrub(e));
+    }
+    Matcher scheme = SCHEME.matcher(builder.uri);
+    if (scheme.find() && !manager.hasProvider(scheme.group(1))) {
+      manager.close();
+      throw new ConfigurationException(
+          "Cannot open blob store at "
+              + shownUri
+              + ": scheme \""
+              + scheme.group(1)
+              + "\" is not supported (use one of "
+              + String.join(", ", SUPPORTED_SCHEMES)
+              + ", e.g. file:///var/lib/fenceline, sftp://host/srv/fenceline or ram:///fenceline)");
     }
     FileSystemOptions options = builder.options();
     try {
@@ -72,46 +125,67 @@ public final class VfsBlobStore implements BlobStore, AutoCloseable {
     } catch (FileSystemException e) {
       manager.close();
       throw new ConfigurationException(
-          "Cannot open blob store at "
-              + safe(builder.uri)
-              + ": "
-              + e.getMessage()
-              + " (use a URI such as file:///var/lib/fenceline, sftp://user@host/srv/fenceline"
-              + " or ram:///fenceline)",
-          e);
+          redaction.scrub(
+              "Cannot open blob store at "
+                  + shownUri
+                  + ": "
+                  + e.getMessage()
+                  + " (use a URI such as file:///var/lib/fenceline, sftp://host/srv/fenceline"
+                  + " or ram:///fenceline)"),
+          redaction.scrub(e));
     }
     FileObject resolved;
     try {
       resolved = manager.resolveFile(builder.uri, options);
     } catch (FileSystemException e) {
       manager.close();
-      throw new StoreException(
-          "Cannot open blob store at "
-              + safe(builder.uri)
-              + ": "
-              + reason(e)
-              + " ("
-              + hint(e)
-              + ")",
-          e);
+      throw openFailure(shownUri, e);
     }
-    this.description = resolved.getPublicURIString();
+    this.description = redaction.scrub(Redaction.withoutUserInfo(resolved.getPublicURIString()));
     try {
       if (!resolved.exists()) {
         resolved.createFolder();
       } else if (resolved.getType() != FileType.FOLDER) {
-        manager.close();
         throw new ConfigurationException(
             "Cannot open blob store at "
                 + description
                 + ": it is a file, not a directory (point the URI at a directory)");
       }
-    } catch (FileSystemException e) {
+      if ("file".equals(resolved.getName().getScheme())) {
+        this.localBase = Path.of(resolved.getURI());
+        this.localBaseReal = localBase.toRealPath();
+      } else {
+        this.localBase = null;
+        this.localBaseReal = null;
+      }
+      checkCaseFolding(resolved, builder.allowCaseFolding);
+    } catch (IOException e) {
       manager.close();
-      throw new StoreException(
-          "Cannot open blob store at " + description + ": " + reason(e) + " (" + hint(e) + ")", e);
+      throw openFailure(description, e);
+    } catch (RuntimeException e) {
+      manager.close();
+      throw e;
     }
     this.base = resolved;
+  }
+
+  private StoreException openFailure(String shown, IOException e) {
+    return new StoreException(
+        redaction.scrub(
+            "Cannot open blob store at " + shown + ": " + reason(e) + " (" + hint(e) + ")"),
+        redaction.scrub(e));
+  }
+
+  private void checkCaseFolding(FileObject directory, boolean allowed) throws IOException {
+    if (CaseFolding.requireCaseSensitive(CaseFolding.of(directory), description, allowed)
+        == CaseFolding.Result.UNKNOWN) {
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "Cannot check whether "
+              + description
+              + " folds case: no file can be created there (writes will fail the same way;"
+              + " reopen the store once it is writable)");
+    }
   }
 
   /** Opens a store on {@code uri} with default options (SFTP checks the host key). */
@@ -124,7 +198,7 @@ public final class VfsBlobStore implements BlobStore, AutoCloseable {
     return new Builder(uri);
   }
 
-  /** The base directory, as shown in messages (no password). */
+  /** The base directory, as shown in messages (no user name, no password). */
   public String description() {
     return description;
   }
@@ -163,27 +237,29 @@ public final class VfsBlobStore implements BlobStore, AutoCloseable {
       }
       if (source.failed()) {
         throw new StoreException(
-            "Cannot put blob "
-                + key
-                + " at "
-                + description
-                + ": reading the payload failed: "
-                + reason(e)
-                + " (nothing was left at the key; the producer of the payload failed, not the"
-                + " store)",
+            redaction.scrub(
+                "Cannot put blob "
+                    + key
+                    + " at "
+                    + description
+                    + ": reading the payload failed: "
+                    + reason(e)
+                    + " (nothing was left at the key; the producer of the payload failed, not the"
+                    + " store)"),
             e);
       }
       throw new StoreException(
-          "Cannot put blob "
-              + key
-              + " at "
-              + description
-              + ": "
-              + reason(e)
-              + " (nothing was left at the key; "
-              + hint(e)
-              + ")",
-          e);
+          redaction.scrub(
+              "Cannot put blob "
+                  + key
+                  + " at "
+                  + description
+                  + ": "
+                  + reason(e)
+                  + " (nothing was left at the key; "
+                  + hint(e)
+                  + ")"),
+          redaction.scrub(e));
     }
   }
 
@@ -257,7 +333,7 @@ public final class VfsBlobStore implements BlobStore, AutoCloseable {
       if (!directory.exists() || directory.getType() != FileType.FOLDER) {
         return Stream.empty();
       }
-      FileObject[] files = directory.findFiles(Selectors.SELECT_FILES);
+      FileObject[] files = directory.findFiles(new FilesNotBehindLinks());
       List<BlobInfo> found = new ArrayList<>(files == null ? 0 : files.length);
       if (files != null) {
         for (FileObject file : files) {
@@ -285,11 +361,108 @@ public final class VfsBlobStore implements BlobStore, AutoCloseable {
   }
 
   private FileObject resolve(BlobKey key, String action) {
+    refuseLinks(key, action);
     try {
       // DESCENDENT refuses any name that would leave the base directory.
       return base.resolveFile(key.value(), NameScope.DESCENDENT);
     } catch (FileSystemException e) {
       throw failure(action + " blob " + key, e);
+    }
+  }
+
+  /**
+   * Local files: refuses a key whose path below the base directory passes through a symbolic link,
+   * or a base directory that now lies elsewhere than when the store opened. A link there would
+   * redirect writes, reads and the sweep's deletions outside the base directory. (A link created
+   * between this check and the operation is not caught: keep others from writing below the base.)
+   */
+  private void refuseLinks(BlobKey key, String action) {
+    if (localBase == null) {
+      return;
+    }
+    try {
+      Path real = localBase.toRealPath();
+      if (!real.equals(localBaseReal)) {
+        throw new StoreException(
+            "Cannot "
+                + action
+                + " blob "
+                + key
+                + " at "
+                + description
+                + ": the base directory now leads to "
+                + real
+                + ", not to "
+                + localBaseReal
+                + " as when the store opened (a link was changed; restore it or reopen the store)",
+            null);
+      }
+      Path current = localBase;
+      for (String segment : key.value().split("/")) {
+        current = current.resolve(segment);
+        BasicFileAttributes attributes =
+            Files.readAttributes(current, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        if (attributes.isSymbolicLink()) {
+          throw new StoreException(
+              "Cannot "
+                  + action
+                  + " blob "
+                  + key
+                  + " at "
+                  + description
+                  + ": "
+                  + localBase.relativize(current)
+                  + " is a symbolic link, and links below the base directory are not followed"
+                  + " (they could redirect writes and deletions outside it; replace the link with"
+                  + " a directory or file of its own)",
+              null);
+        }
+      }
+    } catch (NoSuchFileException absent) {
+      // The rest of the path does not exist: there is no link to follow (yet).
+    } catch (IOException e) {
+      throw new StoreException(
+          redaction.scrub(
+              "Cannot "
+                  + action
+                  + " blob "
+                  + key
+                  + " at "
+                  + description
+                  + ": "
+                  + reason(e)
+                  + " ("
+                  + hint(e)
+                  + ")"),
+          redaction.scrub(e));
+    }
+  }
+
+  /** Selects files, and neither selects nor descends into symbolic links (see refuseLinks). */
+  private final class FilesNotBehindLinks implements FileSelector {
+    @Override
+    public boolean includeFile(FileSelectInfo info) throws FileSystemException {
+      return info.getFile().getType() == FileType.FILE && !isLink(info);
+    }
+
+    @Override
+    public boolean traverseDescendents(FileSelectInfo info) throws FileSystemException {
+      return info.getDepth() == 0 || !isLink(info);
+    }
+
+    private boolean isLink(FileSelectInfo info) throws FileSystemException {
+      if (!info.getFile().isSymbolicLink()) {
+        return false;
+      }
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "Skipping symbolic link "
+              + base.getName().getRelativeName(info.getFile().getName())
+              + " in "
+              + description
+              + " (links below the base directory are not followed; replace it with a directory"
+              + " or file of its own)");
+      return true;
     }
   }
 
@@ -341,7 +514,9 @@ public final class VfsBlobStore implements BlobStore, AutoCloseable {
 
   private StoreException failure(String action, FileSystemException e) {
     return new StoreException(
-        "Cannot " + action + " at " + description + ": " + reason(e) + " (" + hint(e) + ")", e);
+        redaction.scrub(
+            "Cannot " + action + " at " + description + ": " + reason(e) + " (" + hint(e) + ")"),
+        redaction.scrub(e));
   }
 
   /** The innermost message: VFS wraps the operating system's or the SFTP server's answer. */
@@ -372,17 +547,13 @@ public final class VfsBlobStore implements BlobStore, AutoCloseable {
     return "check that the store is reachable and the path exists";
   }
 
-  private static String safe(String uri) {
-    // user:password@host -> user@host; never show a password.
-    return uri.replaceAll("://([^:/@]+):[^@/]*@", "://$1@");
-  }
-
   /** Validating builder for {@link VfsBlobStore}. */
   public static final class Builder {
     private final String uri;
     private String user;
     private String password;
     private boolean strictHostKeyChecking = true;
+    private boolean allowCaseFolding;
     private java.time.Duration timeout = java.time.Duration.ofSeconds(30);
     private FileSystemOptions options;
 
@@ -407,6 +578,18 @@ public final class VfsBlobStore implements BlobStore, AutoCloseable {
      */
     public Builder strictHostKeyChecking(boolean strict) {
       this.strictHostKeyChecking = strict;
+      return this;
+    }
+
+    /**
+     * Whether the store may open on a file system that folds case (default false: opening fails
+     * with {@link UnsafeStoreException}). There, keys differing only in case name one file, so the
+     * staging areas of resources whose IDs differ only in case collide and one resource's sweep can
+     * delete another's published blobs. Allow it only if no two resource IDs or prefixes using this
+     * store differ only in case.
+     */
+    public Builder allowCaseFolding(boolean allow) {
+      this.allowCaseFolding = allow;
       return this;
     }
 
@@ -448,8 +631,9 @@ public final class VfsBlobStore implements BlobStore, AutoCloseable {
     /**
      * Opens the store: resolves the URI and creates the base directory if missing.
      *
-     * @throws ConfigurationException if the URI is malformed, has an unknown scheme, or names a
-     *     file
+     * @throws ConfigurationException if the URI is malformed or ambiguous, has an unknown scheme,
+     *     or names a file
+     * @throws UnsafeStoreException if the file system folds case and that was not allowed
      * @throws StoreException if the store cannot be reached or the directory cannot be created
      */
     public VfsBlobStore build() {

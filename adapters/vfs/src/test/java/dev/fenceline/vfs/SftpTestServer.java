@@ -20,8 +20,8 @@ import org.apache.sshd.sftp.server.SftpSubsystemProxy;
 
 /**
  * A real SFTP server (Apache MINA SSHD) in this JVM, serving {@code root} on a free loopback port
- * to user {@value #USER} with password {@value #PASSWORD}. It can refuse writes the way a server
- * answers a user without write permission.
+ * to user {@value #USER} with password {@value #PASSWORD} (or the given ones). It can refuse writes
+ * the way a server answers a user without write permission.
  */
 public final class SftpTestServer implements AutoCloseable {
 
@@ -29,16 +29,23 @@ public final class SftpTestServer implements AutoCloseable {
   public static final String PASSWORD = "s3cret-pw";
 
   private final SshServer server;
+  private final String user;
   private volatile boolean refuseWrites;
 
   /** Starts the server over {@code root}; {@code hostKey} is a file for the generated host key. */
   public SftpTestServer(Path root, Path hostKey) {
+    this(root, hostKey, USER, PASSWORD);
+  }
+
+  /** Starts the server over {@code root} for {@code user} with {@code password}. */
+  public SftpTestServer(Path root, Path hostKey, String user, String password) {
+    this.user = user;
     server = SshServer.setUpDefaultServer();
     server.setHost("127.0.0.1");
     server.setPort(0);
     server.setKeyPairProvider(new SimpleGeneratorHostKeyProvider(hostKey));
     server.setPasswordAuthenticator(
-        (user, password, session) -> USER.equals(user) && PASSWORD.equals(password));
+        (name, secret, session) -> user.equals(name) && password.equals(secret));
     SftpFileSystemAccessor accessor =
         new SftpFileSystemAccessor() {
           @Override
@@ -74,7 +81,12 @@ public final class SftpTestServer implements AutoCloseable {
 
   /** The URI of {@code path} below the served root, without credentials. */
   public String uri(String path) {
-    return "sftp://" + USER + "@127.0.0.1:" + server.getPort() + "/" + path;
+    return "sftp://" + user + "@" + shownUri(path).substring("sftp://".length());
+  }
+
+  /** The URI of {@code path} as messages show it: without any user information. */
+  public String shownUri(String path) {
+    return "sftp://127.0.0.1:" + server.getPort() + "/" + path;
   }
 
   /** Makes the server refuse to open files for writing, as for a user without permission. */

@@ -35,6 +35,15 @@ class VfsAdapterFactoryTest {
   }
 
   @Test
+  void acceptsAllowCaseFolding() {
+    String uri = directory.resolve("blobs").toUri().toString();
+    try (Adapter adapter =
+        vfs().create("files", Map.of("uri", uri, "allow-case-folding", "true"))) {
+      assertThat(adapter.blobStore()).isPresent();
+    }
+  }
+
+  @Test
   void rejectsUnknownMissingAndMalformedKeysByName() {
     String uri = directory.toUri().toString();
     assertThatThrownBy(() -> vfs().create("files", Map.of("uri", uri, "url", "x")))
@@ -48,6 +57,8 @@ class VfsAdapterFactoryTest {
         .hasMessageContaining("\"timeout\" has value \"30\"");
     assertThatThrownBy(
             () -> vfs().create("files", Map.of("uri", uri, "strict-host-key-checking", "no")))
+        .hasMessageContaining("write true or false");
+    assertThatThrownBy(() -> vfs().create("files", Map.of("uri", uri, "allow-case-folding", "1")))
         .hasMessageContaining("write true or false");
   }
 }

@@ -41,6 +41,16 @@ class VfsFailuresTest {
   }
 
   @Test
+  void anUnknownSchemeNamesTheSupportedSchemesNotARelativePath() {
+    assertThatThrownBy(() -> VfsBlobStore.open("nosuch://host/dir"))
+        .isInstanceOf(ConfigurationException.class)
+        .hasMessage(
+            "Cannot open blob store at nosuch://host/dir: scheme \"nosuch\" is not supported (use"
+                + " one of file, sftp, ram, e.g. file:///var/lib/fenceline, sftp://host/srv/fenceline"
+                + " or ram:///fenceline)");
+  }
+
+  @Test
   void passwordsInTheUriNeverReachAMessage() {
     assertThatThrownBy(
             () ->
@@ -130,7 +140,7 @@ class VfsFailuresTest {
                       .timeout(Duration.ofSeconds(10))
                       .build())
           .isInstanceOf(StoreException.class)
-          .hasMessageContaining("Cannot open blob store at " + server.uri("blobs"))
+          .hasMessageContaining("Cannot open blob store at " + server.shownUri("blobs"))
           .hasMessageNotContaining("wrong");
 
       try (VfsBlobStore store =
@@ -163,7 +173,7 @@ class VfsFailuresTest {
                       .timeout(Duration.ofSeconds(10))
                       .build())
           .isInstanceOf(StoreException.class)
-          .hasMessageContaining("Cannot open blob store at " + server.uri("blobs"))
+          .hasMessageContaining("Cannot open blob store at " + server.shownUri("blobs"))
           .hasMessageNotContaining(SftpTestServer.PASSWORD);
     }
   }
