@@ -9,7 +9,7 @@ import static java.util.Objects.requireNonNull;
  *
  * @param resource the protected resource
  * @param epoch the epoch handed out by the issuer, at least 1
- * @param holder who acquired it, for diagnostics (1 to 200 printable characters)
+ * @param holder who acquired it, for diagnostics (see {@link #validateHolder})
  */
 public record FencingToken(ResourceId resource, Epoch epoch, String holder) {
 
@@ -19,8 +19,8 @@ public record FencingToken(ResourceId resource, Epoch epoch, String holder) {
   /**
    * Validates the token.
    *
-   * @throws IllegalArgumentException if the epoch is {@link Epoch#NONE} or the holder name is
-   *     empty, too long or has control characters
+   * @throws IllegalArgumentException if the epoch is {@link Epoch#NONE} or the holder name breaks a
+   *     rule of {@link #validateHolder}
    */
   public FencingToken {
     requireNonNull(resource, "resource is null");
@@ -35,22 +35,15 @@ public record FencingToken(ResourceId resource, Epoch epoch, String holder) {
   }
 
   /**
-   * Checks a holder name: 1 to {@value #MAX_HOLDER_LENGTH} characters without control characters.
+   * Checks a holder name: 1 to {@value #MAX_HOLDER_LENGTH} printable characters, not all
+   * whitespace, well-formed UTF-16 without NUL (see {@link StorableText#requireIdentifier}).
    *
    * @return the holder name
    * @throws IllegalArgumentException if the name breaks a rule
    */
   public static String validateHolder(String holder) {
-    requireNonNull(holder, "holder is null");
-    if (holder.isBlank() || holder.length() > MAX_HOLDER_LENGTH || !Text.isPrintable(holder)) {
-      throw new IllegalArgumentException(
-          "Cannot use holder name "
-              + Text.quoteForMessage(holder)
-              + ": it must be 1 to "
-              + MAX_HOLDER_LENGTH
-              + " printable characters (for example worker-a@host-1)");
-    }
-    return holder;
+    return StorableText.requireIdentifier(
+        "holder name", holder, MAX_HOLDER_LENGTH, "name the worker, e.g. worker-a@host-1");
   }
 
   @Override
