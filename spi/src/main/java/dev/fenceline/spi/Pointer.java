@@ -29,11 +29,20 @@ public record Pointer(String target, Map<String, String> attributes) {
   public Pointer {
     requireNonNull(target, "target is null");
     requireNonNull(attributes, "attributes is null");
-    if (target.isEmpty() || target.length() > MAX_TARGET_LENGTH) {
+    if (target.isEmpty()) {
       throw new IllegalArgumentException(
-          "Cannot publish pointer target of "
+          "Cannot use pointer target \"\": it is empty (name a staged blob key or publish a value"
+              + " of 1 to "
+              + MAX_TARGET_LENGTH
+              + " characters)");
+    }
+    if (target.length() > MAX_TARGET_LENGTH) {
+      throw new IllegalArgumentException(
+          "Cannot use pointer target "
+              + Text.quoteForMessage(target)
+              + ": it has "
               + target.length()
-              + " characters: it must be 1 to "
+              + " characters, more than "
               + MAX_TARGET_LENGTH
               + " (publish large payloads through a staged blob store)");
     }

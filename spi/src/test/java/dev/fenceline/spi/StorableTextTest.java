@@ -163,6 +163,21 @@ class StorableTextTest {
   }
 
   @Test
+  void pointerTargetMessagesHaveTheSameShape() {
+    assertThatThrownBy(() -> Pointer.to(""))
+        .hasMessage(
+            "Cannot use pointer target \"\": it is empty (name a staged blob key or publish a value"
+                + " of 1 to 65536 characters)");
+    assertThat(Pointer.to("p".repeat(Pointer.MAX_TARGET_LENGTH)).target())
+        .hasSize(Pointer.MAX_TARGET_LENGTH);
+    assertThatThrownBy(() -> Pointer.to("p".repeat(Pointer.MAX_TARGET_LENGTH + 1)))
+        .hasMessageStartingWith("Cannot use pointer target \"ppp")
+        .hasMessageEndingWith(
+            "...\": it has 65537 characters, more than 65536 (publish large payloads through a"
+                + " staged blob store)");
+  }
+
+  @Test
   void lengthIsCountedInUtf16CharactersUpToTheLimit() {
     String hundredEmoji = "\ud83d\ude00".repeat(100); // 200 chars, 100 code points
     assertThat(OperationId.of(hundredEmoji).value()).isEqualTo(hundredEmoji);
