@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.SplittableRandom;
 import java.util.function.Function;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -21,6 +22,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 class StorableTextTest {
 
   private static final ResourceId RESOURCE = ResourceId.of("r");
+  private static final String TRICKY =
+      "\u0000\u001f\u007f\u0085\u00a0\u200b\u202e\u2028\u3000\ud800\udbff\udc00\udfff\ufeff"
+          + "\uffff\\\"u ";
 
   /** Each stored value, by the name its error message uses, and how to make one from a string. */
   static Stream<Arguments> storedValues() {
@@ -241,13 +245,60 @@ class StorableTextTest {
     assertThat(Text.quoteForMessage("y".repeat(81))).isEqualTo("\"" + "y".repeat(80) + "...\"");
   }
 
+  @Test
+  void quotingIsReadableAndUnambiguousForAnyUtf16Text() {
+    long seed = new SplittableRandom().nextLong();
+    SplittableRandom random = new SplittableRandom(seed);
+    for (int attempt = 0; attempt < 20_000; attempt++) {
+      char[] units = new char[random.nextInt(12)];
+      for (int i = 0; i < units.length; i++) {
+        // Half from the whole UTF-16 range, half from the tricky corners.
+        units[i] =
+            random.nextBoolean()
+                ? (char) random.nextInt(0x10000)
+                : TRICKY.charAt(random.nextInt(TRICKY.length()));
+      }
+      String value = new String(units);
+      String quoted = Text.quoteForMessage(value);
+      assertThat(unquote(quoted)).as("seed %s, quoted %s", seed, quoted).isEqualTo(value);
+      assertReadable(quoted);
+    }
+  }
+
+  /** Reverses {@link Text#quoteForMessage} for values it does not cut. */
+  private static String unquote(String quoted) {
+    StringBuilder value = new StringBuilder();
+    for (int i = 1; i < quoted.length() - 1; i++) {
+      char c = quoted.charAt(i);
+      if (c != '\\') {
+        value.append(c);
+      } else if (quoted.charAt(i + 1) == 'u') {
+        value.append((char) Integer.parseInt(quoted.substring(i + 2, i + 6), 16));
+        i += 5;
+      } else {
+        value.append(quoted.charAt(++i));
+      }
+    }
+    return value.toString();
+  }
+
   /** A message shows no character a reader cannot see: everything invisible is escaped. */
   private static void assertReadable(String message) {
-    assertThat(Text.firstUnstorable(message))
-        .as("unstorable character in %s", message)
-        .isEqualTo(-1);
     assertThat(message.codePoints())
         .as("message %s", message)
-        .allMatch(c -> c == ' ' || (c > ' ' && c < 0x7f) || Character.isLetterOrDigit(c));
+        .allMatch(
+            c ->
+                switch (Character.getType(c)) {
+                  case Character.CONTROL,
+                      Character.FORMAT,
+                      Character.SURROGATE,
+                      Character.PRIVATE_USE,
+                      Character.UNASSIGNED,
+                      Character.LINE_SEPARATOR,
+                      Character.PARAGRAPH_SEPARATOR ->
+                      false;
+                  case Character.SPACE_SEPARATOR -> c == ' ';
+                  default -> true;
+                });
   }
 }
