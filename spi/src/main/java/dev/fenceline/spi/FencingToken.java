@@ -21,7 +21,7 @@ import java.util.regex.Pattern;
  *     to {@value #MAX_ISSUER_LENGTH} characters from {@code [A-Za-z0-9._:-]}
  * @param resource the protected resource
  * @param epoch the epoch handed out by the issuer, at least 1
- * @param holder who acquired it, for diagnostics (1 to 200 printable characters)
+ * @param holder who acquired it, for diagnostics (see {@link #validateHolder})
  * @param signature the issuer's HMAC signature over issuer, resource, epoch and holder ({@link
  *     TokenKeys#sign}), or empty for an unsigned token
  */
@@ -40,7 +40,7 @@ public record FencingToken(
    * Validates the token.
    *
    * @throws IllegalArgumentException if the issuer identity breaks its rule, the epoch is {@link
-   *     Epoch#NONE} or the holder name is empty, too long or has control characters
+   *     Epoch#NONE} or the holder name breaks a rule of {@link #validateHolder}
    */
   public FencingToken {
     validateIssuer(issuer);
@@ -92,22 +92,15 @@ public record FencingToken(
   }
 
   /**
-   * Checks a holder name: 1 to {@value #MAX_HOLDER_LENGTH} characters without control characters.
+   * Checks a holder name: 1 to {@value #MAX_HOLDER_LENGTH} printable characters, not all
+   * whitespace, well-formed UTF-16 without NUL (see {@link StorableText#requireIdentifier}).
    *
    * @return the holder name
    * @throws IllegalArgumentException if the name breaks a rule
    */
   public static String validateHolder(String holder) {
-    requireNonNull(holder, "holder is null");
-    if (holder.isBlank() || holder.length() > MAX_HOLDER_LENGTH || !Text.isPrintable(holder)) {
-      throw new IllegalArgumentException(
-          "Cannot use holder name "
-              + Text.quoteForMessage(holder)
-              + ": it must be 1 to "
-              + MAX_HOLDER_LENGTH
-              + " printable characters (for example worker-a@host-1)");
-    }
-    return holder;
+    return StorableText.requireIdentifier(
+        "holder name", holder, MAX_HOLDER_LENGTH, "name the worker, e.g. worker-a@host-1");
   }
 
   @Override

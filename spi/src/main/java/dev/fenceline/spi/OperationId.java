@@ -1,13 +1,12 @@
 package dev.fenceline.spi;
 
-import static java.util.Objects.requireNonNull;
-
 /**
  * One business operation, such as {@code report-2026-10-27}. It stays the same across retries and
  * across workers, so a destination can tell a resend from a new operation: an epoch alone cannot
  * (R4). Derive it from the business input, never from a random number per attempt.
  *
- * @param value 1 to {@value #MAX_LENGTH} printable characters
+ * @param value 1 to {@value #MAX_LENGTH} printable characters, not all whitespace, well-formed
+ *     UTF-16 without NUL (see {@link StorableText})
  */
 public record OperationId(String value) {
 
@@ -15,21 +14,17 @@ public record OperationId(String value) {
   public static final int MAX_LENGTH = 200;
 
   /**
-   * Validates the value.
+   * Validates the value (see {@link StorableText#requireIdentifier}).
    *
-   * @throws IllegalArgumentException if the value is blank, too long or has control characters
+   * @throws IllegalArgumentException if the value is blank (also Unicode whitespace only), too
+   *     long, has control characters, NUL or an unpaired surrogate
    */
   public OperationId {
-    requireNonNull(value, "operation ID is null");
-    if (value.isBlank() || value.length() > MAX_LENGTH || !Text.isPrintable(value)) {
-      throw new IllegalArgumentException(
-          "Cannot use operation ID "
-              + Text.quoteForMessage(value)
-              + ": it must be 1 to "
-              + MAX_LENGTH
-              + " printable characters (derive it from the business input, e.g."
-              + " report-2026-10-27)");
-    }
+    StorableText.requireIdentifier(
+        "operation ID",
+        value,
+        MAX_LENGTH,
+        "derive it from the business input, e.g. report-2026-10-27");
   }
 
   /** Returns the operation ID for {@code value}. */

@@ -8,27 +8,49 @@ import java.util.Map;
  * The target a publish pointer names: a staged blob key, or the published value itself for
  * destinations that publish a small named value directly.
  *
- * @param target what readers resolve: 1 to {@value #MAX_TARGET_LENGTH} characters
+ * @param target what readers resolve: 1 to {@value #MAX_TARGET_LENGTH} characters of storable text
+ *     (well-formed UTF-16 without NUL, see {@link StorableText#require}); other control characters
+ *     and whitespace are kept as written
  * @param attributes facts about the target (size, checksum, ...), copied into the receipt; same
- *     rules as {@link Receipt#attributes()}, and {@code target} is reserved
+ *     rules as {@link Receipt#attributes()} (values are storable text), and {@code target} is
+ *     reserved
  */
 public record Pointer(String target, Map<String, String> attributes) {
 
   /** Longest accepted target, in characters. */
   public static final int MAX_TARGET_LENGTH = 65_536;
 
-  /** Validates the pointer and copies the attributes. */
+  /**
+   * Validates the pointer and copies the attributes.
+   *
+   * @throws IllegalArgumentException if the target is empty, too long or not storable text, an
+   *     attribute value is not storable text, or an attribute is named {@code target}
+   */
   public Pointer {
     requireNonNull(target, "target is null");
     requireNonNull(attributes, "attributes is null");
-    if (target.isEmpty() || target.length() > MAX_TARGET_LENGTH) {
+    if (target.isEmpty()) {
       throw new IllegalArgumentException(
-          "Cannot publish pointer target of "
+          "Cannot use pointer target \"\": it is empty (name a staged blob key or publish a value"
+              + " of 1 to "
+              + MAX_TARGET_LENGTH
+              + " characters)");
+    }
+    if (target.length() > MAX_TARGET_LENGTH) {
+      throw new IllegalArgumentException(
+          "Cannot use pointer target "
+              + Text.quoteForMessage(target)
+              + ": it has "
               + target.length()
-              + " characters: it must be 1 to "
+              + " characters, more than "
               + MAX_TARGET_LENGTH
               + " (publish large payloads through a staged blob store)");
     }
+    StorableText.require("pointer target", target);
+    attributes.forEach(
+        (name, value) ->
+            StorableText.require(
+                "value of pointer attribute " + Text.quoteForMessage(String.valueOf(name)), value));
     if (attributes.containsKey(PointerStore.TARGET_ATTRIBUTE)) {
       throw new IllegalArgumentException(
           "Cannot publish pointer to "

@@ -24,7 +24,8 @@ import java.util.regex.Pattern;
  *     only: never evidence of ownership)
  * @param attributes destination-specific facts about the change, such as a row count, a key, a size
  *     or a checksum; keys are 1 to 64 characters from {@code [a-z0-9.-]}, starting with a letter or
- *     digit; values are non-null
+ *     digit; values are storable text (well-formed UTF-16 without NUL, see {@link
+ *     StorableText#require})
  */
 public record Receipt(
     String destination,
@@ -39,7 +40,9 @@ public record Receipt(
   /**
    * Validates the receipt and makes an immutable, sorted copy of the attributes.
    *
-   * @throws IllegalArgumentException if an attribute name breaks the rule above or a value is null
+   * @throws IllegalArgumentException if an attribute name breaks the rule above or a value is not
+   *     storable text
+   * @throws NullPointerException if a component, an attribute name or a value is null
    */
   public Receipt {
     Destination.validateName(destination);
@@ -62,7 +65,7 @@ public record Receipt(
                     + operation
                     + ": names are 1 to 64 characters from [a-z0-9.-] (e.g. row-count)");
           }
-          requireNonNull(value, () -> "value of receipt attribute " + name + " is null");
+          StorableText.require("value of receipt attribute " + name, value);
           copy.put(name, value);
         });
     attributes = Collections.unmodifiableSortedMap(copy);

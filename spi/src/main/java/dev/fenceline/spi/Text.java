@@ -1,6 +1,9 @@
 package dev.fenceline.spi;
 
-/** Formatting of user-supplied text inside error messages. */
+/**
+ * How Fenceline classifies and shows user-supplied text: which characters no store keeps as written
+ * (see {@link StorableText}), what counts as blank, and how a value is quoted in an error message.
+ */
 final class Text {
 
   private static final int MAX_SHOWN = 80;
@@ -8,36 +11,109 @@ final class Text {
   private Text() {}
 
   /**
-   * Quotes {@code value} for an error message: control characters are escaped so a message cannot
-   * be split or forged, and long values are cut.
+   * Quotes {@code value} for an error message. Quotes and backslashes are escaped, and every
+   * character a reader could not see or could mistake for another is shown as a {@code \}{@code
+   * uXXXX} escape: control and format characters (including bidirectional overrides), line and
+   * paragraph separators, every space but U+0020, unpaired surrogates, private-use and unassigned
+   * code points. So a message cannot be split, reordered or forged by the value it shows, and two
+   * values that look alike are told apart. Values longer than 80 characters are cut, never inside a
+   * surrogate pair.
    */
   static String quoteForMessage(String value) {
     StringBuilder shown = new StringBuilder("\"");
-    int limit = Math.min(value.length(), MAX_SHOWN);
-    for (int i = 0; i < limit; i++) {
-      char c = value.charAt(i);
-      if (c == '"' || c == '\\') {
-        shown.append('\\').append(c);
-      } else if (c < 0x20 || c == 0x7f) {
-        shown.append(String.format("\\u%04x", (int) c));
-      } else {
-        shown.append(c);
-      }
+    int end = Math.min(value.length(), MAX_SHOWN);
+    if (end < value.length()
+        && Character.isHighSurrogate(value.charAt(end - 1))
+        && Character.isLowSurrogate(value.charAt(end))) {
+      end--;
     }
-    if (value.length() > MAX_SHOWN) {
+    int i = 0;
+    while (i < end) {
+      int codePoint = value.codePointAt(i); // an unpaired surrogate comes back as itself
+      int width = Character.charCount(codePoint);
+      if (codePoint == '"' || codePoint == '\\') {
+        shown.append('\\').append((char) codePoint);
+      } else if (isVisible(codePoint)) {
+        shown.appendCodePoint(codePoint);
+      } else {
+        for (int unit = i; unit < i + width; unit++) {
+          shown.append(escape(value.charAt(unit)));
+        }
+      }
+      i += width;
+    }
+    if (end < value.length()) {
       shown.append("...");
     }
     return shown.append('"').toString();
   }
 
-  /** True if {@code value} has no control character (ISO control or line/paragraph separator). */
-  static boolean isPrintable(String value) {
+  /** {@code c} as {@code \}{@code uXXXX}, lower-case hex. */
+  static String escape(char c) {
+    return String.format("\\u%04x", (int) c);
+  }
+
+  private static boolean isVisible(int codePoint) {
+    switch (Character.getType(codePoint)) {
+      case Character.CONTROL:
+      case Character.FORMAT:
+      case Character.SURROGATE:
+      case Character.PRIVATE_USE:
+      case Character.UNASSIGNED:
+      case Character.LINE_SEPARATOR:
+      case Character.PARAGRAPH_SEPARATOR:
+        return false;
+      case Character.SPACE_SEPARATOR:
+        return codePoint == ' ';
+      default:
+        return true;
+    }
+  }
+
+  /**
+   * The index of the first character no store keeps as written, or -1: an unpaired (high or low)
+   * surrogate, which JDBC drivers encode as {@code ?}, or NUL, which PostgreSQL refuses.
+   */
+  static int firstUnstorable(String value) {
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (c == '\0' || Character.isLowSurrogate(c)) {
+        return i;
+      }
+      if (Character.isHighSurrogate(c)) {
+        if (i + 1 == value.length() || !Character.isLowSurrogate(value.charAt(i + 1))) {
+          return i;
+        }
+        i++; // a well-formed pair
+      }
+    }
+    return -1;
+  }
+
+  /** The index of the first control character (ISO control, line or paragraph separator), or -1. */
+  static int firstControl(String value) {
     for (int i = 0; i < value.length(); i++) {
       char c = value.charAt(i);
       if (Character.isISOControl(c) || c == '\u2028' || c == '\u2029') {
-        return false;
+        return i;
       }
     }
-    return true;
+    return -1;
+  }
+
+  /**
+   * True if {@code value} is empty or has only whitespace and invisible characters: what {@link
+   * Character#isWhitespace} or {@link Character#isSpaceChar} accepts (so also U+00A0, U+2007,
+   * U+3000, which {@link String#isBlank} lets through) and format characters such as U+200B or
+   * U+FEFF.
+   */
+  static boolean isBlank(String value) {
+    return value
+        .codePoints()
+        .allMatch(
+            c ->
+                Character.isWhitespace(c)
+                    || Character.isSpaceChar(c)
+                    || Character.getType(c) == Character.FORMAT);
   }
 }
