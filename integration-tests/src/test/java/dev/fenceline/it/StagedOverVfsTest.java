@@ -26,7 +26,6 @@ import org.junit.jupiter.api.AfterEach;
 abstract class StagedOverVfsTest extends StagedDestinationContract {
 
   private final OpenStore store = new OpenStore(this::database);
-  private final OpenStore signedStore = new OpenStore(this::database);
   private VfsBlobStore blobs;
 
   /** The database holding pointers, epochs and leases. */
@@ -52,10 +51,7 @@ abstract class StagedOverVfsTest extends StagedDestinationContract {
 
   @Override
   protected PointerStore pointerStore(String name, StepListener steps, Optional<TokenKeys> keys) {
-    if (keys.isEmpty()) {
-      return store().pointerStore(name, steps);
-    }
-    return signedStore.get(builder -> builder.tokenKeys(keys.get())).pointerStore(name, steps);
+    return store.get(keys).pointerStore(name, steps);
   }
 
   @Override
@@ -85,7 +81,6 @@ abstract class StagedOverVfsTest extends StagedDestinationContract {
   @AfterEach
   void closeStores() {
     store.close();
-    signedStore.close();
     if (blobs != null) {
       blobs.close();
     }

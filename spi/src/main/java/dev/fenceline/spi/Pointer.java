@@ -60,6 +60,16 @@ public record Pointer(String target, Map<String, String> attributes) {
     attributes = Map.copyOf(attributes);
   }
 
+  /**
+   * The attributes of the receipt of a swap to this pointer: its attributes plus {@link
+   * PointerStore#TARGET_ATTRIBUTE}, the target.
+   */
+  public Map<String, String> receiptAttributes() {
+    Map<String, String> withTarget = new java.util.HashMap<>(attributes);
+    withTarget.put(PointerStore.TARGET_ATTRIBUTE, target);
+    return withTarget;
+  }
+
   /** A pointer with no attributes. */
   public static Pointer to(String target) {
     return new Pointer(target, Map.of());

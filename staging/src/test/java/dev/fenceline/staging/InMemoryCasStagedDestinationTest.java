@@ -1,34 +1,17 @@
 package dev.fenceline.staging;
 
-import dev.fenceline.spi.BlobKey;
-import dev.fenceline.spi.BlobStore;
-import dev.fenceline.spi.Lease;
-import dev.fenceline.spi.LeaseIssuer;
 import dev.fenceline.spi.PointerStore;
 import dev.fenceline.spi.StepListener;
 import dev.fenceline.spi.TokenKeys;
 import dev.fenceline.tck.ConcurrencyControl;
-import dev.fenceline.tck.memory.InMemoryBlobStore;
 import dev.fenceline.tck.memory.InMemoryCasPointerStore;
-import dev.fenceline.tck.memory.InMemoryLeaseIssuer;
-import dev.fenceline.tck.memory.MutableClock;
 import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.Optional;
 
 /** The staged suite over the compare-and-swap reference pointer store. */
-class InMemoryCasStagedDestinationTest extends StagedDestinationContract {
+class InMemoryCasStagedDestinationTest extends InMemoryStagedDestinationTest {
 
-  private final MutableClock issuerClock = new MutableClock(Instant.parse("2026-10-27T01:00:00Z"));
-  private final InMemoryBlobStore blobs = new InMemoryBlobStore(Clock.systemUTC());
   private final InMemoryCasPointerStore.Storage pointers = new InMemoryCasPointerStore.Storage();
-  private final InMemoryLeaseIssuer.Storage leases = new InMemoryLeaseIssuer.Storage();
-
-  @Override
-  protected BlobStore blobStore() {
-    return blobs;
-  }
 
   @Override
   protected PointerStore pointerStore(String name, StepListener steps, Optional<TokenKeys> keys) {
@@ -38,25 +21,5 @@ class InMemoryCasStagedDestinationTest extends StagedDestinationContract {
   @Override
   protected ConcurrencyControl concurrencyControl() {
     return ConcurrencyControl.COMPARE_AND_SWAP; // the pointer store's
-  }
-
-  @Override
-  protected void overwriteBlob(BlobKey key, byte[] bytes) {
-    blobs.corrupt(key, bytes);
-  }
-
-  @Override
-  protected LeaseIssuer issuer() {
-    return new InMemoryLeaseIssuer(leases, issuerClock);
-  }
-
-  @Override
-  protected void restartStore() {
-    // New instances over the kept storage on every call.
-  }
-
-  @Override
-  protected void awaitExpiry(Lease lease) {
-    issuerClock.advance(lease.ttl().plus(Duration.ofMillis(1)));
   }
 }

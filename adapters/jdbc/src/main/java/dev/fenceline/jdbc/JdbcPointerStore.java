@@ -14,9 +14,7 @@ import dev.fenceline.spi.WriteOutcome;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -73,9 +71,7 @@ public final class JdbcPointerStore extends FencedJdbcDestination<Pointer> imple
             insert.setString(7, operation.value());
             insert.executeUpdate();
           }
-          Map<String, String> attributes = new HashMap<>(change.attributes());
-          attributes.put(TARGET_ATTRIBUTE, change.target());
-          return attributes;
+          return change.receiptAttributes();
         });
   }
 

@@ -42,15 +42,10 @@ abstract class JdbcDestinationContractTest extends DestinationContract<JdbcChang
     return store.get();
   }
 
-  private final OpenStore signedStore = new OpenStore(this::database);
-
   @Override
   protected Destination<JdbcChange> destination(
       String name, StepListener steps, Optional<TokenKeys> keys) {
-    if (keys.isEmpty()) {
-      return store().destination(name, steps);
-    }
-    return signedStore.get(builder -> builder.tokenKeys(keys.get())).destination(name, steps);
+    return store.get(keys).destination(name, steps);
   }
 
   @Override
@@ -110,7 +105,6 @@ abstract class JdbcDestinationContractTest extends DestinationContract<JdbcChang
   @AfterEach
   void closeStore() {
     store.close();
-    signedStore.close();
   }
 
   private interface RowsReader<T> {

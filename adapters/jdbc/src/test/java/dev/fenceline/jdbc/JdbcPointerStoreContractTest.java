@@ -20,14 +20,9 @@ abstract class JdbcPointerStoreContractTest extends PointerStoreContract {
     return store.get();
   }
 
-  private final OpenStore signedStore = new OpenStore(this::database);
-
   @Override
   protected PointerStore pointerStore(String name, StepListener steps, Optional<TokenKeys> keys) {
-    if (keys.isEmpty()) {
-      return store().pointerStore(name, steps);
-    }
-    return signedStore.get(builder -> builder.tokenKeys(keys.get())).pointerStore(name, steps);
+    return store.get(keys).pointerStore(name, steps);
   }
 
   @Override
@@ -49,6 +44,5 @@ abstract class JdbcPointerStoreContractTest extends PointerStoreContract {
   @AfterEach
   void closeStore() {
     store.close();
-    signedStore.close();
   }
 }

@@ -2,8 +2,9 @@ package dev.fenceline.jdbc;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.fenceline.spi.TokenKeys;
+import java.util.Optional;
 import java.util.function.Supplier;
-import java.util.function.UnaryOperator;
 
 /**
  * The store a test works with: opened on first use, reopened after a restart of the database,
@@ -13,6 +14,7 @@ public final class OpenStore implements AutoCloseable {
 
   private final Supplier<TestDatabase> database;
   private JdbcStore store;
+  private JdbcStore signed;
 
   /** Opens stores on the database {@code database} supplies (looked up on first use). */
   public OpenStore(Supplier<TestDatabase> database) {
@@ -21,18 +23,24 @@ public final class OpenStore implements AutoCloseable {
 
   /** The open store. */
   public JdbcStore get() {
-    return get(builder -> builder);
+    if (store == null) {
+      store = database.get().openStore();
+    }
+    return store;
   }
 
   /**
-   * The open store; on first use it is opened with the database's settings changed by {@code
-   * settings} (for example token keys).
+   * The open store, or with {@code keys} a second store on the same database that signs and checks
+   * tokens with them (opened on first use, closed with this one).
    */
-  public JdbcStore get(UnaryOperator<JdbcStore.Builder> settings) {
-    if (store == null) {
-      store = settings.apply(database.get().storeBuilder()).build();
+  public JdbcStore get(Optional<TokenKeys> keys) {
+    if (keys.isEmpty()) {
+      return get();
     }
-    return store;
+    if (signed == null) {
+      signed = database.get().storeBuilder().tokenKeys(keys.get()).build();
+    }
+    return signed;
   }
 
   /** Closes the store, restarts the database on the same data; the next {@link #get} reopens. */
@@ -46,6 +54,10 @@ public final class OpenStore implements AutoCloseable {
     if (store != null) {
       store.close();
       store = null;
+    }
+    if (signed != null) {
+      signed.close();
+      signed = null;
     }
   }
 }

@@ -196,10 +196,14 @@ public final class InMemoryCasPointerStore implements PointerStore, SupportsEpoc
         }
         continue;
       }
-      Map<String, String> attributes = new HashMap<>(change.attributes());
-      attributes.put(TARGET_ATTRIBUTE, change.target());
       Receipt receipt =
-          new Receipt(name, resource, operation, token.epoch(), clock.instant(), attributes);
+          new Receipt(
+              name,
+              resource,
+              operation,
+              token.epoch(),
+              clock.instant(),
+              change.receiptAttributes());
       PointerState applied =
           new PointerState(
               resource, change, token.epoch(), operation, read.history(name).size() + 1L);
@@ -237,16 +241,7 @@ public final class InMemoryCasPointerStore implements PointerStore, SupportsEpoc
   @Override
   public List<PointerState> history(ResourceId resource, int limit) {
     requireNonNull(resource, "resource is null");
-    if (limit < 1) {
-      throw new IllegalArgumentException(
-          "Cannot read the pointer history of " + resource + ": limit " + limit + " is below 1");
-    }
-    List<PointerState> oldestFirst = read(resource).history(name);
-    List<PointerState> newestFirst = new ArrayList<>();
-    for (int i = oldestFirst.size() - 1; i >= 0 && newestFirst.size() < limit; i--) {
-      newestFirst.add(oldestFirst.get(i));
-    }
-    return List.copyOf(newestFirst);
+    return PointerHistory.newestFirst(resource, read(resource).history(name), limit);
   }
 
   @Override

@@ -28,7 +28,6 @@ import dev.fenceline.spi.WriteOutcome;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -154,10 +153,14 @@ public final class InMemoryPointerStore implements PointerStore, SupportsEpochRe
         registerNewer(token);
         outcome = new AlreadyApplied(previous.receipt());
       } else {
-        Map<String, String> attributes = new HashMap<>(change.attributes());
-        attributes.put(TARGET_ATTRIBUTE, change.target());
         Receipt receipt =
-            new Receipt(name, resource, operation, token.epoch(), clock.instant(), attributes);
+            new Receipt(
+                name,
+                resource,
+                operation,
+                token.epoch(),
+                clock.instant(),
+                change.receiptAttributes());
         List<PointerState> history = new ArrayList<>(historyOf(scope));
         history.add(
             new PointerState(resource, change, token.epoch(), operation, history.size() + 1L));
@@ -201,16 +204,7 @@ public final class InMemoryPointerStore implements PointerStore, SupportsEpochRe
   @Override
   public List<PointerState> history(ResourceId resource, int limit) {
     requireNonNull(resource, "resource is null");
-    if (limit < 1) {
-      throw new IllegalArgumentException(
-          "Cannot read the pointer history of " + resource + ": limit " + limit + " is below 1");
-    }
-    List<PointerState> oldestFirst = historyOf(new Scope(name, resource));
-    List<PointerState> newestFirst = new ArrayList<>();
-    for (int i = oldestFirst.size() - 1; i >= 0 && newestFirst.size() < limit; i--) {
-      newestFirst.add(oldestFirst.get(i));
-    }
-    return List.copyOf(newestFirst);
+    return PointerHistory.newestFirst(resource, historyOf(new Scope(name, resource)), limit);
   }
 
   @Override

@@ -1,22 +1,15 @@
 package dev.fenceline.tck.memory;
 
-import dev.fenceline.spi.Lease;
-import dev.fenceline.spi.LeaseIssuer;
 import dev.fenceline.spi.PointerStore;
 import dev.fenceline.spi.StepListener;
 import dev.fenceline.spi.TokenKeys;
 import dev.fenceline.tck.ConcurrencyControl;
-import dev.fenceline.tck.PointerStoreContract;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.Optional;
 
 /** The pointer-store suite on the compare-and-swap reference store: nobody waits, all linearize. */
-class InMemoryCasPointerStoreTest extends PointerStoreContract {
+class InMemoryCasPointerStoreTest extends InMemoryPointerStoreTest {
 
-  private final MutableClock clock = new MutableClock(Instant.parse("2026-10-27T01:00:00Z"));
   private final InMemoryCasPointerStore.Storage storage = new InMemoryCasPointerStore.Storage();
-  private final InMemoryLeaseIssuer.Storage issuerStorage = new InMemoryLeaseIssuer.Storage();
 
   @Override
   protected PointerStore pointerStore(String name, StepListener steps, Optional<TokenKeys> keys) {
@@ -26,20 +19,5 @@ class InMemoryCasPointerStoreTest extends PointerStoreContract {
   @Override
   protected ConcurrencyControl concurrencyControl() {
     return ConcurrencyControl.COMPARE_AND_SWAP;
-  }
-
-  @Override
-  protected LeaseIssuer issuer() {
-    return new InMemoryLeaseIssuer(issuerStorage, clock);
-  }
-
-  @Override
-  protected void restartStore() {
-    // Every call to pointerStore() and issuer() makes a new instance over the kept storage.
-  }
-
-  @Override
-  protected void awaitExpiry(Lease lease) {
-    clock.advance(lease.ttl().plus(Duration.ofMillis(1)));
   }
 }

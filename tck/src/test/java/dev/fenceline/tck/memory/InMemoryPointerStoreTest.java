@@ -13,7 +13,7 @@ import java.util.Optional;
 
 class InMemoryPointerStoreTest extends PointerStoreContract {
 
-  private final MutableClock clock = new MutableClock(Instant.parse("2026-10-27T01:00:00Z"));
+  final MutableClock clock = new MutableClock(Instant.parse("2026-10-27T01:00:00Z"));
   private final InMemoryPointerStore.Storage storage = new InMemoryPointerStore.Storage();
   private final InMemoryLeaseIssuer.Storage issuerStorage = new InMemoryLeaseIssuer.Storage();
 
