@@ -27,7 +27,9 @@ import dev.fenceline.spi.SupportsEpochReset;
 import dev.fenceline.spi.UnsupportedCapabilityException;
 import dev.fenceline.spi.UntrustedTokenException;
 import dev.fenceline.spi.WriteOutcome;
+import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
@@ -64,11 +66,24 @@ import java.util.stream.Stream;
  *
  * <p>Guarantee: {@link dev.fenceline.spi.Guarantee#FENCED_BY_STAGING}. A reader that resolves the
  * resource through {@link #resolve} or {@link #open} only ever sees a blob published with the
- * newest epoch at the time of its swap, verified against the size and SHA-256 recorded then. Not
- * guaranteed: a consumer that lists or reads the staging area directly sees unpublished and stale
- * blobs; anyone with write access to the blob store can still change a published blob (the reader
- * then fails with {@link BlobVerificationException} instead of serving it); a publish is not
- * exactly-once across systems.
+ * newest epoch at the time of its swap. Its content is checked against the size and SHA-256
+ * recorded then, in one of two ways:
+ *
+ * <ul>
+ *   <li>{@link #open(ResourceId)} streams and verifies as it goes: a changed blob fails at the
+ *       latest when the end is read. A reader that stops early has had unverified bytes.
+ *   <li>{@link #openVerified(ResourceId)} reads the whole blob once to verify it before handing out
+ *       the first byte (a second read of the blob); for readers that may stop early.
+ * </ul>
+ *
+ * <p>Older versions are read with {@link #resolveVersion}, {@link #open(ResourceId, long)} and
+ * {@link #openVerified(ResourceId, long)}, and published again with {@link #rollback}.
+ *
+ * <p>Not guaranteed: a consumer that lists or reads the staging area directly sees unpublished and
+ * stale blobs; anyone with write access to the blob store can still change a published blob (the
+ * readers above then fail with {@link BlobVerificationException} instead of serving it, except to a
+ * streaming reader that stops before the changed part); a publish is not exactly-once across
+ * systems.
  *
  * <p>Thread-safe if the blob and pointer stores are.
  */
@@ -225,7 +240,8 @@ public final class StagedDestination implements Destination<InputStream>, Suppor
   /**
    * Finds the blob the resource's publish pointer names, and checks that it lies in this resource's
    * staging area ({@code <prefix>/.fenceline/staging/<store-id>.<name>/<resource>/}) and exists
-   * with the published size.
+   * with the published size. The content is not read: {@link #open} and {@link #openVerified} check
+   * the SHA-256.
    *
    * @return the published blob, or empty if nothing was published yet
    * @throws StoreException if the pointer names no blob key, or a key outside this resource's
@@ -238,22 +254,229 @@ public final class StagedDestination implements Destination<InputStream>, Suppor
     if (state.isEmpty()) {
       return Optional.empty();
     }
-    PublishedBlob blob = published(state.get());
+    return Optional.of(
+        requireStored(
+            published(state.get()),
+            "resolve " + resource,
+            "the published blob",
+            "it was deleted outside Fenceline; republish"));
+  }
+
+  /**
+   * Finds the blob that version {@code version} of the resource's publish pointer names (see {@link
+   * PointerStore#history}), with the same checks as {@link #resolve}: the target lies in this
+   * resource's staging area and the blob exists with the size recorded for that version. Versions
+   * older than the newest {@code keepVersions} may have been swept. Reads the pointer history from
+   * the newest version down to {@code version}.
+   *
+   * @param version a pointer version, from 1 to the current one
+   * @throws IllegalArgumentException if {@code version} is below 1
+   * @throws StoreException if nothing is published, there is no such version, its pointer is not a
+   *     staged blob of this resource, its blob is missing (swept or deleted) or has another size,
+   *     or a store failed
+   */
+  public PublishedBlob resolveVersion(ResourceId resource, long version) {
+    requireNonNull(resource, "resource is null");
+    String action = "resolve version " + version + " of " + resource;
+    return requireStored(
+        published(versionState(resource, version, action)),
+        action,
+        "its blob",
+        "it was swept, being older than the newest kept versions, or deleted; pick a newer"
+            + " version");
+  }
+
+  /**
+   * Opens the currently published blob of {@code resource} for streaming. The stream verifies the
+   * size and SHA-256 as it goes and throws {@link BlobVerificationException} when they differ, at
+   * the latest when the end is read; the caller closes it.
+   *
+   * <p>Only a stream read to its end without an exception was verified. A reader that stops early
+   * (reads a header, a first page) and closes the stream has had unverified bytes: if the blob was
+   * changed after publishing, those bytes may be the changed ones. Such readers use {@link
+   * #openVerified(ResourceId)}.
+   *
+   * @throws StoreException if nothing is published, the blob is missing, or a store failed
+   */
+  public InputStream open(ResourceId resource) {
+    return streaming(current(resource, "open " + resource));
+  }
+
+  /**
+   * Opens version {@code version} of the resource's blob for streaming, verified as it goes like
+   * {@link #open(ResourceId)} (the same caveat for readers that stop early applies).
+   *
+   * @throws IllegalArgumentException if {@code version} is below 1
+   * @throws StoreException as {@link #resolveVersion}
+   */
+  public InputStream open(ResourceId resource, long version) {
+    return streaming(resolveVersion(resource, version));
+  }
+
+  /**
+   * Opens the currently published blob of {@code resource} only after verifying all of it: the blob
+   * is streamed once through SHA-256 (nothing is kept in memory) and compared with the published
+   * size and checksum, and only then opened again for the caller. A blob changed or damaged before
+   * this call is refused before the first byte is handed out, so a reader that stops early never
+   * gets its bytes. Costs a second read of the blob.
+   *
+   * <p>A blob changed between the check and the caller's read (someone writing to the blob store
+   * while you read) is caught only by the returned stream, which verifies as it goes like {@link
+   * #open(ResourceId)}: read it to its end to be sure of every byte.
+   *
+   * @throws BlobVerificationException if the blob differs from the published size or SHA-256
+   * @throws IOException if reading the blob failed
+   * @throws StoreException if nothing is published, the blob is missing, or a store failed
+   */
+  public InputStream openVerified(ResourceId resource) throws IOException {
+    return verifiedThenStreaming(current(resource, "open " + resource));
+  }
+
+  /**
+   * Opens version {@code version} of the resource's blob after verifying all of it, like {@link
+   * #openVerified(ResourceId)}: for audits of older versions.
+   *
+   * @throws IllegalArgumentException if {@code version} is below 1
+   * @throws BlobVerificationException if the blob differs from that version's size or SHA-256
+   * @throws IOException if reading the blob failed
+   * @throws StoreException as {@link #resolveVersion}
+   */
+  public InputStream openVerified(ResourceId resource, long version) throws IOException {
+    return verifiedThenStreaming(resolveVersion(resource, version));
+  }
+
+  /**
+   * Publishes an older version again: a new, fenced pointer swap to the blob that version {@code
+   * version} named, with that version's size and SHA-256. It is an ordinary write in every other
+   * respect: the token's epoch is checked and the operation recorded in the same atomic step at the
+   * pointer store, a retry with the same operation ID answers {@link AlreadyApplied}, and the
+   * history keeps every version (the rollback is a new version; nothing is rewritten). The request
+   * fingerprint is the blob's SHA-256, as for a publish of the same bytes.
+   *
+   * <p>Before the swap, the old blob must still exist in this resource's staging area with its
+   * recorded size, and its content is read once to check its SHA-256 (nothing is kept in memory).
+   * Once swapped, the blob is among the newest versions again, so the {@linkplain #sweep() sweep}
+   * keeps it. A version older than the newest {@code keepVersions} may be deleted by a sweep that
+   * runs at the same time as the rollback, between the check and the swap: readers then get a clear
+   * "missing" error, never other bytes. Do not run the sweep while rolling back further than the
+   * kept versions. Reports {@link FencingStep#AFTER_STAGE} once the old blob was checked.
+   *
+   * @param token the caller's token for the resource; the swap is refused if its epoch is stale
+   * @param operation the operation ID of this rollback, the same on every retry
+   * @param version the version to publish again, from 1 to the current one
+   * @return {@link dev.fenceline.spi.Applied} with a receipt naming the old blob, {@link
+   *     AlreadyApplied}, or {@link RejectedStale} (nothing changed)
+   * @throws IllegalArgumentException if {@code version} is below 1
+   * @throws StoreException if there is no such version, its blob is missing (swept or deleted), has
+   *     another size or SHA-256, or is not a staged blob of this resource; nothing changed. Also if
+   *     a store failed: see {@link StoreException#outcomeUnknown()}
+   * @throws OperationConflictException if the operation ID was used for another payload
+   */
+  public WriteOutcome rollback(FencingToken token, OperationId operation, long version) {
+    requireNonNull(token, "token is null");
+    requireNonNull(operation, "operation is null");
+    ResourceId resource = token.resource();
+    String action = "roll back " + resource + " to version " + version;
+    // An early look saves reading the blob for a token that cannot swap. It decides nothing: the
+    // pointer store checks the epoch again in the atomic step.
+    Epoch registered = pointers.currentEpoch(resource);
+    if (token.epoch().isOlderThan(registered)) {
+      return new RejectedStale(resource, token.epoch(), registered);
+    }
+    PointerState old = versionState(resource, version, action);
+    PublishedBlob blob =
+        requireStored(
+            published(old),
+            action,
+            "its blob",
+            "it was swept, being older than the newest kept versions, or deleted; pick a newer"
+                + " version or publish again");
+    String sha256 = requireContent(blob, action);
+    // The old blob plays the staged payload's part: checked, and the pointer not swapped yet.
+    steps.reached(FencingStep.AFTER_STAGE, token, operation);
+    return pointers.write(token, operation, old.pointer(), RequestFingerprint.ofSha256Hex(sha256));
+  }
+
+  private PublishedBlob current(ResourceId resource, String action) {
+    return resolve(resource)
+        .orElseThrow(
+            () ->
+                new StoreException(
+                    "Cannot " + action + ": nothing is published yet (publish it first)", null));
+  }
+
+  private InputStream streaming(PublishedBlob blob) {
+    return new VerifyingInputStream(blobs.open(blob.key()), blob);
+  }
+
+  private InputStream verifiedThenStreaming(PublishedBlob blob) throws IOException {
+    try (InputStream check = streaming(blob)) {
+      check.transferTo(OutputStream.nullOutputStream());
+    }
+    return streaming(blob);
+  }
+
+  /**
+   * Reads the whole blob once and checks its size and SHA-256 against the published ones.
+   *
+   * @return the SHA-256 read, lowercase hex
+   */
+  private String requireContent(PublishedBlob blob, String action) {
+    long size;
+    String sha256;
+    try (CountingDigestInputStream in = new CountingDigestInputStream(blobs.open(blob.key()))) {
+      in.transferTo(OutputStream.nullOutputStream());
+      size = in.count();
+      sha256 = in.sha256();
+    } catch (IOException e) {
+      throw new StoreException(
+          "Cannot " + action + ": reading blob " + blob.key() + " failed: " + e + " (retry)", e);
+    }
+    if (size != blob.size() || !sha256.equals(blob.sha256())) {
+      throw new StoreException(
+          "Cannot "
+              + action
+              + ": blob "
+              + blob.key()
+              + " has "
+              + size
+              + " bytes with SHA-256 "
+              + sha256
+              + ", but "
+              + blob.size()
+              + " bytes with SHA-256 "
+              + blob.sha256()
+              + " were published (it was changed or damaged after publishing; pick another"
+              + " version or publish again)",
+          null);
+    }
+    return sha256;
+  }
+
+  /** Checks that the blob exists with the published size; its content is not read. */
+  private PublishedBlob requireStored(
+      PublishedBlob blob, String action, String what, String missingHint) {
     Optional<BlobInfo> info = blobs.stat(blob.key());
     if (info.isEmpty()) {
       throw new StoreException(
-          "Cannot resolve "
-              + resource
-              + ": the published blob "
+          "Cannot "
+              + action
+              + ": "
+              + what
+              + " "
               + blob.key()
-              + " is missing from the blob store (it was deleted outside Fenceline; republish)",
+              + " is missing from the blob store ("
+              + missingHint
+              + ")",
           null);
     }
     if (info.get().size() != blob.size()) {
       throw new StoreException(
-          "Cannot resolve "
-              + resource
-              + ": the published blob "
+          "Cannot "
+              + action
+              + ": "
+              + what
+              + " "
               + blob.key()
               + " has "
               + info.get().size()
@@ -262,25 +485,64 @@ public final class StagedDestination implements Destination<InputStream>, Suppor
               + " were published (it was changed after publishing; republish)",
           null);
     }
-    return Optional.of(blob);
+    return blob;
   }
 
   /**
-   * Opens the currently published blob of {@code resource}. The stream verifies the size and
-   * SHA-256 as it goes and throws {@link BlobVerificationException} when they differ, at the latest
-   * when the end is read; the caller closes it.
-   *
-   * @throws StoreException if nothing is published, the blob is missing, or a store failed
+   * The pointer state of {@code version}, read from the history. Swaps that land between reading
+   * the newest version and the history push the version further back; the read is then repeated.
    */
-  public InputStream open(ResourceId resource) {
-    PublishedBlob blob =
-        resolve(resource)
-            .orElseThrow(
-                () ->
-                    new StoreException(
-                        "Cannot open " + resource + ": nothing is published yet (publish it first)",
-                        null));
-    return new VerifyingInputStream(blobs.open(blob.key()), blob);
+  private PointerState versionState(ResourceId resource, long version, String action) {
+    if (version < 1) {
+      throw new IllegalArgumentException(
+          "Cannot " + action + ": versions start at 1 (pick one from the pointer history)");
+    }
+    for (int attempt = 0; attempt < 5; attempt++) {
+      PointerState newest =
+          pointers
+              .current(resource)
+              .orElseThrow(
+                  () ->
+                      new StoreException(
+                          "Cannot " + action + ": nothing is published yet (publish it first)",
+                          null));
+      if (version > newest.version()) {
+        throw new StoreException(
+            "Cannot "
+                + action
+                + ": there is no such version, the newest is "
+                + newest.version()
+                + " (pick one from the pointer history)",
+            null);
+      }
+      if (version == newest.version()) {
+        return newest;
+      }
+      long depth = newest.version() - version + 1;
+      List<PointerState> history =
+          pointers.history(resource, (int) Math.min(depth, Integer.MAX_VALUE));
+      for (PointerState state : history) {
+        if (state.version() == version) {
+          return state;
+        }
+      }
+      if (history.size() < depth) {
+        throw new StoreException(
+            "Cannot "
+                + action
+                + ": the pointer store returned "
+                + history.size()
+                + " versions of the history where "
+                + depth
+                + " were needed (pick a newer version)",
+            null);
+      }
+    }
+    throw new StoreException(
+        "Cannot "
+            + action
+            + ": new versions were published faster than the history could be read (retry)",
+        null);
   }
 
   /**

@@ -521,6 +521,351 @@ public abstract class StagedDestinationContract extends DestinationContract<Inpu
     }
   }
 
+  private static String text(InputStream in) throws IOException {
+    try (in) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+
+  private static String firstBytes(InputStream in, int count) throws IOException {
+    try (in) {
+      return new String(in.readNBytes(count), StandardCharsets.UTF_8);
+    }
+  }
+
+  private Receipt published(StagedDestination to, ResourceId resource, long epoch, String text) {
+    return ((Applied) publish(to, token(resource, epoch, "worker-" + epoch), "v" + epoch, text))
+        .receipt();
+  }
+
+  private static BlobKey target(Receipt receipt) {
+    return BlobKey.of(receipt.attribute(PointerStore.TARGET_ATTRIBUTE).orElseThrow());
+  }
+
+  @Test
+  void theVerifiedReaderRefusesADamagedBlobBeforeTheFirstByteWhereAnEarlyStoppingStreamGotBytes()
+      throws IOException {
+    ResourceId resource = freshResource("staged-verified-reader");
+    publish(staged(), token(resource, 1, "worker-a"), "op", "the real report");
+    assertThat(firstBytes(staged().openVerified(resource), 8)).isEqualTo("the real");
+    BlobKey key = staged().resolve(resource).orElseThrow().key();
+
+    overwriteBlob(key, "the fake report".getBytes(StandardCharsets.UTF_8));
+
+    assertThat(firstBytes(staged().open(resource), 8))
+        .as("documented: a streaming reader that stops early gets unverified bytes")
+        .isEqualTo("the fake");
+    assertThatThrownBy(() -> staged().openVerified(resource))
+        .isInstanceOf(BlobVerificationException.class)
+        .hasMessageContaining(key.value())
+        .hasMessageContaining("SHA-256");
+  }
+
+  /** Forwards to a blob store and overwrites one blob right before it is opened a second time. */
+  private final class ChangingBeforeTheSecondOpen implements BlobStore {
+    private final BlobKey key;
+    private final byte[] replacement;
+    private int opens;
+
+    ChangingBeforeTheSecondOpen(BlobKey key, byte[] replacement) {
+      this.key = key;
+      this.replacement = replacement;
+    }
+
+    @Override
+    public BlobInfo put(BlobKey at, InputStream content) {
+      return blobStore().put(at, content);
+    }
+
+    @Override
+    public InputStream open(BlobKey at) {
+      if (at.equals(key) && ++opens == 2) {
+        overwriteBlob(key, replacement);
+      }
+      return blobStore().open(at);
+    }
+
+    @Override
+    public Optional<BlobInfo> stat(BlobKey at) {
+      return blobStore().stat(at);
+    }
+
+    @Override
+    public boolean delete(BlobKey at) {
+      return blobStore().delete(at);
+    }
+
+    @Override
+    public Stream<BlobInfo> list(BlobKey prefix) {
+      return blobStore().list(prefix);
+    }
+  }
+
+  @Test
+  void aBlobChangedBetweenTheVerifiedReadersCheckAndItsReadFailsWhileStreaming()
+      throws IOException {
+    ResourceId resource = freshResource("staged-verified-then-changed");
+    publish(staged(), token(resource, 1, "worker-a"), "op", "the real report");
+    BlobKey key = staged().resolve(resource).orElseThrow().key();
+    StagedDestination changing =
+        StagedDestination.builder(
+                new ChangingBeforeTheSecondOpen(
+                    key, "the fake report".getBytes(StandardCharsets.UTF_8)),
+                tckPointers())
+            .prefix(BlobKey.of("published"))
+            .build();
+
+    InputStream in = changing.openVerified(resource);
+
+    assertThatThrownBy(() -> text(in))
+        .as("the check passed; the returned stream still verifies as it goes")
+        .isInstanceOf(BlobVerificationException.class)
+        .hasMessageContaining("SHA-256");
+  }
+
+  @Test
+  void anOlderVersionIsReadVerifiedFromTheHistory() throws IOException {
+    ResourceId resource = freshResource("staged-read-version");
+    Receipt first = published(staged(), resource, 1, "version 1");
+    published(staged(), resource, 2, "version 2");
+    published(staged(), resource, 3, "version 3");
+
+    PublishedBlob blob = staged().resolveVersion(resource, 1);
+
+    assertThat(blob.key()).isEqualTo(target(first));
+    assertThat(blob.version()).isEqualTo(1);
+    assertThat(blob.epoch()).isEqualTo(Epoch.of(1));
+    assertThat(blob.operation()).isEqualTo(OperationId.of("v1"));
+    assertThat(text(staged().openVerified(resource, 1))).isEqualTo("version 1");
+    assertThat(text(staged().open(resource, 2))).isEqualTo("version 2");
+    assertThat(text(staged().openVerified(resource, 3))).isEqualTo("version 3");
+    assertThat(published(resource)).contains("version 3");
+  }
+
+  @Test
+  void aDamagedOlderVersionIsRefusedBeforeTheFirstByte() throws IOException {
+    ResourceId resource = freshResource("staged-damaged-version");
+    Receipt first = published(staged(), resource, 1, "version 1");
+    published(staged(), resource, 2, "version 2");
+
+    overwriteBlob(target(first), "version X".getBytes(StandardCharsets.UTF_8));
+
+    assertThatThrownBy(() -> staged().openVerified(resource, 1))
+        .isInstanceOf(BlobVerificationException.class)
+        .hasMessageContaining(target(first).value())
+        .hasMessageContaining("SHA-256");
+    assertThat(text(staged().openVerified(resource, 2))).isEqualTo("version 2");
+    overwriteBlob(target(first), "v1".getBytes(StandardCharsets.UTF_8));
+    assertThatThrownBy(() -> staged().resolveVersion(resource, 1))
+        .isInstanceOf(StoreException.class)
+        .hasMessage(
+            "Cannot resolve version 1 of "
+                + resource
+                + ": its blob "
+                + target(first)
+                + " has 2 bytes, 9 were published (it was changed after publishing; republish)");
+  }
+
+  @Test
+  void anUnknownVersionIsAClearError() {
+    ResourceId resource = freshResource("staged-unknown-version");
+    published(staged(), resource, 1, "version 1");
+    published(staged(), resource, 2, "version 2");
+
+    assertThatThrownBy(() -> staged().resolveVersion(resource, 3))
+        .isInstanceOf(StoreException.class)
+        .hasMessage(
+            "Cannot resolve version 3 of "
+                + resource
+                + ": there is no such version, the newest is 2 (pick one from the pointer"
+                + " history)");
+    assertThatThrownBy(() -> staged().open(resource, 0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "Cannot resolve version 0 of "
+                + resource
+                + ": versions start at 1 (pick one from the pointer history)");
+    ResourceId never = freshResource("staged-never-published");
+    assertThatThrownBy(() -> staged().openVerified(never, 1))
+        .isInstanceOf(StoreException.class)
+        .hasMessage(
+            "Cannot resolve version 1 of "
+                + never
+                + ": nothing is published yet (publish it first)");
+    assertThatThrownBy(
+            () -> staged().rollback(token(resource, 2, "worker-2"), OperationId.of("back"), 5))
+        .isInstanceOf(StoreException.class)
+        .hasMessage(
+            "Cannot roll back "
+                + resource
+                + " to version 5: there is no such version, the newest is 2 (pick one from the"
+                + " pointer history)");
+    assertThat(applyCount(resource)).isEqualTo(2);
+  }
+
+  @Test
+  void aRollbackToVersion1AfterVersions2And3PublishesItAgainAsANewFencedVersion()
+      throws IOException {
+    ResourceId resource = freshResource("staged-rollback");
+    Receipt first = published(staged(), resource, 1, "version 1");
+    published(staged(), resource, 2, "version 2");
+    published(staged(), resource, 3, "version 3");
+    List<PointerState> before = tckPointers().history(resource, 10);
+    FencingToken token = token(resource, 3, "worker-3");
+
+    WriteOutcome outcome = staged().rollback(token, OperationId.of("rollback-to-1"), 1);
+
+    Receipt receipt = ((Applied) outcome).receipt();
+    assertThat(receipt.epoch()).isEqualTo(Epoch.of(3));
+    assertThat(receipt.operation()).isEqualTo(OperationId.of("rollback-to-1"));
+    assertThat(receipt.attributes()).isEqualTo(first.attributes());
+    assertThat(published(resource)).contains("version 1");
+    assertThat(text(staged().openVerified(resource))).isEqualTo("version 1");
+    List<PointerState> after = tckPointers().history(resource, 10);
+    assertThat(after).as("a new version; the history is not rewritten").hasSize(4);
+    assertThat(after.subList(1, 4)).isEqualTo(before);
+    assertThat(after.get(0).version()).isEqualTo(4);
+    assertThat(after.get(0).pointer()).isEqualTo(before.get(2).pointer());
+    assertThat(staged().rollback(token, OperationId.of("rollback-to-1"), 1))
+        .as("the retry")
+        .isEqualTo(new AlreadyApplied(receipt));
+    assertThat(applyCount(resource)).isEqualTo(4);
+  }
+
+  @Test
+  void aStaleTokensRollbackIsRejectedStaleAndChangesNothing() {
+    ResourceId resource = freshResource("staged-rollback-stale");
+    published(staged(), resource, 1, "version 1");
+    published(staged(), resource, 2, "version 2");
+    staged().register(token(resource, 3, "worker-3"));
+    List<PointerState> before = tckPointers().history(resource, 10);
+
+    WriteOutcome outcome =
+        staged().rollback(token(resource, 2, "worker-2"), OperationId.of("rollback-to-1"), 1);
+
+    assertThat(outcome).isEqualTo(new RejectedStale(resource, Epoch.of(2), Epoch.of(3)));
+    assertThat(tckPointers().history(resource, 10)).isEqualTo(before);
+    assertThat(published(resource)).contains("version 2");
+    assertThat(staged().lookup(resource, OperationId.of("rollback-to-1"))).isEmpty();
+  }
+
+  @Test
+  void aRollbackWhoseTokenTurnsStaleAfterTheBlobCheckIsRejectedStaleInTheSwap() {
+    ResourceId resource = freshResource("staged-rollback-race");
+    published(staged(), resource, 1, "version 1");
+    published(staged(), resource, 2, "version 2");
+    PausePoints pauses = new PausePoints();
+    Pause checked = pauses.pauseAt(FencingStep.AFTER_STAGE, "worker-2");
+    StagedDestination destinationOf2 = staged(pauses, Clock.systemUTC(), Duration.ofHours(1));
+    CompletableFuture<WriteOutcome> rollback =
+        Concurrently.start(
+            "worker-2",
+            () ->
+                destinationOf2.rollback(
+                    token(resource, 2, "worker-2"), OperationId.of("rollback-to-1"), 1));
+    checked.awaitReached();
+
+    staged().register(token(resource, 3, "worker-3"));
+    checked.resume();
+
+    assertThat(Concurrently.await(rollback))
+        .isEqualTo(new RejectedStale(resource, Epoch.of(2), Epoch.of(3)));
+    assertThat(published(resource)).contains("version 2");
+    assertThat(applyCount(resource)).isEqualTo(2);
+  }
+
+  @Test
+  void aRollbackToASweptVersionIsAClearErrorAndChangesNothing() {
+    ResourceId resource = freshResource("staged-rollback-swept");
+    Receipt first = published(staged(), resource, 1, "version 1");
+    published(staged(), resource, 2, "version 2");
+    published(staged(), resource, 3, "version 3");
+    assertThat(stagedSweepingEverythingOld().sweep().deleted()).contains(target(first));
+    List<PointerState> before = tckPointers().history(resource, 10);
+
+    assertThatThrownBy(
+            () -> staged().rollback(token(resource, 3, "worker-3"), OperationId.of("back"), 1))
+        .isInstanceOfSatisfying(
+            StoreException.class, failure -> assertThat(failure.outcomeUnknown()).isFalse())
+        .hasMessage(
+            "Cannot roll back "
+                + resource
+                + " to version 1: its blob "
+                + target(first)
+                + " is missing from the blob store (it was swept, being older than the newest"
+                + " kept versions, or deleted; pick a newer version or publish again)");
+
+    assertThat(tckPointers().history(resource, 10)).isEqualTo(before);
+    assertThat(published(resource)).contains("version 3");
+    assertThat(staged().lookup(resource, OperationId.of("back"))).isEmpty();
+  }
+
+  @Test
+  void aRollbackToADamagedVersionIsAClearErrorAndChangesNothing() {
+    ResourceId resource = freshResource("staged-rollback-damaged");
+    Receipt first = published(staged(), resource, 1, "version 1");
+    published(staged(), resource, 2, "version 2");
+    List<PointerState> before = tckPointers().history(resource, 10);
+    FencingToken token = token(resource, 2, "worker-2");
+
+    overwriteBlob(target(first), "version X".getBytes(StandardCharsets.UTF_8));
+
+    assertThatThrownBy(() -> staged().rollback(token, OperationId.of("back"), 1))
+        .isInstanceOf(StoreException.class)
+        .hasMessageStartingWith(
+            "Cannot roll back "
+                + resource
+                + " to version 1: blob "
+                + target(first)
+                + " has 9 bytes with SHA-256 ")
+        .hasMessageContaining(
+            "but 9 bytes with SHA-256 "
+                + first.attribute(StagedDestination.SHA256_ATTRIBUTE).orElseThrow()
+                + " were published (it was changed or damaged after publishing;");
+    overwriteBlob(target(first), "v1".getBytes(StandardCharsets.UTF_8));
+    assertThatThrownBy(() -> staged().rollback(token, OperationId.of("back"), 1))
+        .isInstanceOf(StoreException.class)
+        .hasMessageContaining("has 2 bytes, 9 were published");
+
+    assertThat(tckPointers().history(resource, 10)).isEqualTo(before);
+    assertThat(published(resource)).contains("version 2");
+    assertThat(staged().lookup(resource, OperationId.of("back"))).isEmpty();
+  }
+
+  @Test
+  void aRollbackToAVersionWhosePointerLiesOutsideTheStagingAreaIsRefused() {
+    ResourceId resource = freshResource("staged-rollback-forged");
+    ResourceId other = freshResource("staged-rollback-other");
+    Receipt ofOther = published(staged(), other, 1, "other's report");
+    forgePointer(resource, 1, target(ofOther).value(), ofOther);
+    published(staged(), resource, 2, "version 2");
+
+    assertThatThrownBy(() -> staged().resolveVersion(resource, 1))
+        .isInstanceOf(StoreException.class)
+        .hasMessageContaining("lies outside this resource's staging area");
+    assertThatThrownBy(
+            () -> staged().rollback(token(resource, 2, "worker-2"), OperationId.of("back"), 1))
+        .isInstanceOf(StoreException.class)
+        .hasMessageContaining("lies outside this resource's staging area");
+    assertThat(published(resource)).contains("version 2");
+  }
+
+  @Test
+  void theSweepKeepsABlobThatARollbackMadeCurrentAgain() throws IOException {
+    ResourceId resource = freshResource("staged-rollback-sweep");
+    Receipt first = published(staged(), resource, 1, "version 1");
+    Receipt second = published(staged(), resource, 2, "version 2");
+    Receipt third = published(staged(), resource, 3, "version 3");
+    assertThat(staged().rollback(token(resource, 4, "worker-4"), OperationId.of("back"), 1))
+        .isInstanceOf(Applied.class);
+
+    SweepReport report = stagedSweepingEverythingOld().sweep();
+
+    assertThat(report.deleted()).contains(target(second)).doesNotContain(target(first));
+    assertThat(stagedBlobs(resource)).containsExactlyInAnyOrder(target(first), target(third));
+    assertThat(text(staged().openVerified(resource))).isEqualTo("version 1");
+  }
+
   /**
    * Swaps {@code resource}'s pointer to {@code target} straight through the pointer store, as an
    * outside writer of the pointer store (or a forged record) could, with a consistent size and

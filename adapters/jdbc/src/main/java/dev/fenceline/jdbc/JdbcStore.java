@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import javax.sql.DataSource;
@@ -44,6 +45,12 @@ import javax.sql.DataSource;
  *       the same numbers out again. {@link Builder#unsafeAllowEpochRollbackOnCrash} accepts that
  *       risk explicitly.
  * </ul>
+ *
+ * <p>A PostgreSQL primary with standbys that are not synchronous ({@code pg_stat_replication} shows
+ * {@code async} or {@code potential}, or {@code synchronous_commit} is {@code local} or {@code
+ * remote_write}) is accepted with a logged warning: a failover to a standby that is behind loses
+ * the newest commits, epochs included. List the standbys in {@code synchronous_standby_names} and
+ * keep {@code synchronous_commit} at {@code on} or {@code remote_apply}.
  *
  * <p>PostgreSQL is checked once, when the store opens; SQLite's settings are per connection and are
  * checked on every connection. It then creates its tables if they are missing (schema version
@@ -121,6 +128,7 @@ public final class JdbcStore implements AutoCloseable {
   private final String unreachableHint;
   private final boolean unsafeAllowEpochRollbackOnCrash;
   private final Dialect dialect;
+  private final Optional<String> replicationWarning;
   private volatile boolean closed;
 
   private JdbcStore(Builder builder, ConnectionSource connections) {
@@ -133,6 +141,7 @@ public final class JdbcStore implements AutoCloseable {
     this.unsafeAllowEpochRollbackOnCrash = builder.unsafeAllowEpochRollbackOnCrash;
     this.tokenKeys = builder.tokenKeys;
     Connection connection = null;
+    Optional<String> replication = Optional.empty();
     try {
       connection = connections.open();
       this.dialect = Dialect.of(connection, description);
@@ -145,6 +154,7 @@ public final class JdbcStore implements AutoCloseable {
       if (dialect == Dialect.POSTGRESQL) {
         checkPostgresIsPrimary(connection);
         checkPostgresDurability(connection);
+        replication = checkPostgresReplication(connection);
       } else {
         enableWal(connection);
       }
@@ -156,6 +166,7 @@ public final class JdbcStore implements AutoCloseable {
         closeAfter("open " + description, connection);
       }
     }
+    this.replicationWarning = replication;
     this.id = inTransaction("create Fenceline's tables", tx -> Schema.migrate(tx, dialect));
   }
 
@@ -532,6 +543,34 @@ public final class JdbcStore implements AutoCloseable {
               + " same numbers out again (set both to on in postgresql.conf; to accept the risk"
               + " call unsafeAllowEpochRollbackOnCrash(true))");
     }
+  }
+
+  /**
+   * Warns if a failover could lose commits this primary acknowledged (standbys that are not
+   * synchronous). Advisory: a failure to read the replication state is logged, not thrown.
+   */
+  private Optional<String> checkPostgresReplication(Connection connection) {
+    Optional<String> warning;
+    try {
+      warning = ReplicationCheck.read(connection).warning(description);
+    } catch (SQLException e) {
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "Cannot check the replication of PostgreSQL at "
+              + description
+              + ": "
+              + e.getMessage()
+              + " (the store opens anyway; check that synchronous_standby_names lists every"
+              + " standby a failover may promote)");
+      return Optional.empty();
+    }
+    warning.ifPresent(message -> LOG.log(System.Logger.Level.WARNING, message));
+    return warning;
+  }
+
+  /** The replication warning logged when the store opened (PostgreSQL), for tests. */
+  Optional<String> replicationWarning() {
+    return replicationWarning;
   }
 
   private void refuseOrWarn(String message) {
