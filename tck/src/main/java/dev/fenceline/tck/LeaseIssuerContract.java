@@ -124,6 +124,77 @@ public abstract class LeaseIssuerContract extends ContractSupport {
   }
 
   @Test
+  void renewOfALeaseWithAnEpochTheIssuerNeverHandedOutIsRefusedAndChangesNothing() {
+    ResourceId resource = freshResource("renew-made-up-epoch");
+    Lease held = issuer().tryAcquire(resource, "worker-a", longTtl()).orElseThrow();
+    LeaseStatus before = issuer().status(resource);
+    Lease madeUp =
+        new Lease(
+            new FencingToken(issuer().id(), resource, held.epoch().next(), "worker-a"),
+            held.expiresAt(),
+            held.ttl().multipliedBy(2));
+    Lease unknownResource =
+        new Lease(
+            new FencingToken(issuer().id(), freshResource("never-leased"), Epoch.of(1), "worker-a"),
+            held.expiresAt(),
+            held.ttl());
+
+    assertThatThrownBy(() -> issuer().renew(madeUp))
+        .isInstanceOf(LeaseLostException.class)
+        .hasMessageContaining("never handed out epoch " + held.epoch().next());
+    assertThatThrownBy(() -> issuer().renew(unknownResource))
+        .isInstanceOf(LeaseLostException.class)
+        .hasMessageContaining("never handed out epoch 1");
+    LeaseStatus after = issuer().status(resource);
+    assertThat(after.epoch()).isEqualTo(held.epoch());
+    assertThat(after.expiresAt()).isEqualTo(before.expiresAt());
+  }
+
+  @Test
+  void anotherIssuersLeaseWithTheSameResourceEpochAndHolderNeitherRenewsNorReleases() {
+    ResourceId resource = freshResource("foreign-lease");
+    Lease held = issuer().tryAcquire(resource, "worker-a", longTtl()).orElseThrow();
+    LeaseStatus before = issuer().status(resource);
+    Lease foreign =
+        new Lease(
+            new FencingToken("other-issuer", resource, held.epoch(), "worker-a"),
+            held.expiresAt(),
+            held.ttl().multipliedBy(2));
+
+    assertThatThrownBy(() -> issuer().renew(foreign))
+        .isInstanceOf(LeaseLostException.class)
+        .hasMessageContaining("issued by other-issuer");
+    assertThat(issuer().release(foreign)).isFalse();
+    LeaseStatus after = issuer().status(resource);
+    assertThat(after.held()).isTrue();
+    assertThat(after.holder()).contains("worker-a");
+    assertThat(after.expiresAt()).isEqualTo(before.expiresAt());
+  }
+
+  @Test
+  void releaseByAnotherHolderWithTheCurrentEpochOrOfAnUnknownResourceDoesNothing() {
+    ResourceId resource = freshResource("release-other-holder");
+    Lease held = issuer().tryAcquire(resource, "worker-a", longTtl()).orElseThrow();
+    Lease impostor =
+        new Lease(
+            new FencingToken(issuer().id(), resource, held.epoch(), "worker-b"),
+            held.expiresAt(),
+            held.ttl());
+    Lease unknownResource =
+        new Lease(
+            new FencingToken(issuer().id(), freshResource("never-leased"), Epoch.of(1), "worker-a"),
+            held.expiresAt(),
+            held.ttl());
+
+    assertThat(issuer().release(impostor)).isFalse();
+    assertThat(issuer().release(unknownResource)).isFalse();
+    LeaseStatus status = issuer().status(resource);
+    assertThat(status.held()).isTrue();
+    assertThat(status.holder()).contains("worker-a");
+    assertThat(issuer().tryAcquire(resource, "worker-b", longTtl())).isEmpty();
+  }
+
+  @Test
   void renewAfterReleaseThrowsLeaseLost() {
     ResourceId resource = freshResource("renew-released");
     Lease lease = issuer().tryAcquire(resource, "worker-a", longTtl()).orElseThrow();
@@ -138,7 +209,10 @@ public abstract class LeaseIssuerContract extends ContractSupport {
     Lease a = issuer().tryAcquire(resource, "worker-a", longTtl()).orElseThrow();
 
     assertThat(issuer().release(a)).isTrue();
-    assertThat(issuer().status(resource).held()).isFalse();
+    LeaseStatus released = issuer().status(resource);
+    assertThat(released.held()).isFalse();
+    assertThat(released.holder()).isEmpty();
+    assertThat(released.epoch()).isEqualTo(a.epoch());
     Lease b = issuer().tryAcquire(resource, "worker-b", longTtl()).orElseThrow();
 
     assertThat(b.epoch()).isEqualTo(a.epoch().next());
@@ -259,6 +333,9 @@ public abstract class LeaseIssuerContract extends ContractSupport {
     assertThatThrownBy(() -> issuer().tryAcquire(resource, "worker-a", Duration.ZERO))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("PT0S");
+    assertThatThrownBy(() -> issuer().tryAcquire(resource, "worker-a", Duration.ofSeconds(-1)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("PT-1S");
     assertThat(issuer().status(resource).epoch()).isEqualTo(Epoch.NONE);
   }
 
