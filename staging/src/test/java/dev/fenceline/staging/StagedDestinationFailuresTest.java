@@ -248,6 +248,9 @@ class StagedDestinationFailuresTest {
   @Test
   void withoutAPrefixTheStagingAreaIsAtTheRootAndTheKeyShowsEpochAndOperation() throws IOException {
     StagedDestination destination = StagedDestination.builder(memoryBlobs, pointers).build();
+    assertThat(destination.name())
+        .as("operations are recorded in the pointer store's scope")
+        .isEqualTo("tck");
     String operation = "`azAZ09{@[/:._-é" + "x".repeat(80);
 
     Receipt receipt =
@@ -311,7 +314,7 @@ class StagedDestinationFailuresTest {
   @Test
   void aForgedTargetIsQuotedWithControlCharactersEscapedAndCut() {
     StagedDestination destination = over(memoryBlobs, pointers);
-    String forged = "a\"b\\c\nd\u2028e" + "f".repeat(300);
+    String forged = "a\"b\\c\nd\u2028\u2029e" + "f".repeat(300);
     pointers.write(
         token(1),
         OperationId.of("forged"),
@@ -323,7 +326,9 @@ class StagedDestinationFailuresTest {
     assertThatThrownBy(() -> destination.resolve(RESOURCE))
         .isInstanceOf(StoreException.class)
         .hasMessageContaining(
-            "names target \"a\\\"b\\\\c\\u000ad\\u2028e" + "f".repeat(191) + "...\", which ");
+            "names target \"a\\\"b\\\\c\\u000ad\\u2028\\u2029e"
+                + "f".repeat(190)
+                + "...\", which ");
   }
 
   @Test

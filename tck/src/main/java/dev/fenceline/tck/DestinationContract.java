@@ -346,7 +346,12 @@ public abstract class DestinationContract<C> extends ContractSupport {
     // The token's epoch equals the reset one: nothing newer to register, but the issuer is bound.
     assertThat(destination.register(moved))
         .isEqualTo(new Registered(registered, Epoch.of(7), Epoch.of(7)));
-    assertThat(write(destination, movedRetry, "op-1", "A")).isEqualTo(new AlreadyApplied(receipt));
+    // From another thread: the reset must not keep anything locked.
+    assertThat(
+            Concurrently.await(
+                Concurrently.start(
+                    "worker-n", () -> write(destination(), movedRetry, "op-1", "A"))))
+        .isEqualTo(new AlreadyApplied(receipt));
 
     for (ResourceId resource : List.of(registered, retried)) {
       assertThatThrownBy(() -> destination.register(token(resource, 8, "worker-a")))

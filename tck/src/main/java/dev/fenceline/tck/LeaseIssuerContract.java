@@ -61,6 +61,9 @@ public abstract class LeaseIssuerContract extends ContractSupport {
     ResourceId resource = freshResource("expiry");
     Lease a = issuer().tryAcquire(resource, "worker-a", shortTtl()).orElseThrow();
     awaitExpiry(a);
+    LeaseStatus expired = issuer().status(resource);
+    assertThat(expired.held()).isFalse();
+    assertThat(expired.epoch()).isEqualTo(a.epoch());
 
     Lease b = issuer().tryAcquire(resource, "worker-b", longTtl()).orElseThrow();
 
@@ -87,7 +90,8 @@ public abstract class LeaseIssuerContract extends ContractSupport {
 
     assertThatThrownBy(() -> issuer().renew(lease))
         .isInstanceOf(LeaseLostException.class)
-        .hasMessageContaining(resource.value());
+        .hasMessageContaining(resource.value())
+        .hasMessageContaining("it expired at");
   }
 
   @Test
@@ -99,7 +103,7 @@ public abstract class LeaseIssuerContract extends ContractSupport {
 
     assertThatThrownBy(() -> issuer().renew(a))
         .isInstanceOf(LeaseLostException.class)
-        .hasMessageContaining("epoch " + b.epoch());
+        .hasMessageContaining("epoch " + b.epoch() + " was issued since (to worker-b)");
     assertThat(issuer().status(resource).holder()).contains("worker-b");
   }
 
@@ -200,7 +204,9 @@ public abstract class LeaseIssuerContract extends ContractSupport {
     Lease lease = issuer().tryAcquire(resource, "worker-a", longTtl()).orElseThrow();
     assertThat(issuer().release(lease)).isTrue();
 
-    assertThatThrownBy(() -> issuer().renew(lease)).isInstanceOf(LeaseLostException.class);
+    assertThatThrownBy(() -> issuer().renew(lease))
+        .isInstanceOf(LeaseLostException.class)
+        .hasMessageContaining("it was released");
   }
 
   @Test

@@ -22,7 +22,9 @@ import dev.fenceline.tck.ConcurrencyControl;
 import dev.fenceline.tck.PointerStoreContract;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -86,6 +88,25 @@ class InMemoryCasPointerStoreTest extends PointerStoreContract {
     assertThat(plain.currentEpoch(resource)).isEqualTo(Epoch.of(35));
     assertThat(plain.write(token(resource, 35), operation, pointer, fingerprint))
         .isEqualTo(new AlreadyApplied(receipt));
+  }
+
+  @Test
+  void aRetryReportsItsCommitLikeAFirstWrite() {
+    ResourceId resource = ResourceId.of("cas/retry-steps");
+    Pointer pointer = Pointer.to("blob-1");
+    List<FencingStep> reached = new CopyOnWriteArrayList<>();
+    PointerStore recording =
+        pointerStore("tck", (step, token, op) -> reached.add(step), Optional.empty());
+    recording.write(token(resource, 3), OperationId.of("op"), pointer);
+    reached.clear();
+
+    assertThat(recording.write(token(resource, 4), OperationId.of("op"), pointer))
+        .isInstanceOf(AlreadyApplied.class);
+
+    assertThat(reached)
+        .containsExactly(
+            FencingStep.BEFORE_LOCK, FencingStep.AFTER_EPOCH_CHECK, FencingStep.AFTER_COMMIT);
+    assertThat(recording.currentEpoch(resource)).isEqualTo(Epoch.of(4));
   }
 
   private FencingToken token(ResourceId resource, long epoch) {
