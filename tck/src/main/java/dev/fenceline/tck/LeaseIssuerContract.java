@@ -218,6 +218,7 @@ public abstract class LeaseIssuerContract extends ContractSupport {
     LeaseStatus released = issuer().status(resource);
     assertThat(released.held()).isFalse();
     assertThat(released.holder()).isEmpty();
+    assertThat(released.expiresAt()).isEmpty();
     assertThat(released.epoch()).isEqualTo(a.epoch());
     Lease b = issuer().tryAcquire(resource, "worker-b", longTtl()).orElseThrow();
 
