@@ -340,6 +340,11 @@ public abstract class DestinationContract<C> extends ContractSupport {
       ((SupportsEpochReset) destination)
           .resetRegisteredEpoch(resource, Epoch.of(7), "TCK: moving to another issuer");
     }
+    // A stale token binds nothing, whoever issued it.
+    assertThat(
+            destination.register(
+                new FencingToken("stale-issuer", registered, Epoch.of(6), "worker-s")))
+        .isEqualTo(new RejectedStale(registered, Epoch.of(6), Epoch.of(7)));
     FencingToken moved = new FencingToken("new-issuer", registered, Epoch.of(7), "worker-n");
     FencingToken movedRetry = new FencingToken("new-issuer", retried, Epoch.of(7), "worker-n");
 

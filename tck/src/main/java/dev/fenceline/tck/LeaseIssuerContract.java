@@ -36,6 +36,7 @@ public abstract class LeaseIssuerContract extends ContractSupport {
     assertThat(status.held()).isTrue();
     assertThat(status.epoch()).isEqualTo(Epoch.of(1));
     assertThat(status.holder()).contains("worker-a");
+    assertThat(status.expiresAt()).contains(lease.expiresAt());
   }
 
   @Test

@@ -14,6 +14,7 @@ import dev.fenceline.spi.OperationId;
 import dev.fenceline.spi.RequestFingerprint;
 import dev.fenceline.spi.ResourceId;
 import dev.fenceline.spi.TokenKeys;
+import dev.fenceline.spi.UnsafeStoreException;
 import dev.fenceline.spi.UntrustedTokenException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -119,6 +120,17 @@ class JdbcStoreChecksTest {
                       OperationId.of("signed"),
                       JdbcChange.fingerprinted(RequestFingerprint.sha256("second"), noChange())))
           .isInstanceOf(OperationConflictException.class);
+    }
+  }
+
+  @Test
+  void aPostgresServerWithOnlyFsyncOffIsRefused() {
+    try (PostgresDatabase server =
+        new PostgresDatabase(
+            directory.resolve("data"), Map.of("fsync", "off", "synchronous_commit", "on"))) {
+      assertThatThrownBy(server::openStore)
+          .isInstanceOf(UnsafeStoreException.class)
+          .hasMessageContaining("fsync = off and synchronous_commit = on");
     }
   }
 }
