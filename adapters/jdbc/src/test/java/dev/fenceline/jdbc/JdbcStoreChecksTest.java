@@ -133,4 +133,13 @@ class JdbcStoreChecksTest {
           .hasMessageContaining("fsync = off and synchronous_commit = on");
     }
   }
+
+  @Test
+  void aSqliteJournalTurnedOffIsRefused() {
+    String url = "jdbc:sqlite:" + directory.resolve("no-journal.db") + "?journal_mode=OFF";
+
+    assertThatThrownBy(() -> JdbcStore.builder().url(url).build())
+        .isInstanceOf(UnsafeStoreException.class)
+        .hasMessageContaining("journal_mode is off");
+  }
 }
