@@ -328,6 +328,46 @@ public abstract class DestinationContract<C> extends ContractSupport {
   }
 
   @Test
+  void afterAnAdminResetTheNextTokenBindsItsIssuerAgain() {
+    ResourceId registered = freshResource("reset-issuer-register");
+    ResourceId retried = freshResource("reset-issuer-retry");
+    Destination<C> destination = destination();
+    destination.register(token(registered, 5, "worker-a"));
+    Receipt receipt =
+        ((Applied) write(destination, token(retried, 5, "worker-a"), "op-1", "A")).receipt();
+    assertThat(destination).isInstanceOf(SupportsEpochReset.class);
+    for (ResourceId resource : List.of(registered, retried)) {
+      ((SupportsEpochReset) destination)
+          .resetRegisteredEpoch(resource, Epoch.of(7), "TCK: moving to another issuer");
+    }
+    // A stale token binds nothing, whoever issued it.
+    assertThat(
+            destination.register(
+                new FencingToken("stale-issuer", registered, Epoch.of(6), "worker-s")))
+        .isEqualTo(new RejectedStale(registered, Epoch.of(6), Epoch.of(7)));
+    FencingToken moved = new FencingToken("new-issuer", registered, Epoch.of(7), "worker-n");
+    FencingToken movedRetry = new FencingToken("new-issuer", retried, Epoch.of(7), "worker-n");
+
+    // The token's epoch equals the reset one: nothing newer to register, but the issuer is bound.
+    assertThat(destination.register(moved))
+        .isEqualTo(new Registered(registered, Epoch.of(7), Epoch.of(7)));
+    // From another thread: the reset must not keep anything locked.
+    assertThat(
+            Concurrently.await(
+                Concurrently.start(
+                    "worker-n", () -> write(destination(), movedRetry, "op-1", "A"))))
+        .isEqualTo(new AlreadyApplied(receipt));
+
+    for (ResourceId resource : List.of(registered, retried)) {
+      assertThatThrownBy(() -> destination.register(token(resource, 8, "worker-a")))
+          .as("%s", resource)
+          .isInstanceOf(UntrustedTokenException.class)
+          .hasMessageContaining("registered with issuer new-issuer");
+      assertThat(destination.currentEpoch(resource)).isEqualTo(Epoch.of(7));
+    }
+  }
+
+  @Test
   void lookupOfAnUnknownOperationIsEmpty() {
     assertThat(destination().lookup(freshResource("lookup"), OperationId.of("never"))).isEmpty();
     assertThat(destination().currentEpoch(freshResource("lookup"))).isEqualTo(Epoch.NONE);

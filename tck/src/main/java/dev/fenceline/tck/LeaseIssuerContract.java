@@ -36,6 +36,7 @@ public abstract class LeaseIssuerContract extends ContractSupport {
     assertThat(status.held()).isTrue();
     assertThat(status.epoch()).isEqualTo(Epoch.of(1));
     assertThat(status.holder()).contains("worker-a");
+    assertThat(status.expiresAt()).contains(lease.expiresAt());
   }
 
   @Test
@@ -61,6 +62,9 @@ public abstract class LeaseIssuerContract extends ContractSupport {
     ResourceId resource = freshResource("expiry");
     Lease a = issuer().tryAcquire(resource, "worker-a", shortTtl()).orElseThrow();
     awaitExpiry(a);
+    LeaseStatus expired = issuer().status(resource);
+    assertThat(expired.held()).isFalse();
+    assertThat(expired.epoch()).isEqualTo(a.epoch());
 
     Lease b = issuer().tryAcquire(resource, "worker-b", longTtl()).orElseThrow();
 
@@ -87,7 +91,8 @@ public abstract class LeaseIssuerContract extends ContractSupport {
 
     assertThatThrownBy(() -> issuer().renew(lease))
         .isInstanceOf(LeaseLostException.class)
-        .hasMessageContaining(resource.value());
+        .hasMessageContaining(resource.value())
+        .hasMessageContaining("it expired at");
   }
 
   @Test
@@ -99,7 +104,7 @@ public abstract class LeaseIssuerContract extends ContractSupport {
 
     assertThatThrownBy(() -> issuer().renew(a))
         .isInstanceOf(LeaseLostException.class)
-        .hasMessageContaining("epoch " + b.epoch());
+        .hasMessageContaining("epoch " + b.epoch() + " was issued since (to worker-b)");
     assertThat(issuer().status(resource).holder()).contains("worker-b");
   }
 
@@ -124,12 +129,85 @@ public abstract class LeaseIssuerContract extends ContractSupport {
   }
 
   @Test
+  void renewOfALeaseWithAnEpochTheIssuerNeverHandedOutIsRefusedAndChangesNothing() {
+    ResourceId resource = freshResource("renew-made-up-epoch");
+    Lease held = issuer().tryAcquire(resource, "worker-a", longTtl()).orElseThrow();
+    LeaseStatus before = issuer().status(resource);
+    Lease madeUp =
+        new Lease(
+            new FencingToken(issuer().id(), resource, held.epoch().next(), "worker-a"),
+            held.expiresAt(),
+            held.ttl().multipliedBy(2));
+    Lease unknownResource =
+        new Lease(
+            new FencingToken(issuer().id(), freshResource("never-leased"), Epoch.of(1), "worker-a"),
+            held.expiresAt(),
+            held.ttl());
+
+    assertThatThrownBy(() -> issuer().renew(madeUp))
+        .isInstanceOf(LeaseLostException.class)
+        .hasMessageContaining("never handed out epoch " + held.epoch().next());
+    assertThatThrownBy(() -> issuer().renew(unknownResource))
+        .isInstanceOf(LeaseLostException.class)
+        .hasMessageContaining("never handed out epoch 1");
+    LeaseStatus after = issuer().status(resource);
+    assertThat(after.epoch()).isEqualTo(held.epoch());
+    assertThat(after.expiresAt()).isEqualTo(before.expiresAt());
+  }
+
+  @Test
+  void anotherIssuersLeaseWithTheSameResourceEpochAndHolderNeitherRenewsNorReleases() {
+    ResourceId resource = freshResource("foreign-lease");
+    Lease held = issuer().tryAcquire(resource, "worker-a", longTtl()).orElseThrow();
+    LeaseStatus before = issuer().status(resource);
+    Lease foreign =
+        new Lease(
+            new FencingToken("other-issuer", resource, held.epoch(), "worker-a"),
+            held.expiresAt(),
+            held.ttl().multipliedBy(2));
+
+    assertThatThrownBy(() -> issuer().renew(foreign))
+        .isInstanceOf(LeaseLostException.class)
+        .hasMessageContaining("issued by other-issuer");
+    assertThat(issuer().release(foreign)).isFalse();
+    LeaseStatus after = issuer().status(resource);
+    assertThat(after.held()).isTrue();
+    assertThat(after.holder()).contains("worker-a");
+    assertThat(after.expiresAt()).isEqualTo(before.expiresAt());
+  }
+
+  @Test
+  void releaseByAnotherHolderWithTheCurrentEpochOrOfAnUnknownResourceDoesNothing() {
+    ResourceId resource = freshResource("release-other-holder");
+    Lease held = issuer().tryAcquire(resource, "worker-a", longTtl()).orElseThrow();
+    Lease impostor =
+        new Lease(
+            new FencingToken(issuer().id(), resource, held.epoch(), "worker-b"),
+            held.expiresAt(),
+            held.ttl());
+    Lease unknownResource =
+        new Lease(
+            new FencingToken(issuer().id(), freshResource("never-leased"), Epoch.of(1), "worker-a"),
+            held.expiresAt(),
+            held.ttl());
+
+    assertThat(issuer().release(impostor)).isFalse();
+    assertThat(issuer().release(unknownResource)).isFalse();
+    LeaseStatus status = issuer().status(resource);
+    assertThat(status.held()).isTrue();
+    assertThat(status.holder()).contains("worker-a");
+    assertThat(issuer().tryAcquire(resource, "worker-b", longTtl())).isEmpty();
+  }
+
+  @Test
   void renewAfterReleaseThrowsLeaseLost() {
     ResourceId resource = freshResource("renew-released");
     Lease lease = issuer().tryAcquire(resource, "worker-a", longTtl()).orElseThrow();
     assertThat(issuer().release(lease)).isTrue();
 
-    assertThatThrownBy(() -> issuer().renew(lease)).isInstanceOf(LeaseLostException.class);
+    assertThatThrownBy(() -> issuer().renew(lease))
+        .isInstanceOf(LeaseLostException.class)
+        .hasMessageContaining("it was released");
   }
 
   @Test
@@ -138,7 +216,11 @@ public abstract class LeaseIssuerContract extends ContractSupport {
     Lease a = issuer().tryAcquire(resource, "worker-a", longTtl()).orElseThrow();
 
     assertThat(issuer().release(a)).isTrue();
-    assertThat(issuer().status(resource).held()).isFalse();
+    LeaseStatus released = issuer().status(resource);
+    assertThat(released.held()).isFalse();
+    assertThat(released.holder()).isEmpty();
+    assertThat(released.expiresAt()).isEmpty();
+    assertThat(released.epoch()).isEqualTo(a.epoch());
     Lease b = issuer().tryAcquire(resource, "worker-b", longTtl()).orElseThrow();
 
     assertThat(b.epoch()).isEqualTo(a.epoch().next());
@@ -259,6 +341,9 @@ public abstract class LeaseIssuerContract extends ContractSupport {
     assertThatThrownBy(() -> issuer().tryAcquire(resource, "worker-a", Duration.ZERO))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("PT0S");
+    assertThatThrownBy(() -> issuer().tryAcquire(resource, "worker-a", Duration.ofSeconds(-1)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("PT-1S");
     assertThat(issuer().status(resource).epoch()).isEqualTo(Epoch.NONE);
   }
 

@@ -87,7 +87,10 @@ public abstract class PointerStoreContract extends DestinationContract<Pointer> 
 
     assertThat(reports.current(resource).orElseThrow().pointer().target()).isEqualTo("staging/1-a");
     assertThat(thumbnails.current(resource).orElseThrow().pointer().target()).isEqualTo("thumb");
-    assertThat(reports.storeId()).isEqualTo(thumbnails.storeId());
+    assertThat(reports.name()).isEqualTo("reports");
+    assertThat(thumbnails.name()).isEqualTo("thumbnails");
+    // Staging areas are keyed by the store's identity: it is never blank.
+    assertThat(reports.storeId()).isNotBlank().isEqualTo(thumbnails.storeId());
     // A retry stages under a new key: the same payload fingerprint makes it the same request.
     assertThat(reports.write(token, OperationId.of("v1"), Pointer.to("staging/1-b"), payload))
         .isInstanceOf(AlreadyApplied.class);

@@ -1,10 +1,17 @@
 package dev.fenceline.tck.memory;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+
 import dev.fenceline.spi.Lease;
 import dev.fenceline.spi.LeaseIssuer;
+import dev.fenceline.spi.ResourceId;
+import dev.fenceline.spi.TokenKeys;
 import dev.fenceline.tck.LeaseIssuerContract;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import org.junit.jupiter.api.Test;
 
 class InMemoryLeaseIssuerTest extends LeaseIssuerContract {
 
@@ -25,5 +32,24 @@ class InMemoryLeaseIssuerTest extends LeaseIssuerContract {
   @Override
   protected void awaitExpiry(Lease lease) {
     clock.advance(lease.ttl().plus(Duration.ofMillis(1)));
+  }
+
+  @Test
+  void anIssuerWithKeysSignsEveryTokenItHandsOut() {
+    TokenKeys keys =
+        TokenKeys.builder()
+            .key("k1", "0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.UTF_8))
+            .build();
+    InMemoryLeaseIssuer signing = new InMemoryLeaseIssuer(storage, clock, keys);
+
+    Lease lease =
+        signing
+            .tryAcquire(ResourceId.of("signed/r"), "worker-a", Duration.ofMinutes(1))
+            .orElseThrow();
+
+    assertThat(lease.token().signature()).isPresent();
+    assertThatCode(() -> keys.verify(lease.token(), "write")).doesNotThrowAnyException();
+    assertThatCode(() -> keys.verify(signing.renew(lease).token(), "write"))
+        .doesNotThrowAnyException();
   }
 }
