@@ -31,8 +31,13 @@ class JdbcConnectionFailuresTest {
 
   @TempDir Path directory;
 
-  /** A data source whose connections fail to close (after really closing). */
-  private DataSource closeFailing(String url) {
+  /** What a wrapped connection does for one call, given the real connection. */
+  private interface ConnectionCall {
+    Object handle(Connection real, Method call, Object[] args) throws Throwable;
+  }
+
+  /** A data source that opens {@code url} and lets {@code calls} handle each connection call. */
+  private DataSource wrapping(String url, ConnectionCall calls) {
     return (DataSource)
         Proxy.newProxyInstance(
             getClass().getClassLoader(),
@@ -45,18 +50,21 @@ class JdbcConnectionFailuresTest {
               return Proxy.newProxyInstance(
                   getClass().getClassLoader(),
                   new Class<?>[] {Connection.class},
-                  (connectionProxy, call, callArgs) -> {
-                    try {
-                      Object result = call.invoke(real, callArgs);
-                      if (call.getName().equals("close")) {
-                        throw new SQLException("network blip while closing");
-                      }
-                      return result;
-                    } catch (InvocationTargetException e) {
-                      throw e.getCause();
-                    }
-                  });
+                  (connectionProxy, call, callArgs) -> calls.handle(real, call, callArgs));
             });
+  }
+
+  /** A data source whose connections fail to close (after really closing). */
+  private DataSource closeFailing(String url) {
+    return wrapping(
+        url,
+        (real, call, callArgs) -> {
+          Object result = invoke(call, real, callArgs);
+          if (call.getName().equals("close")) {
+            throw new SQLException("network blip while closing");
+          }
+          return result;
+        });
   }
 
   @Test
@@ -87,40 +95,29 @@ class JdbcConnectionFailuresTest {
    * (PostgreSQL) and on a {@code COMMIT} statement (SQLite). Fails one commit only.
    */
   private DataSource commitThenFail(String url, AtomicBoolean failCommits) {
-    return (DataSource)
-        Proxy.newProxyInstance(
-            getClass().getClassLoader(),
-            new Class<?>[] {DataSource.class},
-            (proxy, method, args) -> {
-              if (!method.getName().equals("getConnection")) {
-                throw new UnsupportedOperationException(method.getName());
-              }
-              Connection real = DriverManager.getConnection(url);
-              return Proxy.newProxyInstance(
-                  getClass().getClassLoader(),
-                  new Class<?>[] {Connection.class},
-                  (connectionProxy, call, callArgs) -> {
-                    Object result = invoke(call, real, callArgs);
-                    if (call.getName().equals("commit")) {
-                      failAfterCommit(failCommits);
-                    }
-                    if (call.getName().equals("createStatement")) {
-                      Statement statement = (Statement) result;
-                      return Proxy.newProxyInstance(
-                          getClass().getClassLoader(),
-                          new Class<?>[] {Statement.class},
-                          (statementProxy, statementCall, statementArgs) -> {
-                            Object answer = invoke(statementCall, statement, statementArgs);
-                            if (statementCall.getName().equals("execute")
-                                && "COMMIT".equalsIgnoreCase(String.valueOf(statementArgs[0]))) {
-                              failAfterCommit(failCommits);
-                            }
-                            return answer;
-                          });
-                    }
-                    return result;
-                  });
-            });
+    return wrapping(
+        url,
+        (real, call, callArgs) -> {
+          Object result = invoke(call, real, callArgs);
+          if (call.getName().equals("commit")) {
+            failAfterCommit(failCommits);
+          }
+          if (call.getName().equals("createStatement")) {
+            Statement statement = (Statement) result;
+            return Proxy.newProxyInstance(
+                getClass().getClassLoader(),
+                new Class<?>[] {Statement.class},
+                (statementProxy, statementCall, statementArgs) -> {
+                  Object answer = invoke(statementCall, statement, statementArgs);
+                  if (statementCall.getName().equals("execute")
+                      && "COMMIT".equalsIgnoreCase(String.valueOf(statementArgs[0]))) {
+                    failAfterCommit(failCommits);
+                  }
+                  return answer;
+                });
+          }
+          return result;
+        });
   }
 
   private static Object invoke(Method method, Object target, Object[] args) throws Throwable {
