@@ -1,0 +1,55 @@
+package dev.fenceline.s3;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.fenceline.spi.ConfigurationException;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What the probe found out about an endpoint's conditional writes, on a probe key under the store's
+ * prefix. An {@link S3PointerStore} opens only on an endpoint that passed every check; S3 (since
+ * August 2024), S3Mock and S3Proxy 4.x do; S3Proxy 2.x and some S3-compatible stores silently
+ * ignore the conditions, and a pointer store on them would overwrite newer pointers.
+ *
+ * @param location where the probe ran, for messages: {@code s3://bucket/prefix at endpoint}
+ * @param passed the checks that passed, in the order they ran
+ * @param failure the first check that failed and what the endpoint answered, or empty if all passed
+ */
+public record ConditionalWrites(String location, List<String> passed, Optional<String> failure) {
+
+  /** Validates the result. */
+  public ConditionalWrites {
+    requireNonNull(location, "location is null");
+    passed = List.copyOf(passed);
+    requireNonNull(failure, "failure is null");
+  }
+
+  /** True if the endpoint passed every check. */
+  public boolean honoured() {
+    return failure.isEmpty();
+  }
+
+  /**
+   * Throws unless the endpoint passed every check.
+   *
+   * @param action what needs conditional writes, e.g. {@code open the S3 pointer store "reports"}
+   * @param fix what to do instead on this endpoint
+   * @throws ConfigurationException naming the endpoint, the failed check and the fix
+   */
+  public void require(String action, String fix) {
+    failure.ifPresent(
+        failed -> {
+          throw new ConfigurationException(
+              "Cannot "
+                  + action
+                  + " on "
+                  + location
+                  + ": the endpoint does not honour conditional writes; "
+                  + failed
+                  + " ("
+                  + fix
+                  + ")");
+        });
+  }
+}

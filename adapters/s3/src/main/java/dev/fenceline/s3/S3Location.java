@@ -1,0 +1,120 @@
+package dev.fenceline.s3;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.fenceline.spi.BlobKey;
+import dev.fenceline.spi.StoreException;
+import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+
+/**
+ * Where a component of an {@link S3Store} keeps its objects: a client, a bucket and an optional key
+ * prefix, and how the place is named in messages (never with credentials).
+ *
+ * @param client the SDK client
+ * @param bucket the bucket
+ * @param prefix the key prefix without a trailing slash, or empty for the bucket's root
+ * @param endpoint how the endpoint is shown in messages, e.g. {@code http://127.0.0.1:9090}
+ */
+record S3Location(S3Client client, String bucket, String prefix, String endpoint) {
+
+  /** HTTP status of a failed precondition ({@code If-Match}, {@code If-None-Match}). */
+  static final int PRECONDITION_FAILED = 412;
+
+  /** HTTP status S3 answers when a conditional write raced another one on the same key. */
+  static final int CONFLICT = 409;
+
+  S3Location {
+    requireNonNull(client, "client is null");
+    requireNonNull(bucket, "bucket is null");
+    requireNonNull(prefix, "prefix is null");
+    requireNonNull(endpoint, "endpoint is null");
+  }
+
+  /** The object key of {@code key} under the prefix. */
+  String objectKey(BlobKey key) {
+    return prefix.isEmpty() ? key.value() : prefix + "/" + key.value();
+  }
+
+  /** The object key of {@code relative} (already a valid key path) under the prefix. */
+  String objectKey(String relative) {
+    return prefix.isEmpty() ? relative : prefix + "/" + relative;
+  }
+
+  /** {@code s3://bucket/key} for messages. */
+  String describe(String objectKey) {
+    return "s3://" + bucket + "/" + objectKey;
+  }
+
+  /** {@code s3://bucket/prefix at endpoint} for messages. */
+  String describe() {
+    return "s3://" + bucket + (prefix.isEmpty() ? "" : "/" + prefix) + " at " + endpoint;
+  }
+
+  /** True if {@code e} is an answer saying a condition of the request did not hold. */
+  static boolean preconditionFailed(SdkException e) {
+    return e instanceof S3Exception s3
+        && (s3.statusCode() == PRECONDITION_FAILED || s3.statusCode() == CONFLICT);
+  }
+
+  /** True if {@code e} is a 404 answer (no such key, or no such bucket). */
+  static boolean notFound(SdkException e) {
+    return e instanceof S3Exception s3 && s3.statusCode() == 404;
+  }
+
+  /**
+   * A {@link StoreException} for a failed request: {@code Cannot <action>: <cause> (<hint>)}. The
+   * outcome is unknown unless the server answered with an error (a 4xx or 5xx answer means the
+   * request was not applied; a lost answer may hide an applied one).
+   */
+  StoreException failure(String action, SdkException e, boolean writes) {
+    String reason;
+    boolean unknown;
+    if (e instanceof S3Exception s3) {
+      String code = s3.awsErrorDetails() == null ? null : s3.awsErrorDetails().errorCode();
+      reason =
+          "the endpoint answered HTTP "
+              + s3.statusCode()
+              + (code == null || code.isBlank() ? "" : " " + code);
+      unknown = false;
+    } else {
+      reason =
+          e instanceof SdkClientException
+              ? "no answer from " + endpoint + ": " + rootMessage(e)
+              : rootMessage(e);
+      unknown = writes;
+    }
+    String hint =
+        unknown
+            ? " (the request may have been applied: look the operation up or retry with the same"
+                + " operation ID)"
+            : hintFor(e);
+    return new StoreException("Cannot " + action + ": " + reason + hint, e, unknown);
+  }
+
+  private String hintFor(SdkException e) {
+    if (e instanceof S3Exception s3) {
+      return switch (s3.statusCode()) {
+        case 403 ->
+            " (check the credentials of the SDK's provider chain and the bucket policy for "
+                + bucket
+                + ")";
+        case 404 -> " (check that bucket " + bucket + " exists at " + endpoint + ")";
+        case 301, 400 -> " (check the region, the endpoint and path-style access)";
+        default -> "";
+      };
+    }
+    return " (check that " + endpoint + " is reachable)";
+  }
+
+  private static String rootMessage(Throwable e) {
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    String message = root.getMessage();
+    return message == null ? root.getClass().getSimpleName() : message;
+  }
+}

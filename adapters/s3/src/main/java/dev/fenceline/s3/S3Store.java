@@ -1,0 +1,315 @@
+package dev.fenceline.s3;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.fenceline.spi.BlobKey;
+import dev.fenceline.spi.ConfigurationException;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Optional;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
+import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
+import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
+import software.amazon.awssdk.http.SdkHttpClient;
+import software.amazon.awssdk.http.apache5.Apache5HttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.S3ClientBuilder;
+
+/**
+ * One S3 bucket (optionally under a key prefix) and the Fenceline components built on it: an {@link
+ * S3BlobStore} for payloads and {@link S3PointerStore}s that fence publishing with S3's conditional
+ * writes, with no database.
+ *
+ * <p>Before the first pointer store is handed out, the store {@linkplain #conditionalWrites()
+ * probes} the endpoint: an endpoint that ignores {@code If-Match}/{@code If-None-Match} (S3Proxy
+ * 2.x, some S3-compatible stores) gets no pointer store, whatever the settings; use its blob store
+ * with a JDBC pointer store there.
+ *
+ * <p>Credentials come from the SDK's default provider chain unless {@link
+ * Builder#credentials(AwsCredentialsProvider)} is given; they are never logged or shown in
+ * messages. The HTTP client is the Apache 5 client unless {@link Builder#httpClient} is given. The
+ * store owns the SDK client and closes it in {@link #close()}. Thread-safe.
+ */
+public final class S3Store implements AutoCloseable {
+
+  /** Default size above which {@link S3BlobStore#put} uploads in parts: 16 MiB. */
+  public static final long DEFAULT_MULTIPART_THRESHOLD = 16L * 1024 * 1024;
+
+  /** Default part size of multipart uploads: 8 MiB (S3's minimum is 5 MiB). */
+  public static final int DEFAULT_PART_SIZE = 8 * 1024 * 1024;
+
+  /** S3's smallest part size but for the last part: 5 MiB. */
+  public static final int MIN_PART_SIZE = 5 * 1024 * 1024;
+
+  private final S3Location location;
+  private final long multipartThreshold;
+  private final int partSize;
+  private final Object probeLock = new Object();
+  private ConditionalWrites conditionalWrites;
+
+  private S3Store(Builder builder, S3Client client, String endpoint) {
+    this.location = new S3Location(client, builder.bucket, builder.prefix, endpoint);
+    this.multipartThreshold = builder.multipartThreshold;
+    this.partSize = builder.partSize;
+  }
+
+  /** A builder for a store on {@code bucket}. */
+  public static Builder builder(String bucket) {
+    return new Builder(bucket);
+  }
+
+  /** {@code s3://bucket/prefix at endpoint}, as shown in messages. */
+  public String location() {
+    return location.describe();
+  }
+
+  /**
+   * Probes the endpoint's conditional writes once (six requests on a probe key under the prefix,
+   * deleted afterwards) and returns the result; later calls return the same result.
+   *
+   * @throws dev.fenceline.spi.StoreException if the endpoint cannot be reached or refuses access
+   */
+  public ConditionalWrites conditionalWrites() {
+    synchronized (probeLock) {
+      if (conditionalWrites == null) {
+        conditionalWrites = ConditionalWriteProbe.run(location);
+      }
+      return conditionalWrites;
+    }
+  }
+
+  S3Location s3Location() {
+    return location;
+  }
+
+  long multipartThreshold() {
+    return multipartThreshold;
+  }
+
+  int partSize() {
+    return partSize;
+  }
+
+  /** Closes the SDK client (and the HTTP client the store created). */
+  @Override
+  public void close() {
+    location.client().close();
+  }
+
+  /** Settings of an {@link S3Store}; every setting but the bucket has a default. */
+  public static final class Builder {
+    private final String bucket;
+    private String prefix = "";
+    private String region;
+    private URI endpoint;
+    private boolean pathStyle;
+    private AwsCredentialsProvider credentials;
+    private SdkHttpClient httpClient;
+    private Duration connectTimeout = Duration.ofSeconds(10);
+    private Duration socketTimeout = Duration.ofSeconds(60);
+    private Duration attemptTimeout = Duration.ofMinutes(5);
+    private long multipartThreshold = DEFAULT_MULTIPART_THRESHOLD;
+    private int partSize = DEFAULT_PART_SIZE;
+
+    private Builder(String bucket) {
+      requireNonNull(bucket, "bucket is null");
+      if (!bucket.matches("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]")) {
+        throw new ConfigurationException(
+            "Cannot use S3 bucket \""
+                + bucket
+                + "\": a bucket name is 3 to 63 characters from [a-z0-9.-], starting and ending"
+                + " with a letter or digit (e.g. reports-prod)");
+      }
+      this.bucket = bucket;
+    }
+
+    /**
+     * Keeps every object under {@code prefix/} (a {@link BlobKey}-shaped path such as {@code
+     * teams/reports}); by default the bucket's root.
+     */
+    public Builder prefix(String prefix) {
+      requireNonNull(prefix, "prefix is null");
+      String trimmed = prefix.endsWith("/") ? prefix.substring(0, prefix.length() - 1) : prefix;
+      if (!trimmed.isEmpty()) {
+        try {
+          BlobKey.of(trimmed);
+        } catch (IllegalArgumentException e) {
+          throw new ConfigurationException(
+              "Cannot use S3 key prefix \"" + prefix + "\": " + e.getMessage(), e);
+        }
+      }
+      this.prefix = trimmed;
+      return this;
+    }
+
+    /**
+     * The region, e.g. {@code eu-central-1}; by default the SDK's region provider chain ({@code
+     * AWS_REGION}, the profile), or {@code us-east-1} when an {@link #endpoint} is set.
+     */
+    public Builder region(String region) {
+      requireNonNull(region, "region is null");
+      if (!region.matches("[a-z0-9-]{1,64}")) {
+        throw new ConfigurationException(
+            "Cannot use S3 region \"" + region + "\": expected a region name such as eu-central-1");
+      }
+      this.region = region;
+      return this;
+    }
+
+    /**
+     * An S3-compatible endpoint instead of AWS, e.g. {@code http://minio.internal:9000}. Such
+     * endpoints get request checksums only where S3 requires them (many do not support the newer
+     * default ones).
+     */
+    public Builder endpoint(URI endpoint) {
+      requireNonNull(endpoint, "endpoint is null");
+      if (endpoint.getScheme() == null
+          || !(endpoint.getScheme().equals("http") || endpoint.getScheme().equals("https"))
+          || endpoint.getHost() == null) {
+        throw new ConfigurationException(
+            "Cannot use S3 endpoint \""
+                + Endpoints.redact(endpoint)
+                + "\": expected an http or https URL with a host (e.g. https://s3.example.com)");
+      }
+      if (endpoint.getUserInfo() != null) {
+        throw new ConfigurationException(
+            "Cannot use S3 endpoint \""
+                + Endpoints.redact(endpoint)
+                + "\": it carries user information; pass credentials with credentials(...) or the"
+                + " SDK's provider chain, never in the URL");
+      }
+      this.endpoint = endpoint;
+      return this;
+    }
+
+    /** Path-style URLs ({@code endpoint/bucket/key}), as many S3-compatible stores need. */
+    public Builder pathStyle(boolean pathStyle) {
+      this.pathStyle = pathStyle;
+      return this;
+    }
+
+    /** Credentials instead of the SDK's default provider chain. Never logged. */
+    public Builder credentials(AwsCredentialsProvider credentials) {
+      this.credentials = requireNonNull(credentials, "credentials is null");
+      return this;
+    }
+
+    /**
+     * The HTTP client instead of an Apache 5 client built with the timeouts below. The store does
+     * not close a client given here.
+     */
+    public Builder httpClient(SdkHttpClient httpClient) {
+      this.httpClient = requireNonNull(httpClient, "httpClient is null");
+      return this;
+    }
+
+    /** Time to open a connection; default 10 s. */
+    public Builder connectTimeout(Duration timeout) {
+      this.connectTimeout = positive("connect timeout", timeout);
+      return this;
+    }
+
+    /** Longest wait for data on an open connection; default 60 s. */
+    public Builder socketTimeout(Duration timeout) {
+      this.socketTimeout = positive("socket timeout", timeout);
+      return this;
+    }
+
+    /** Longest time of one attempt of a request, upload parts included; default 5 min. */
+    public Builder attemptTimeout(Duration timeout) {
+      this.attemptTimeout = positive("attempt timeout", timeout);
+      return this;
+    }
+
+    /**
+     * Payloads larger than this are uploaded in parts; default {@value
+     * S3Store#DEFAULT_MULTIPART_THRESHOLD} bytes. At most this many bytes are buffered to decide.
+     */
+    public Builder multipartThreshold(long bytes) {
+      if (bytes < MIN_PART_SIZE || bytes > Integer.MAX_VALUE - 8) {
+        throw new ConfigurationException(
+            "Cannot use multipart threshold "
+                + bytes
+                + ": it must be between "
+                + MIN_PART_SIZE
+                + " (5 MiB) and 2 GiB");
+      }
+      this.multipartThreshold = bytes;
+      return this;
+    }
+
+    /**
+     * Size of each part of a multipart upload (one part is buffered at a time); default {@value
+     * S3Store#DEFAULT_PART_SIZE} bytes, at least {@value S3Store#MIN_PART_SIZE}. S3 allows 10,000
+     * parts, so the part size bounds the largest payload (8 MiB parts: 78 GiB).
+     */
+    public Builder partSize(int bytes) {
+      if (bytes < MIN_PART_SIZE || bytes > 512 * 1024 * 1024) {
+        throw new ConfigurationException(
+            "Cannot use part size "
+                + bytes
+                + ": it must be between "
+                + MIN_PART_SIZE
+                + " (5 MiB, S3's minimum) and 536870912 (512 MiB)");
+      }
+      this.partSize = bytes;
+      return this;
+    }
+
+    /**
+     * Builds the store and its SDK client. Nothing is sent yet.
+     *
+     * @throws ConfigurationException if the settings do not fit together
+     */
+    public S3Store build() {
+      if (partSize > multipartThreshold) {
+        throw new ConfigurationException(
+            "Cannot use part size "
+                + partSize
+                + " above the multipart threshold "
+                + multipartThreshold
+                + " (raise the threshold or lower the part size)");
+      }
+      S3ClientBuilder client =
+          S3Client.builder()
+              .forcePathStyle(pathStyle)
+              .credentialsProvider(
+                  credentials != null ? credentials : DefaultCredentialsProvider.builder().build())
+              .overrideConfiguration(c -> c.apiCallAttemptTimeout(attemptTimeout));
+      if (httpClient != null) {
+        client.httpClient(httpClient);
+      } else {
+        client.httpClientBuilder(
+            Apache5HttpClient.builder()
+                .connectionTimeout(connectTimeout)
+                .socketTimeout(socketTimeout));
+      }
+      String shown;
+      if (endpoint != null) {
+        client
+            .endpointOverride(endpoint)
+            .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
+            .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
+            .region(Region.of(Optional.ofNullable(region).orElse("us-east-1")));
+        shown = Endpoints.redact(endpoint);
+      } else {
+        if (region != null) {
+          client.region(Region.of(region));
+        }
+        shown = "AWS S3" + (region == null ? "" : " (" + region + ")");
+      }
+      return new S3Store(this, client.build(), shown);
+    }
+
+    private static Duration positive(String what, Duration timeout) {
+      requireNonNull(timeout, what + " is null");
+      if (timeout.isNegative() || timeout.isZero()) {
+        throw new ConfigurationException(
+            "Cannot use " + what + " " + timeout + ": it must be positive (e.g. 30s)");
+      }
+      return timeout;
+    }
+  }
+}
