@@ -53,10 +53,19 @@ record S3Location(S3Client client, String bucket, String prefix, String endpoint
     return "s3://" + bucket + (prefix.isEmpty() ? "" : "/" + prefix) + " at " + endpoint;
   }
 
-  /** True if {@code e} is an answer saying a condition of the request did not hold. */
+  /** HTTP status S3Mock answers to a CompleteMultipartUpload whose If-None-Match failed. */
+  static final int NOT_MODIFIED = 304;
+
+  /**
+   * True if {@code e} is an answer saying a condition of a write did not hold, so nothing was
+   * written: 412, 409 (a concurrent conditional write won), or 304 (S3Mock's answer when {@code
+   * If-None-Match} fails on a completed multipart upload).
+   */
   static boolean preconditionFailed(SdkException e) {
     return e instanceof S3Exception s3
-        && (s3.statusCode() == PRECONDITION_FAILED || s3.statusCode() == CONFLICT);
+        && (s3.statusCode() == PRECONDITION_FAILED
+            || s3.statusCode() == CONFLICT
+            || s3.statusCode() == NOT_MODIFIED);
   }
 
   /** True if {@code e} is a 404 answer (no such key, or no such bucket). */

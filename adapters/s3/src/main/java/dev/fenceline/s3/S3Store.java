@@ -80,6 +80,23 @@ public final class S3Store implements AutoCloseable {
     }
   }
 
+  /**
+   * A fenced copy of published objects at {@code fixedKey} (under the prefix), for readers that
+   * cannot resolve a pointer; see {@link FixedKeyCopy}. Probes the endpoint first.
+   *
+   * @throws ConfigurationException if the endpoint does not honour conditional writes: a copy there
+   *     could move the fixed key back to an older version
+   */
+  public FixedKeyCopy fixedKeyCopy(BlobKey fixedKey) {
+    requireNonNull(fixedKey, "fixedKey is null");
+    conditionalWrites()
+        .require(
+            "keep a fixed-key copy at " + location.describe(location.objectKey(fixedKey)),
+            "a late copy by a stale process could replace a newer one there; let readers resolve"
+                + " the pointer with StagedDestination.open instead");
+    return new FixedKeyCopy(location, fixedKey);
+  }
+
   S3Location s3Location() {
     return location;
   }

@@ -1,0 +1,170 @@
+package dev.fenceline.s3;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.fenceline.s3.S3TestServer.Kind;
+import dev.fenceline.spi.BlobKey;
+import dev.fenceline.spi.ConfigurationException;
+import dev.fenceline.spi.Epoch;
+import dev.fenceline.spi.OperationId;
+import dev.fenceline.spi.Pointer;
+import dev.fenceline.spi.PointerState;
+import dev.fenceline.spi.ResourceId;
+import dev.fenceline.spi.StoreException;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.apache5.Apache5HttpClient;
+import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+
+class FixedKeyCopyTest {
+
+  private static final ResourceId RESOURCE = ResourceId.of("reports/daily");
+  private static final BlobKey FIXED = BlobKey.of("site/latest.csv");
+
+  private static PointerState version(long version, String target) {
+    return new PointerState(
+        RESOURCE,
+        new Pointer(target, Map.of("sha256", "ab" + version)),
+        Epoch.of(version),
+        OperationId.of("op-" + version),
+        version);
+  }
+
+  private static void putObject(S3TestServer server, String bucket, String key, String body) {
+    server.admin().putObject(b -> b.bucket(bucket).key(key), RequestBody.fromString(body));
+  }
+
+  private static String read(S3TestServer server, String bucket, String key) {
+    return server
+        .admin()
+        .getObjectAsBytes(b -> b.bucket(bucket).key(key))
+        .asString(StandardCharsets.UTF_8);
+  }
+
+  @ParameterizedTest
+  @EnumSource(
+      value = Kind.class,
+      names = {"S3MOCK", "S3PROXY"})
+  void copiesNewerVersionsOnlyAndRecordsTheVersion(Kind kind) {
+    S3TestServer server = S3TestServer.get(kind);
+    String bucket = server.createBucket();
+    putObject(server, bucket, "p/v1", "version one");
+    putObject(server, bucket, "p/v2", "version two");
+    try (S3Store store = server.storeBuilder(bucket).prefix("p").build()) {
+      FixedKeyCopy copy = store.fixedKeyCopy(FIXED);
+
+      assertThat(copy.copy(version(1, "v1"))).isEqualTo(FixedKeyCopy.Result.COPIED);
+      assertThat(read(server, bucket, "p/site/latest.csv")).isEqualTo("version one");
+      assertThat(copy.copy(version(1, "v1"))).isEqualTo(FixedKeyCopy.Result.UP_TO_DATE);
+      assertThat(copy.copy(version(2, "v2"))).isEqualTo(FixedKeyCopy.Result.COPIED);
+      assertThat(copy.copy(version(1, "v1"))).isEqualTo(FixedKeyCopy.Result.NEWER_PRESENT);
+
+      assertThat(read(server, bucket, "p/site/latest.csv")).isEqualTo("version two");
+      HeadObjectResponse head =
+          server.admin().headObject(b -> b.bucket(bucket).key("p/site/latest.csv"));
+      assertThat(head.metadata())
+          .containsEntry(FixedKeyCopy.VERSION_METADATA, "2")
+          .containsEntry(FixedKeyCopy.RESOURCE_METADATA, RESOURCE.value())
+          .containsEntry(FixedKeyCopy.SHA256_METADATA, "ab2");
+    }
+  }
+
+  /**
+   * A stale copier read the fixed key (absent, then at version 1) and is paused just before its
+   * CopyObject; a newer copier writes version 3 meanwhile. The stale copy's condition fails, it
+   * reads again, sees the newer version and writes nothing.
+   */
+  @ParameterizedTest
+  @EnumSource(
+      value = Kind.class,
+      names = {"S3MOCK", "S3PROXY"})
+  void aLateCopyByAStaleProcessNeverMovesTheFixedKeyBackwards(Kind kind) throws Exception {
+    S3TestServer server = S3TestServer.get(kind);
+    String bucket = server.createBucket();
+    putObject(server, bucket, "v1", "version one");
+    putObject(server, bucket, "v2", "version two");
+    putObject(server, bucket, "v3", "version three");
+    try (S3Store fresh = server.storeBuilder(bucket).build()) {
+      for (long staleStart : new long[] {0, 1}) {
+        server.admin().deleteObject(b -> b.bucket(bucket).key("site/latest.csv"));
+        if (staleStart == 1) {
+          assertThat(fresh.fixedKeyCopy(FIXED).copy(version(1, "v1")))
+              .isEqualTo(FixedKeyCopy.Result.COPIED);
+        }
+        PausingHttpClient pausing =
+            new PausingHttpClient(
+                Apache5HttpClient.create(),
+                request ->
+                    request.method().name().equals("PUT")
+                        && request.encodedPath().endsWith("/site/latest.csv"));
+        try (S3Store stale = server.storeBuilder(bucket).httpClient(pausing).build()) {
+          FixedKeyCopy staleCopy = stale.fixedKeyCopy(FIXED);
+          CompletableFuture<FixedKeyCopy.Result> late =
+              CompletableFuture.supplyAsync(() -> staleCopy.copy(version(2, "v2")));
+          pausing.awaitPaused();
+
+          assertThat(fresh.fixedKeyCopy(FIXED).copy(version(3, "v3")))
+              .isEqualTo(FixedKeyCopy.Result.COPIED);
+          pausing.release();
+
+          assertThat(late.get(60, TimeUnit.SECONDS))
+              .as("stale copier starting from version %d", staleStart)
+              .isEqualTo(FixedKeyCopy.Result.NEWER_PRESENT);
+          assertThat(read(server, bucket, "site/latest.csv")).isEqualTo("version three");
+        } finally {
+          pausing.close();
+        }
+      }
+    }
+  }
+
+  @Test
+  void aFixedKeyHoldingAForeignObjectIsNeverOverwritten() {
+    S3TestServer server = S3TestServer.get(Kind.S3PROXY);
+    String bucket = server.createBucket();
+    putObject(server, bucket, "v1", "version one");
+    putObject(server, bucket, "site/latest.csv", "hand-made");
+    try (S3Store store = server.storeBuilder(bucket).build()) {
+      assertThatThrownBy(() -> store.fixedKeyCopy(FIXED).copy(version(1, "v1")))
+          .isInstanceOf(StoreException.class)
+          .hasMessageContaining("s3://" + bucket + "/site/latest.csv")
+          .hasMessageContaining("Fenceline did not copy there");
+      assertThat(read(server, bucket, "site/latest.csv")).isEqualTo("hand-made");
+
+      putObject(server, bucket, "other", "other resource");
+      server.admin().deleteObject(b -> b.bucket(bucket).key("site/latest.csv"));
+      store.fixedKeyCopy(FIXED).copy(version(1, "v1"));
+      PointerState otherResource =
+          new PointerState(
+              ResourceId.of("reports/weekly"),
+              Pointer.to("other"),
+              Epoch.of(9),
+              OperationId.of("w"),
+              9);
+      assertThatThrownBy(() -> store.fixedKeyCopy(FIXED).copy(otherResource))
+          .hasMessageContaining("holds a copy of resource reports/daily");
+      assertThat(read(server, bucket, "site/latest.csv")).isEqualTo("version one");
+    }
+  }
+
+  @Test
+  void isRefusedOnAnEndpointThatIgnoresConditionalWrites() {
+    S3TestServer server = S3TestServer.get(Kind.S3PROXY_WITHOUT_CONDITIONS);
+    String bucket = server.createBucket();
+    try (S3Store store = server.storeBuilder(bucket).build()) {
+      assertThatThrownBy(() -> store.fixedKeyCopy(FIXED))
+          .isInstanceOf(ConfigurationException.class)
+          .hasMessageContaining("keep a fixed-key copy at s3://" + bucket + "/site/latest.csv")
+          .hasMessageContaining(server.endpoint().toString())
+          .hasMessageContaining("does not honour conditional writes")
+          .hasMessageContaining("StagedDestination.open");
+    }
+  }
+}
