@@ -80,6 +80,8 @@ public final class S3BlobStore implements BlobStore {
   /** First size of the buffer that decides between one PUT and a multipart upload. */
   private static final int INITIAL_BUFFER = 64 * 1024;
 
+  private static final int NOT_MODIFIED = 304;
+
   private final S3Location location;
   private final long multipartThreshold;
   private final int partSize;
@@ -294,9 +296,14 @@ public final class S3BlobStore implements BlobStore {
         cause);
   }
 
-  /** The failure of the request that creates the object ({@code PutObject} or the completion). */
+  /**
+   * The failure of the request that creates the object ({@code PutObject} or the completion), both
+   * sent with {@code If-None-Match: *}: 412 means an object exists. S3Mock 4.8 answers a completion
+   * on an existing key with 304 Not Modified, which for this request means the same.
+   */
   private StoreException putFailed(String objectKey, SdkException e) {
-    if (e instanceof S3Exception s3 && s3.statusCode() == S3Location.PRECONDITION_FAILED) {
+    if (e instanceof S3Exception s3
+        && (s3.statusCode() == S3Location.PRECONDITION_FAILED || s3.statusCode() == NOT_MODIFIED)) {
       return new StoreException(
           "Cannot put "
               + location.describe(objectKey)
