@@ -46,6 +46,7 @@ public final class S3Store implements AutoCloseable {
   private final S3Location location;
   private final long multipartThreshold;
   private final int partSize;
+  private final S3BlobStore blobStore;
   private final Object probeLock = new Object();
   private ConditionalWrites conditionalWrites;
 
@@ -53,6 +54,7 @@ public final class S3Store implements AutoCloseable {
     this.location = new S3Location(client, builder.bucket, builder.prefix, endpoint);
     this.multipartThreshold = builder.multipartThreshold;
     this.partSize = builder.partSize;
+    this.blobStore = new S3BlobStore(location, multipartThreshold, partSize);
   }
 
   /** A builder for a store on {@code bucket}. */
@@ -95,6 +97,15 @@ public final class S3Store implements AutoCloseable {
             "a late copy by a stale process could replace a newer one there; let readers resolve"
                 + " the pointer with StagedDestination.open instead");
     return new FixedKeyCopy(location, fixedKey);
+  }
+
+  /**
+   * The blob store on this bucket and prefix (the same one on every call). It works on any
+   * endpoint, also one that fails the {@linkplain #conditionalWrites() probe}: there it cannot
+   * refuse a put on an existing key (see {@link S3BlobStore}), which staged publishing never does.
+   */
+  public S3BlobStore blobStore() {
+    return blobStore;
   }
 
   S3Location s3Location() {
@@ -241,7 +252,7 @@ public final class S3Store implements AutoCloseable {
     }
 
     /**
-     * Payloads larger than this are uploaded in parts; default {@value
+     * Payloads of this size or larger are uploaded in parts; default {@value
      * S3Store#DEFAULT_MULTIPART_THRESHOLD} bytes. At most this many bytes are buffered to decide.
      */
     public Builder multipartThreshold(long bytes) {
