@@ -8,29 +8,30 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
- * Where an {@link S3PointerStore} keeps its objects, relative to the store's prefix:
+ * Where an {@link S3PointerStore} keeps its objects, relative to the store's prefix ({@code <r>} is
+ * the resource ID with every {@code /} replaced by {@code !}):
  *
  * <ul>
  *   <li>{@code .fenceline/pointers/store.json}: the store's identity, created once;
- *   <li>{@code .fenceline/pointers/control/<resource>.json}: per resource, the registered epoch,
- *       its issuer and every destination name's current pointer (the only object ever overwritten,
+ *   <li>{@code .fenceline/pointers/control/<r>.json}: per resource, the registered epoch, its
+ *       issuer and every destination name's current pointer (the only object ever overwritten,
  *       always conditionally);
- *   <li>{@code .fenceline/pointers/operations/<name>/<resource>/<sha256 of the operation>.json}:
- *       the receipt of an operation that is no longer the current one (create-only, immutable);
- *   <li>{@code .fenceline/pointers/versions/<name>/<resource>/<20-digit version>.json}: a pointer
- *       version that is no longer the current one (create-only, immutable).
+ *   <li>{@code .fenceline/pointers/operations/<name>/<r>/<sha256 of the operation>.json}: the
+ *       receipt of an operation that is no longer the current one (create-only, immutable);
+ *   <li>{@code .fenceline/pointers/versions/<name>/<r>/<20-digit version>.json}: a pointer version
+ *       that is no longer the current one (create-only, immutable).
  * </ul>
  *
- * <p>Why no two resources share a key: a resource ID is {@code /}-separated segments of {@code
- * [A-Za-z0-9._-]}, so resource {@code a} is a key prefix of resource {@code a/b}, and a layout like
- * {@code <resource>/control.json} would give resource {@code a/control.json} the keys of resource
- * {@code a}. Here the resource is always followed by exactly one fixed-form segment without a
- * {@code /}: {@code .json} appended to its last segment (control), or one more segment {@code <64
- * hex>.json} or {@code <20 digits>.json}. Stripping that last part gives back the resource, and the
- * area ({@code control}, {@code operations}, {@code versions}) and the destination name (one
- * segment of {@code [a-z0-9._-]}) come first, so the mapping from (area, name, resource, entry) to
- * a key is one-to-one. Operation IDs may hold any printable text, so they enter keys as their
- * SHA-256 only.
+ * <p>Why the resource is escaped into one segment: a resource ID is {@code /}-separated segments of
+ * {@code [A-Za-z0-9._-]}, so resource {@code a} is a key prefix of resource {@code a/b}. Keeping
+ * the resource's {@code /} would let one resource's object share its key with another resource's
+ * "directory" ({@code versions/tck/k/00000000000000000001.json} is an object of {@code k} and a
+ * directory of {@code k/00000000000000000001.json}), which S3 allows but filesystem-backed
+ * endpoints refuse (S3Proxy's file stores answer 500, MinIO refuses parent paths that are objects).
+ * {@code !} never occurs in a resource ID, so the escape is one-to-one and {@code !} is one of S3's
+ * safe key characters. With the resource as one segment every area has a fixed depth: no object key
+ * is a prefix directory of another, and (area, name, resource, entry) maps to exactly one key.
+ * Operation IDs may hold any printable text, so they enter keys as their SHA-256 only.
  */
 final class PointerKeys {
 
@@ -46,7 +47,7 @@ final class PointerKeys {
 
   /** The control object of {@code resource}, shared by every destination name. */
   static String control(ResourceId resource) {
-    return AREA + "/control/" + resource.value() + ".json";
+    return AREA + "/control/" + segment(resource) + ".json";
   }
 
   /** The immutable receipt object of {@code operation} at destination {@code name}. */
@@ -55,7 +56,7 @@ final class PointerKeys {
         + "/operations/"
         + name
         + "/"
-        + resource.value()
+        + segment(resource)
         + "/"
         + sha256(operation)
         + ".json";
@@ -67,10 +68,15 @@ final class PointerKeys {
         + "/versions/"
         + name
         + "/"
-        + resource.value()
+        + segment(resource)
         + "/"
         + "%020d".formatted(version)
         + ".json";
+  }
+
+  /** The resource as one key segment: {@code reports/nightly} is {@code reports!nightly}. */
+  static String segment(ResourceId resource) {
+    return resource.value().replace('/', '!');
   }
 
   private static String sha256(OperationId operation) {

@@ -72,7 +72,17 @@ abstract class S3PointerStoreContractTest extends PointerStoreContract {
   void openBucket() {
     server = S3TestServer.get(kind());
     bucket = server.createBucket();
-    store = open(server.storeBuilder(bucket));
+    store = open(builder());
+  }
+
+  /**
+   * A store builder on the test's bucket whose conditional PUTs are atomic ({@link
+   * AtomicConditionalWrites}).
+   */
+  private S3Store.Builder builder() {
+    AtomicConditionalWrites http = new AtomicConditionalWrites(Apache5HttpClient.create());
+    opened.add(http);
+    return server.storeBuilder(bucket).httpClient(http);
   }
 
   @AfterEach
@@ -94,7 +104,7 @@ abstract class S3PointerStoreContractTest extends PointerStoreContract {
       return store.pointerStore(name, steps);
     }
     return signedStores
-        .computeIfAbsent(keys.get(), k -> open(server.storeBuilder(bucket).tokenKeys(k)))
+        .computeIfAbsent(keys.get(), k -> open(builder().tokenKeys(k)))
         .pointerStore(name, steps);
   }
 
@@ -110,7 +120,7 @@ abstract class S3PointerStoreContractTest extends PointerStoreContract {
 
   @Override
   protected void restartStore() {
-    store = open(server.storeBuilder(bucket));
+    store = open(builder());
     signedStores.clear();
   }
 
@@ -125,7 +135,8 @@ abstract class S3PointerStoreContractTest extends PointerStoreContract {
 
   /** A store whose requests go through a {@link FaultyHttpClient} (probe and identity done). */
   private FaultyHttpClient faultyClient() {
-    FaultyHttpClient faulty = new FaultyHttpClient(Apache5HttpClient.create());
+    FaultyHttpClient faulty =
+        new FaultyHttpClient(new AtomicConditionalWrites(Apache5HttpClient.create()));
     opened.add(faulty);
     return faulty;
   }
@@ -501,7 +512,7 @@ abstract class S3PointerStoreContractTest extends PointerStoreContract {
   @Test
   void theStoreIdentityIsCreatedOnceAndSharedByEveryProcess() {
     String id = store.pointerStore("tck").storeId();
-    S3Store other = open(server.storeBuilder(bucket));
+    S3Store other = open(builder());
 
     assertThat(id).matches("s3-[A-Za-z0-9._-]+");
     assertThat(other.pointerStore("other").storeId()).isEqualTo(id);
