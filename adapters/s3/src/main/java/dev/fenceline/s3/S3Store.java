@@ -4,7 +4,11 @@ import static java.util.Objects.requireNonNull;
 
 import dev.fenceline.spi.BlobKey;
 import dev.fenceline.spi.ConfigurationException;
+import dev.fenceline.spi.Destination;
+import dev.fenceline.spi.StepListener;
+import dev.fenceline.spi.TokenKeys;
 import java.net.URI;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
@@ -47,11 +51,14 @@ public final class S3Store implements AutoCloseable {
   private final long multipartThreshold;
   private final int partSize;
   private final S3BlobStore blobStore;
+  private final TokenKeys tokenKeys;
   private final Object probeLock = new Object();
   private ConditionalWrites conditionalWrites;
+  private String pointerStoreId;
 
   private S3Store(Builder builder, S3Client client, String endpoint) {
     this.location = new S3Location(client, builder.bucket, builder.prefix, endpoint);
+    this.tokenKeys = builder.tokenKeys;
     this.multipartThreshold = builder.multipartThreshold;
     this.partSize = builder.partSize;
     this.blobStore = new S3BlobStore(location, multipartThreshold, partSize);
@@ -108,6 +115,47 @@ public final class S3Store implements AutoCloseable {
     return blobStore;
   }
 
+  /**
+   * The pointer store ("publish a named value") named {@code name} in this bucket and prefix,
+   * fenced by conditional writes. The name scopes its publish pointers and operation records; the
+   * registered epochs are per resource, shared by every name.
+   *
+   * <p>The first call probes the endpoint ({@link #conditionalWrites()}); on an endpoint that does
+   * not honour conditional writes no pointer store opens, whatever the settings.
+   *
+   * @param name 1 to 64 characters from {@code [a-z0-9._-]}
+   * @throws IllegalArgumentException if the name breaks the rule
+   * @throws ConfigurationException if the endpoint failed the probe (the message names the
+   *     endpoint, the failed check and the fix: S3 as a blob store with a JDBC pointer store)
+   * @throws dev.fenceline.spi.StoreException if the endpoint cannot be reached
+   */
+  public S3PointerStore pointerStore(String name) {
+    return pointerStore(name, StepListener.NONE);
+  }
+
+  /**
+   * A pointer store named {@code name} that reports its steps to {@code steps} (tests, tracing).
+   *
+   * @see #pointerStore(String)
+   */
+  public S3PointerStore pointerStore(String name, StepListener steps) {
+    Destination.validateName(name);
+    requireNonNull(steps, "steps is null");
+    String id;
+    synchronized (probeLock) {
+      conditionalWrites()
+          .require(
+              "open the S3 pointer store \"" + name + "\"",
+              "use S3 as a blob store with a JDBC pointer store:"
+                  + " StagedDestination.builder(s3.blobStore(), jdbcStore.pointerStore(name))");
+      if (pointerStoreId == null) {
+        pointerStoreId = S3PointerStore.loadStoreId(location);
+      }
+      id = pointerStoreId;
+    }
+    return new S3PointerStore(location, name, id, steps, Clock.systemUTC(), tokenKeys);
+  }
+
   S3Location s3Location() {
     return location;
   }
@@ -140,6 +188,7 @@ public final class S3Store implements AutoCloseable {
     private Duration attemptTimeout = Duration.ofMinutes(5);
     private long multipartThreshold = DEFAULT_MULTIPART_THRESHOLD;
     private int partSize = DEFAULT_PART_SIZE;
+    private TokenKeys tokenKeys;
 
     private Builder(String bucket) {
       requireNonNull(bucket, "bucket is null");
@@ -283,6 +332,17 @@ public final class S3Store implements AutoCloseable {
                 + " (5 MiB, S3's minimum) and 536870912 (512 MiB)");
       }
       this.partSize = bytes;
+      return this;
+    }
+
+    /**
+     * Makes this store's pointer stores refuse unsigned tokens and tokens whose signature does not
+     * verify with {@code keys} ({@link dev.fenceline.spi.UntrustedTokenException}), before they
+     * look at the epoch. Default: tokens are not checked (only their issuer identity is). Use the
+     * keys the lease issuer signs with.
+     */
+    public Builder tokenKeys(TokenKeys keys) {
+      this.tokenKeys = requireNonNull(keys, "keys is null");
       return this;
     }
 

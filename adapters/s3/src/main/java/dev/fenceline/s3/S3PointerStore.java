@@ -1,0 +1,599 @@
+package dev.fenceline.s3;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.fenceline.s3.ControlObject.Entry;
+import dev.fenceline.spi.AlreadyApplied;
+import dev.fenceline.spi.Applied;
+import dev.fenceline.spi.Capability;
+import dev.fenceline.spi.Destination;
+import dev.fenceline.spi.Epoch;
+import dev.fenceline.spi.FencingStep;
+import dev.fenceline.spi.FencingToken;
+import dev.fenceline.spi.OperationConflictException;
+import dev.fenceline.spi.OperationId;
+import dev.fenceline.spi.Pointer;
+import dev.fenceline.spi.PointerState;
+import dev.fenceline.spi.PointerStore;
+import dev.fenceline.spi.Receipt;
+import dev.fenceline.spi.RegisterOutcome;
+import dev.fenceline.spi.Registered;
+import dev.fenceline.spi.RejectedStale;
+import dev.fenceline.spi.RequestFingerprint;
+import dev.fenceline.spi.ResourceId;
+import dev.fenceline.spi.StepListener;
+import dev.fenceline.spi.StoreException;
+import dev.fenceline.spi.SupportsEpochReset;
+import dev.fenceline.spi.TokenKeys;
+import dev.fenceline.spi.UntrustedTokenException;
+import dev.fenceline.spi.WriteOutcome;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.regex.Pattern;
+import software.amazon.awssdk.core.ResponseBytes;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.s3.model.PutObjectRequest;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A {@link PointerStore} fenced by S3 conditional writes alone, with no database. Obtain it from
+ * {@link S3Store#pointerStore(String)}, which opens it only on an endpoint that passed the {@link
+ * ConditionalWrites} probe.
+ *
+ * <p>Per resource one small control object (JSON) holds the registered epoch, its issuer and every
+ * destination name's current pointer with its operation's receipt. Every change reads it (with its
+ * ETag, or finds it absent), decides, and writes it back with a conditional PUT ({@code If-Match:
+ * <etag>}, or {@code If-None-Match: *} when it was absent): the epoch check and the swap are one
+ * atomic request, and a 412 or 409 answer means another step committed in between, so the step
+ * reads again and decides again. The control object is never written unconditionally. See {@link
+ * PointerKeys} for where the objects live.
+ *
+ * <p>Receipts and pointer versions stay findable for ever while the control object stays small:
+ * before a write replaces a name's current entry it stores that (committed) entry as two
+ * create-only immutable objects, one keyed by its operation and one by its version. So the control
+ * object never moves past a version whose objects do not exist, an applied operation always has a
+ * findable receipt (its entry in the control object, or its operation object), and no object is
+ * ever written for an operation that was not committed (an object's content is determined by the
+ * committed entry, so two writers storing it store the same bytes). A crash between any two
+ * requests leaves either the operation applied and findable, or nothing of it.
+ *
+ * <p>SDK retries and conditions: a conditional PUT that landed but whose answer was lost is retried
+ * by the SDK with the same condition and comes back as 412. Each PUT carries a nonce stored in the
+ * control object (and in the entry it applies), so a 412 is decided by reading again: if the nonce
+ * is there, the PUT landed and the step answers as if the first answer had arrived. A write whose
+ * outcome cannot be decided fails with {@link StoreException#outcomeUnknown()}.
+ *
+ * <p>{@link FencingStep}s: {@code BEFORE_LOCK} before the first read, {@code AFTER_EPOCH_CHECK}
+ * after each decision, {@code AFTER_APPLY} right before the conditional PUT of the control object,
+ * {@code AFTER_COMMIT} after it succeeded. A listener that throws aborts the step with nothing
+ * committed. Thread-safe; nobody waits for a paused writer ({@code COMPARE_AND_SWAP}).
+ */
+public final class S3PointerStore implements PointerStore, SupportsEpochReset {
+
+  private static final Set<Capability> CAPABILITIES =
+      EnumSet.of(
+          Capability.NATIVE_EPOCH_CHECK, Capability.OPERATION_RECORD, Capability.RESULT_LOOKUP);
+
+  private static final Pattern STORE_ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+
+  private final S3Location location;
+  private final String name;
+  private final String storeId;
+  private final StepListener steps;
+  private final Clock clock;
+  private final TokenKeys keys;
+
+  S3PointerStore(
+      S3Location location,
+      String name,
+      String storeId,
+      StepListener steps,
+      Clock clock,
+      TokenKeys keys) {
+    this.location = requireNonNull(location, "location is null");
+    this.name = Destination.validateName(name);
+    this.storeId = requireNonNull(storeId, "storeId is null");
+    this.steps = requireNonNull(steps, "steps is null");
+    this.clock = requireNonNull(clock, "clock is null");
+    this.keys = keys;
+  }
+
+  /**
+   * Reads the store's identity object, creating it (create-only, so every process agrees on the
+   * first one) if it does not exist.
+   *
+   * @return {@code s3-} and the stored random ID
+   * @throws StoreException if the endpoint fails or the object is unreadable
+   */
+  static String loadStoreId(S3Location location) {
+    String key = location.objectKey(PointerKeys.store());
+    String shown = location.describe(key);
+    for (int attempt = 0; ; attempt++) {
+      Optional<byte[]> stored = get(location, key);
+      if (stored.isPresent()) {
+        return "s3-" + parseStoreId(stored.get(), shown);
+      }
+      String fresh = UUID.randomUUID().toString();
+      byte[] json =
+          JSON.writeValueAsBytes(
+              JSON.createObjectNode().put("format", ControlObject.FORMAT).put("id", fresh));
+      try {
+        location
+            .client()
+            .putObject(
+                PutObjectRequest.builder()
+                    .bucket(location.bucket())
+                    .key(key)
+                    .ifNoneMatch("*")
+                    .contentType("application/json")
+                    .build(),
+                RequestBody.fromBytes(json));
+        return "s3-" + fresh;
+      } catch (SdkException e) {
+        // 412: another process created it first; read it. 409: its creation is in progress.
+        if (!S3Location.preconditionFailed(e) || attempt >= 10) {
+          throw location.failure("create the pointer store identity " + shown, e, false);
+        }
+      }
+    }
+  }
+
+  private static String parseStoreId(byte[] json, String shown) {
+    try {
+      JsonNode root = JSON.readTree(json);
+      JsonNode id = root == null ? null : root.get("id");
+      JsonNode format = root == null ? null : root.get("format");
+      if (format != null
+          && format.isIntegralNumber()
+          && format.asLong() == ControlObject.FORMAT
+          && id != null
+          && id.isString()
+          && STORE_ID.matcher(id.stringValue()).matches()) {
+        return id.stringValue();
+      }
+    } catch (JacksonException e) {
+      // Reported below, as any other unreadable identity.
+    }
+    throw new StoreException(
+        "Cannot read the pointer store identity "
+            + shown
+            + ": expected {\"format\":"
+            + ControlObject.FORMAT
+            + ",\"id\":\"<1 to 64 characters of [A-Za-z0-9._-]>\"} (restore the object; staging"
+            + " areas are keyed by this identity)",
+        null,
+        false);
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  /** {@code s3-} and a random ID created once per bucket and prefix, the same in every process. */
+  @Override
+  public String storeId() {
+    return storeId;
+  }
+
+  @Override
+  public Set<Capability> capabilities() {
+    return CAPABILITIES;
+  }
+
+  /** A control PUT whose answer was 412 or 409: it may still have landed (lost answer, retry). */
+  private record Attempt<T>(String nonce, T outcome, boolean applies) {}
+
+  @Override
+  public RegisterOutcome register(FencingToken token) {
+    requireNonNull(token, "token is null");
+    ResourceId resource = token.resource();
+    String action = "register epoch " + token.epoch() + " of " + resource + " at " + name;
+    trust(token, action);
+    Attempt<RegisterOutcome> attempt = null;
+    while (true) {
+      ControlRead read = readControl(resource);
+      ControlObject control = read.control();
+      if (attempt != null && control.writes().contains(attempt.nonce())) {
+        return attempt.outcome();
+      }
+      checkIssuer(control, token, action);
+      if (token.epoch().isOlderThan(control.epoch())) {
+        return new RejectedStale(resource, token.epoch(), control.epoch());
+      }
+      Registered registered = new Registered(resource, token.epoch(), control.epoch());
+      if (token.epoch().equals(control.epoch()) && control.issuer() != null) {
+        return registered;
+      }
+      String nonce = nonce();
+      if (putControl(
+          read, control.registered(token.epoch(), token.issuer(), nonce), action, resource)) {
+        return registered;
+      }
+      attempt = new Attempt<>(nonce, registered, false);
+    }
+  }
+
+  @Override
+  public WriteOutcome write(
+      FencingToken token, OperationId operation, Pointer change, RequestFingerprint fingerprint) {
+    requireNonNull(token, "token is null");
+    requireNonNull(operation, "operation is null");
+    requireNonNull(change, "change is null");
+    requireNonNull(fingerprint, "fingerprint is null");
+    ResourceId resource = token.resource();
+    String action = "write operation " + operation + " of " + resource + " to " + name;
+    trust(token, action);
+    steps.reached(FencingStep.BEFORE_LOCK, token, operation);
+    Attempt<WriteOutcome> attempt = null;
+    while (true) {
+      ControlRead read = readControl(resource);
+      ControlObject control = read.control();
+      Optional<Entry> recorded = null;
+      if (attempt != null) {
+        // Did our last PUT land after all (its answer lost, the SDK's retry answered 412)? Then
+        // it committed before anything that followed it: answer as the lost answer would have.
+        String nonce = attempt.nonce();
+        boolean landed = control.writes().contains(nonce);
+        if (!landed && attempt.applies()) {
+          recorded = recorded(resource, control, operation);
+          landed = recorded.map(entry -> entry.attempt().equals(nonce)).orElse(false);
+        }
+        if (landed) {
+          steps.reached(FencingStep.AFTER_COMMIT, token, operation);
+          return attempt.outcome();
+        }
+        attempt = null;
+      }
+      checkIssuer(control, token, action);
+      if (token.epoch().isOlderThan(control.epoch())) {
+        return new RejectedStale(resource, token.epoch(), control.epoch());
+      }
+      Epoch newest = token.epoch().isNewerThan(control.epoch()) ? token.epoch() : control.epoch();
+      steps.reached(FencingStep.AFTER_EPOCH_CHECK, token, operation);
+      if (recorded == null) {
+        recorded = recorded(resource, control, operation);
+      }
+      String nonce = nonce();
+      if (recorded.isPresent()) {
+        Receipt receipt = recorded.get().receipt(name, resource);
+        if (!recorded.get().fingerprint().equals(fingerprint)) {
+          throw OperationConflictException.differentRequest(receipt, fingerprint);
+        }
+        AlreadyApplied replay = new AlreadyApplied(receipt);
+        if (newest.equals(control.epoch()) && control.issuer() != null) {
+          steps.reached(FencingStep.AFTER_COMMIT, token, operation);
+          return replay;
+        }
+        if (putControl(read, control.registered(newest, token.issuer(), nonce), action, resource)) {
+          steps.reached(FencingStep.AFTER_COMMIT, token, operation);
+          return replay;
+        }
+        attempt = new Attempt<>(nonce, replay, false);
+        continue;
+      }
+      Entry current = control.entry(name);
+      if (current != null && !materialize(resource, current)) {
+        continue;
+      }
+      Entry entry =
+          new Entry(
+              current == null ? 1 : current.version() + 1,
+              change,
+              token.epoch(),
+              operation,
+              fingerprint,
+              clock.instant(),
+              nonce);
+      Applied applied = new Applied(entry.receipt(name, resource));
+      ControlObject next = control.applied(name, entry, newest, token.issuer(), nonce);
+      // Nothing of this operation is visible until the control PUT: a listener that throws here
+      // leaves at most the previous entry's immutable objects, which were committed already.
+      steps.reached(FencingStep.AFTER_APPLY, token, operation);
+      if (putControl(read, next, action, resource)) {
+        steps.reached(FencingStep.AFTER_COMMIT, token, operation);
+        return applied;
+      }
+      attempt = new Attempt<>(nonce, applied, true);
+    }
+  }
+
+  @Override
+  public Optional<Receipt> lookup(ResourceId resource, OperationId operation) {
+    requireNonNull(resource, "resource is null");
+    requireNonNull(operation, "operation is null");
+    // The control object first, then the operation object: an operation that is not current in
+    // the control object read at time t either was never applied by t, or was replaced before t,
+    // and then its operation object was created before t (objects are created before the control
+    // object moves past them), so the later GET finds it. In the other order an operation that is
+    // current when the object GET answers 404 and replaced before the control GET would be
+    // missed although it was applied before the lookup began.
+    ControlObject control = readControl(resource).control();
+    return recorded(resource, control, operation).map(entry -> entry.receipt(name, resource));
+  }
+
+  @Override
+  public Epoch currentEpoch(ResourceId resource) {
+    requireNonNull(resource, "resource is null");
+    return readControl(resource).control().epoch();
+  }
+
+  @Override
+  public Optional<PointerState> current(ResourceId resource) {
+    return history(resource, 1).stream().findFirst();
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Costs one GET of the control object and one GET per older version returned.
+   */
+  @Override
+  public List<PointerState> history(ResourceId resource, int limit) {
+    requireNonNull(resource, "resource is null");
+    if (limit < 1) {
+      throw new IllegalArgumentException(
+          "Cannot read the pointer history of " + resource + ": limit " + limit + " is below 1");
+    }
+    Entry current = readControl(resource).control().entry(name);
+    if (current == null) {
+      return List.of();
+    }
+    List<PointerState> newestFirst = new ArrayList<>();
+    newestFirst.add(current.state(resource));
+    for (long version = current.version() - 1;
+        version >= 1 && newestFirst.size() < limit;
+        version--) {
+      String key = location.objectKey(PointerKeys.version(name, resource, version));
+      byte[] stored =
+          get(location, key)
+              .orElseThrow(
+                  () ->
+                      new StoreException(
+                          "Cannot read pointer version "
+                              + location.describe(key)
+                              + ": it is missing although "
+                              + resource
+                              + " is at version "
+                              + current.version()
+                              + " (pointer objects were deleted; restore them from a backup)",
+                          null,
+                          false));
+      newestFirst.add(
+          Entry.parseStored(stored, location.describe(key), name, resource).state(resource));
+    }
+    return List.copyOf(newestFirst);
+  }
+
+  @Override
+  public Epoch resetRegisteredEpoch(ResourceId resource, Epoch epoch, String reason) {
+    requireNonNull(resource, "resource is null");
+    requireNonNull(epoch, "epoch is null");
+    FencingToken.validateHolder(reason);
+    String action = "reset the registered epoch of " + resource + " to " + epoch;
+    Attempt<Epoch> attempt = null;
+    Epoch previous;
+    while (true) {
+      ControlRead read = readControl(resource);
+      if (attempt != null && read.control().writes().contains(attempt.nonce())) {
+        previous = attempt.outcome();
+        break;
+      }
+      String nonce = nonce();
+      if (putControl(read, read.control().registered(epoch, null, nonce), action, resource)) {
+        previous = read.control().epoch();
+        break;
+      }
+      attempt = new Attempt<>(nonce, read.control().epoch(), false);
+    }
+    System.getLogger(S3PointerStore.class.getName())
+        .log(
+            System.Logger.Level.WARNING,
+            "Reset the registered epoch of "
+                + resource
+                + " at "
+                + location.describe()
+                + " from "
+                + previous
+                + " to "
+                + epoch
+                + ": "
+                + reason);
+    return previous;
+  }
+
+  /**
+   * The entry of {@code operation} at this destination: the current one if it is the operation's,
+   * else its immutable operation object (one GET), unless no older entry can exist.
+   */
+  private Optional<Entry> recorded(
+      ResourceId resource, ControlObject control, OperationId operation) {
+    Entry current = control.entry(name);
+    if (current == null) {
+      return Optional.empty(); // this destination never applied anything to the resource
+    }
+    if (current.operation().equals(operation)) {
+      return Optional.of(current);
+    }
+    if (current.version() == 1) {
+      return Optional.empty(); // the only applied operation is the current one
+    }
+    String key = location.objectKey(PointerKeys.operation(name, resource, operation));
+    return get(location, key)
+        .map(stored -> Entry.parseStored(stored, location.describe(key), name, resource))
+        .map(
+            entry -> {
+              if (!entry.operation().equals(operation)) {
+                throw new StoreException(
+                    "Cannot read operation object "
+                        + location.describe(key)
+                        + ": it holds operation "
+                        + entry.operation()
+                        + ", expected "
+                        + operation
+                        + " (restore it from a backup)",
+                    null,
+                    false);
+              }
+              return entry;
+            });
+  }
+
+  /**
+   * Stores a committed entry that is about to be replaced as its immutable operation and version
+   * objects (create-only; an existing object holds the same bytes).
+   *
+   * @return false if the endpoint answered 409 (a concurrent create in progress): read again
+   */
+  private boolean materialize(ResourceId resource, Entry entry) {
+    byte[] json = entry.toStoredJson(name, resource);
+    return createOnce(PointerKeys.operation(name, resource, entry.operation()), json)
+        && createOnce(PointerKeys.version(name, resource, entry.version()), json);
+  }
+
+  private boolean createOnce(String relativeKey, byte[] json) {
+    String key = location.objectKey(relativeKey);
+    try {
+      location
+          .client()
+          .putObject(
+              PutObjectRequest.builder()
+                  .bucket(location.bucket())
+                  .key(key)
+                  .ifNoneMatch("*")
+                  .contentType("application/json")
+                  .build(),
+              RequestBody.fromBytes(json));
+      return true;
+    } catch (SdkException e) {
+      if (e instanceof S3Exception s3 && s3.statusCode() == S3Location.PRECONDITION_FAILED) {
+        return true; // stored before, from the same committed entry
+      }
+      if (e instanceof S3Exception s3 && s3.statusCode() == S3Location.CONFLICT) {
+        return false;
+      }
+      // Nothing was committed: the control object has not moved.
+      throw location.failure("store pointer object " + location.describe(key), e, false);
+    }
+  }
+
+  /** The control object as read, with the ETag to swap against (null: the object is absent). */
+  private record ControlRead(ControlObject control, String etag) {}
+
+  private ControlRead readControl(ResourceId resource) {
+    String key = location.objectKey(PointerKeys.control(resource));
+    ResponseBytes<GetObjectResponse> bytes;
+    try {
+      bytes = location.client().getObjectAsBytes(b -> b.bucket(location.bucket()).key(key));
+    } catch (NoSuchKeyException e) {
+      return new ControlRead(ControlObject.EMPTY, null);
+    } catch (SdkException e) {
+      throw location.failure("read control object " + location.describe(key), e, false);
+    }
+    String etag = bytes.response().eTag();
+    if (etag == null || etag.isBlank()) {
+      throw new StoreException(
+          "Cannot read control object "
+              + location.describe(key)
+              + ": the endpoint sent no ETag (an endpoint without ETags cannot fence; use a JDBC"
+              + " pointer store)",
+          null,
+          false);
+    }
+    return new ControlRead(ControlObject.parse(bytes.asByteArray(), location.describe(key)), etag);
+  }
+
+  /**
+   * Swaps the control object against the version {@code read}: {@code If-Match} its ETag, or {@code
+   * If-None-Match: *} if it was absent.
+   *
+   * @return true if written, false if another step committed since the read (412 or 409)
+   * @throws StoreException if the request failed otherwise; the outcome is unknown if an attempt
+   *     may have landed
+   */
+  private boolean putControl(
+      ControlRead read, ControlObject next, String action, ResourceId resource) {
+    String key = location.objectKey(PointerKeys.control(resource));
+    PutObjectRequest.Builder request =
+        PutObjectRequest.builder()
+            .bucket(location.bucket())
+            .key(key)
+            .contentType("application/json");
+    if (read.etag() == null) {
+      request.ifNoneMatch("*");
+    } else {
+      request.ifMatch(read.etag());
+    }
+    try {
+      location.client().putObject(request.build(), RequestBody.fromBytes(next.toJson()));
+      return true;
+    } catch (SdkException e) {
+      if (S3Location.preconditionFailed(e)) {
+        return false;
+      }
+      StoreException failure =
+          location.failure(action + " (" + location.describe(key) + ")", e, true);
+      Integer attempts = e.numAttempts();
+      if (failure.outcomeUnknown() || attempts == null || attempts <= 1) {
+        throw failure;
+      }
+      // An earlier attempt may have landed and lost its answer before the last one failed.
+      throw new StoreException(
+          failure.getMessage()
+              + "; "
+              + attempts
+              + " attempts were sent and an earlier one may have been applied (look the operation"
+              + " up or retry with the same operation ID)",
+          e,
+          true);
+    }
+  }
+
+  private static Optional<byte[]> get(S3Location location, String key) {
+    try {
+      return Optional.of(
+          location
+              .client()
+              .getObjectAsBytes(b -> b.bucket(location.bucket()).key(key))
+              .asByteArray());
+    } catch (NoSuchKeyException e) {
+      return Optional.empty();
+    } catch (SdkException e) {
+      throw location.failure("read pointer object " + location.describe(key), e, false);
+    }
+  }
+
+  private void trust(FencingToken token, String action) {
+    if (keys != null) {
+      keys.verify(token, action);
+    }
+  }
+
+  /** Refuses a token of another issuer than the one the resource was first registered with. */
+  private static void checkIssuer(ControlObject control, FencingToken token, String action) {
+    if (control.issuer() != null && !control.issuer().equals(token.issuer())) {
+      throw UntrustedTokenException.foreignIssuer(token, control.issuer(), action);
+    }
+  }
+
+  private static String nonce() {
+    return UUID.randomUUID().toString();
+  }
+
+  @Override
+  public String toString() {
+    return "S3PointerStore[" + name + " at " + location.describe() + "]";
+  }
+}

@@ -1,0 +1,551 @@
+package dev.fenceline.s3;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.fenceline.s3.S3TestServer.Kind;
+import dev.fenceline.spi.AlreadyApplied;
+import dev.fenceline.spi.Applied;
+import dev.fenceline.spi.Epoch;
+import dev.fenceline.spi.FencingStep;
+import dev.fenceline.spi.FencingToken;
+import dev.fenceline.spi.Lease;
+import dev.fenceline.spi.LeaseIssuer;
+import dev.fenceline.spi.OperationId;
+import dev.fenceline.spi.Pointer;
+import dev.fenceline.spi.PointerState;
+import dev.fenceline.spi.PointerStore;
+import dev.fenceline.spi.Receipt;
+import dev.fenceline.spi.Registered;
+import dev.fenceline.spi.RejectedStale;
+import dev.fenceline.spi.ResourceId;
+import dev.fenceline.spi.StepListener;
+import dev.fenceline.spi.StoreException;
+import dev.fenceline.spi.TokenKeys;
+import dev.fenceline.spi.WriteOutcome;
+import dev.fenceline.tck.ConcurrencyControl;
+import dev.fenceline.tck.Concurrently;
+import dev.fenceline.tck.PausePoints;
+import dev.fenceline.tck.PointerStoreContract;
+import dev.fenceline.tck.memory.InMemoryLeaseIssuer;
+import dev.fenceline.tck.memory.MutableClock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.BrokenBarrierException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import software.amazon.awssdk.http.apache5.Apache5HttpClient;
+
+/**
+ * The pointer-store suite and the S3-specific safety tests (racing writers, crashes between any two
+ * requests, lost answers, request counts) on {@link S3PointerStore}, against a real S3 server with
+ * a fresh bucket per test.
+ */
+abstract class S3PointerStoreContractTest extends PointerStoreContract {
+
+  private final MutableClock clock = new MutableClock(Instant.parse("2026-10-27T01:00:00Z"));
+  private final InMemoryLeaseIssuer.Storage issuerStorage = new InMemoryLeaseIssuer.Storage();
+  private final List<AutoCloseable> opened = new ArrayList<>();
+  private final Map<TokenKeys, S3Store> signedStores = new IdentityHashMap<>();
+  private S3TestServer server;
+  private String bucket;
+  private S3Store store;
+
+  /** The server the suite runs against. */
+  abstract Kind kind();
+
+  @BeforeEach
+  void openBucket() {
+    server = S3TestServer.get(kind());
+    bucket = server.createBucket();
+    store = open(builder());
+  }
+
+  /**
+   * A store builder on the test's bucket whose conditional PUTs are atomic ({@link
+   * AtomicConditionalWrites}).
+   */
+  private S3Store.Builder builder() {
+    AtomicConditionalWrites http = new AtomicConditionalWrites(Apache5HttpClient.create());
+    opened.add(http);
+    return server.storeBuilder(bucket).httpClient(http);
+  }
+
+  @AfterEach
+  void closeStores() throws Exception {
+    for (AutoCloseable closeable : opened) {
+      closeable.close();
+    }
+  }
+
+  private S3Store open(S3Store.Builder builder) {
+    S3Store opened = builder.build();
+    this.opened.add(opened);
+    return opened;
+  }
+
+  @Override
+  protected PointerStore pointerStore(String name, StepListener steps, Optional<TokenKeys> keys) {
+    if (keys.isEmpty()) {
+      return store.pointerStore(name, steps);
+    }
+    return signedStores
+        .computeIfAbsent(keys.get(), k -> open(builder().tokenKeys(k)))
+        .pointerStore(name, steps);
+  }
+
+  @Override
+  protected ConcurrencyControl concurrencyControl() {
+    return ConcurrencyControl.COMPARE_AND_SWAP;
+  }
+
+  @Override
+  protected LeaseIssuer issuer() {
+    return new InMemoryLeaseIssuer(issuerStorage, clock);
+  }
+
+  @Override
+  protected void restartStore() {
+    store = open(builder());
+    signedStores.clear();
+  }
+
+  @Override
+  protected void awaitExpiry(Lease lease) {
+    clock.advance(lease.ttl().plus(Duration.ofMillis(1)));
+  }
+
+  private FencingToken token(ResourceId resource, long epoch, String holder) {
+    return new FencingToken(issuer().id(), resource, Epoch.of(epoch), holder);
+  }
+
+  /** A store whose requests go through a {@link FaultyHttpClient} (probe and identity done). */
+  private FaultyHttpClient faultyClient() {
+    FaultyHttpClient faulty =
+        new FaultyHttpClient(new AtomicConditionalWrites(Apache5HttpClient.create()));
+    opened.add(faulty);
+    return faulty;
+  }
+
+  private S3Store storeOver(FaultyHttpClient faulty) {
+    S3Store over = open(server.storeBuilder(bucket).httpClient(faulty));
+    over.pointerStore("tck");
+    faulty.clear();
+    return over;
+  }
+
+  private static Receipt receipt(WriteOutcome outcome) {
+    assertThat(outcome).isInstanceOf(Applied.class);
+    return ((Applied) outcome).receipt();
+  }
+
+  private static List<String> operations(List<PointerState> history) {
+    return history.stream().map(state -> state.operation().value()).toList();
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Racing writers
+
+  /**
+   * Lets both writers of a round read the control object and decide before either may PUT, so every
+   * round is a real race of two conditional PUTs against the same ETag.
+   */
+  private static final class RaceGate implements StepListener {
+    private final CyclicBarrier bothDecided = new CyclicBarrier(2);
+    private final Set<String> passed = ConcurrentHashMap.newKeySet();
+
+    @Override
+    public void reached(FencingStep step, FencingToken token, OperationId operation) {
+      if (step == FencingStep.AFTER_EPOCH_CHECK && passed.add(token.holder())) {
+        try {
+          bothDecided.await(PausePoints.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException(e);
+        } catch (BrokenBarrierException | TimeoutException e) {
+          throw new IllegalStateException("the other writer never decided", e);
+        }
+      }
+    }
+  }
+
+  @Test
+  void twoWritersRacingSwapsOnOneResourceWinExactlyOncePerEpochAndPerOperation() {
+    ResourceId resource = freshResource("race");
+    PointerStore reader = store.pointerStore("tck");
+    List<String> appliedInOrder = new ArrayList<>();
+    long epoch = 1;
+    for (int round = 0; round < 8; round++) {
+      // The same operation from two threads: one applies it, the other replays its receipt.
+      PointerStore gated = store.pointerStore("tck", new RaceGate());
+      OperationId same = OperationId.of("same-" + round);
+      Pointer samePointer = Pointer.to("s" + round);
+      FencingToken one = token(resource, epoch, "writer-1");
+      FencingToken two = token(resource, epoch, "writer-2");
+      CompletableFuture<WriteOutcome> first =
+          Concurrently.start("writer-1", () -> gated.write(one, same, samePointer));
+      CompletableFuture<WriteOutcome> second =
+          Concurrently.start("writer-2", () -> gated.write(two, same, samePointer));
+      List<WriteOutcome> outcomes = List.of(Concurrently.await(first), Concurrently.await(second));
+      assertThat(outcomes).as("round %s", round).filteredOn(Applied.class::isInstance).hasSize(1);
+      Receipt winner =
+          outcomes.stream()
+              .filter(Applied.class::isInstance)
+              .map(outcome -> ((Applied) outcome).receipt())
+              .findFirst()
+              .orElseThrow();
+      assertThat(outcomes).as("round %s", round).contains(new AlreadyApplied(winner));
+      appliedInOrder.add(same.value());
+
+      // Two operations of two epochs: the older one is rejected, or applied before the newer one.
+      PointerStore racing = store.pointerStore("tck", new RaceGate());
+      FencingToken older = token(resource, epoch + 1, "writer-1");
+      FencingToken newer = token(resource, epoch + 2, "writer-2");
+      OperationId olderOp = OperationId.of("older-" + round);
+      OperationId newerOp = OperationId.of("newer-" + round);
+      CompletableFuture<WriteOutcome> byOlder =
+          Concurrently.start("writer-1", () -> racing.write(older, olderOp, Pointer.to("o")));
+      CompletableFuture<WriteOutcome> byNewer =
+          Concurrently.start("writer-2", () -> racing.write(newer, newerOp, Pointer.to("n")));
+      WriteOutcome olderOutcome = Concurrently.await(byOlder);
+      assertThat(Concurrently.await(byNewer)).as("round %s", round).isInstanceOf(Applied.class);
+      if (olderOutcome instanceof Applied) {
+        appliedInOrder.add(olderOp.value());
+      } else {
+        assertThat(olderOutcome)
+            .as("round %s", round)
+            .isEqualTo(new RejectedStale(resource, older.epoch(), newer.epoch()));
+        assertThat(reader.lookup(resource, olderOp)).isEmpty();
+      }
+      appliedInOrder.add(newerOp.value());
+      epoch += 2;
+    }
+
+    List<PointerState> history = reader.history(resource, 1000);
+    assertThat(history)
+        .extracting(PointerState::version)
+        .as("contiguous versions, one per applied operation: no swap lost")
+        .containsExactlyElementsOf(
+            java.util.stream.LongStream.iterate(appliedInOrder.size(), v -> v - 1)
+                .limit(appliedInOrder.size())
+                .boxed()
+                .toList());
+    List<String> oldestFirst = new ArrayList<>(operations(history));
+    java.util.Collections.reverse(oldestFirst);
+    assertThat(oldestFirst)
+        .as("applied operations in the order they won, an older epoch strictly before a newer")
+        .containsExactlyElementsOf(appliedInOrder);
+    for (String operation : appliedInOrder) {
+      assertThat(reader.lookup(resource, OperationId.of(operation))).isPresent();
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Crashes between any two requests
+
+  /** Where a write of the crash test stops. */
+  private record CrashPoint(FencingStep step, int request, boolean sendLast) {
+    @Override
+    public String toString() {
+      return step != null
+          ? "listener throws at " + step
+          : "no answer from request " + request + (sendLast ? " (it was sent)" : " (not sent)");
+    }
+  }
+
+  /** Requests of a pointer write on a resource with two earlier versions (see the count test). */
+  private static final int REQUESTS_OF_A_LATER_WRITE = 5;
+
+  @Test
+  void neverAnAppliedOperationWithoutAFindableReceiptNorAReceiptForAnOperationNotApplied() {
+    FaultyHttpClient faulty = faultyClient();
+    S3Store crashing = storeOver(faulty);
+    PointerStore reader = store.pointerStore("tck");
+    List<CrashPoint> points = new ArrayList<>();
+    for (FencingStep step :
+        List.of(
+            FencingStep.BEFORE_LOCK,
+            FencingStep.AFTER_EPOCH_CHECK,
+            FencingStep.AFTER_APPLY,
+            FencingStep.AFTER_COMMIT)) {
+      points.add(new CrashPoint(step, 0, false));
+    }
+    for (int k = 1; k <= REQUESTS_OF_A_LATER_WRITE; k++) {
+      points.add(new CrashPoint(null, k, false));
+      points.add(new CrashPoint(null, k, true));
+    }
+    for (CrashPoint point : points) {
+      ResourceId resource = freshResource("crash");
+      PointerStore healthy = crashing.pointerStore("tck");
+      Receipt p1 = receipt(healthy.write(token(resource, 1, "a"), OperationId.of("p1"), to("1")));
+      Receipt p2 = receipt(healthy.write(token(resource, 1, "a"), OperationId.of("p2"), to("2")));
+      List<PointerState> before = reader.history(resource, 10);
+      OperationId crashed = OperationId.of("x");
+      PointerStore writer;
+      if (point.step() != null) {
+        PausePoints failing = new PausePoints();
+        failing.failAt(point.step(), "b");
+        writer = crashing.pointerStore("tck", failing);
+      } else {
+        faulty.crashAt(point.request(), point.sendLast());
+        writer = healthy;
+      }
+
+      Throwable failure = null;
+      try {
+        writer.write(token(resource, 2, "b"), crashed, to("x"));
+      } catch (RuntimeException e) {
+        failure = e;
+      }
+      faulty.heal();
+
+      boolean controlPutSent =
+          point.step() == FencingStep.AFTER_COMMIT
+              || (point.request() == REQUESTS_OF_A_LATER_WRITE && point.sendLast());
+      assertThat(failure).as("%s", point).isNotNull();
+      if (point.step() == null) {
+        assertThat(failure).as("%s", point).isInstanceOf(StoreException.class);
+        assertThat(((StoreException) failure).outcomeUnknown())
+            .as("%s: the outcome is unknown only when the control PUT got no answer", point)
+            .isEqualTo(point.request() == REQUESTS_OF_A_LATER_WRITE);
+      } else {
+        assertThat(failure).as("%s", point).isInstanceOf(PausePoints.SimulatedCrash.class);
+      }
+      Optional<Receipt> found = reader.lookup(resource, crashed);
+      assertThat(found.isPresent()).as("%s: applied", point).isEqualTo(controlPutSent);
+      if (found.isPresent()) {
+        assertThat(reader.history(resource, 10)).hasSize(3);
+        assertThat(reader.current(resource).orElseThrow().operation()).isEqualTo(crashed);
+      } else {
+        assertThat(reader.history(resource, 10)).as("%s", point).isEqualTo(before);
+        assertThat(reader.currentEpoch(resource)).as("%s", point).isEqualTo(Epoch.of(1));
+      }
+
+      // Another operation moves the control object on: every receipt stays findable.
+      receipt(reader.write(token(resource, 2, "c"), OperationId.of("y"), to("y")));
+      assertThat(reader.lookup(resource, crashed)).as("%s, after y", point).isEqualTo(found);
+      assertThat(reader.lookup(resource, OperationId.of("p1"))).as("%s", point).contains(p1);
+      assertThat(reader.lookup(resource, OperationId.of("p2"))).as("%s", point).contains(p2);
+      List<String> expected =
+          found.isPresent() ? List.of("y", "x", "p2", "p1") : List.of("y", "p2", "p1");
+      assertThat(operations(reader.history(resource, 10))).as("%s", point).isEqualTo(expected);
+      WriteOutcome retry = reader.write(token(resource, 2, "b"), crashed, to("x"));
+      if (found.isPresent()) {
+        assertThat(retry).as("%s", point).isEqualTo(new AlreadyApplied(found.get()));
+      } else {
+        assertThat(retry).as("%s", point).isInstanceOf(Applied.class);
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // SDK retries versus conditions
+
+  @Test
+  void aLandedControlPutWhoseAnswerWasLostIsAppliedNotAReplayOrStale() {
+    FaultyHttpClient faulty = faultyClient();
+    PointerStore pointers = storeOver(faulty).pointerStore("tck");
+    ResourceId resource = freshResource("lost-answer");
+    receipt(pointers.write(token(resource, 1, "a"), OperationId.of("v1"), to("1")));
+    faulty.loseAnswerOnce(FaultyHttpClient::controlPut, () -> {});
+    faulty.clear();
+
+    WriteOutcome outcome = pointers.write(token(resource, 1, "a"), OperationId.of("v2"), to("2"));
+
+    assertThat(outcome).isInstanceOf(Applied.class);
+    assertThat(pointers.lookup(resource, OperationId.of("v2"))).contains(receipt(outcome));
+    assertThat(faulty.exchanges())
+        .filteredOn(exchange -> exchange.kind().startsWith("PUT control"))
+        .extracting(FaultyHttpClient.Exchange::status)
+        .as("the first PUT landed, the SDK's retry of it failed its condition")
+        .containsExactly(200, 412);
+    assertThat(operations(pointers.history(resource, 10))).containsExactly("v2", "v1");
+  }
+
+  @Test
+  void aLandedRegistrationWhoseAnswerWasLostIsRegisteredWithThePreviousEpoch() {
+    FaultyHttpClient faulty = faultyClient();
+    PointerStore pointers = storeOver(faulty).pointerStore("tck");
+    ResourceId resource = freshResource("lost-register");
+    pointers.register(token(resource, 2, "a"));
+    faulty.loseAnswerOnce(FaultyHttpClient::controlPut, () -> {});
+
+    assertThat(pointers.register(token(resource, 3, "b")))
+        .isEqualTo(new Registered(resource, Epoch.of(3), Epoch.of(2)));
+  }
+
+  @ParameterizedTest(name = "{0} later writes")
+  @ValueSource(ints = {1, 9})
+  void aLostAnswerOvertakenByANewerOwnerIsStillApplied(int laterWrites) {
+    FaultyHttpClient faulty = faultyClient();
+    PointerStore pointers = storeOver(faulty).pointerStore("tck");
+    PointerStore newOwner = store.pointerStore("tck");
+    ResourceId resource = freshResource("lost-overtaken");
+    receipt(pointers.write(token(resource, 1, "a"), OperationId.of("v1"), to("1")));
+    List<String> expected = new ArrayList<>();
+    // While the answer of A's PUT is lost, B takes over and writes (9 writes push A's write nonce
+    // out of the control object's recent writes: A then finds its nonce in its operation object).
+    faulty.loseAnswerOnce(
+        FaultyHttpClient::controlPut,
+        () -> {
+          for (int i = 1; i <= laterWrites; i++) {
+            receipt(newOwner.write(token(resource, 3, "b"), OperationId.of("b-" + i), to("b" + i)));
+            expected.add(0, "b-" + i);
+          }
+        });
+
+    WriteOutcome outcome = pointers.write(token(resource, 2, "a"), OperationId.of("a"), to("a"));
+
+    assertThat(outcome)
+        .as("A's PUT landed before B registered epoch 3")
+        .isInstanceOf(Applied.class);
+    assertThat(newOwner.lookup(resource, OperationId.of("a"))).contains(receipt(outcome));
+    expected.add("a");
+    expected.add("v1");
+    assertThat(operations(newOwner.history(resource, 20))).containsExactlyElementsOf(expected);
+    assertThat(newOwner.currentEpoch(resource)).isEqualTo(Epoch.of(3));
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Linearizable lookups
+
+  @Test
+  void aLookupRacingAWriteThatReplacesTheOperationStillFindsIt() {
+    FaultyHttpClient faulty = faultyClient();
+    PointerStore looking = storeOver(faulty).pointerStore("tck");
+    PointerStore writer = store.pointerStore("tck");
+    ResourceId resource = freshResource("lookup-race");
+    receipt(writer.write(token(resource, 1, "a"), OperationId.of("v1"), to("1")));
+    Receipt v2 = receipt(writer.write(token(resource, 1, "a"), OperationId.of("v2"), to("2")));
+    // Between the lookup's first and second request, v3 replaces v2 as the current entry.
+    faulty.afterAnswerOnce(
+        request -> true,
+        () -> receipt(writer.write(token(resource, 1, "a"), OperationId.of("v3"), to("3"))));
+
+    assertThat(looking.lookup(resource, OperationId.of("v2"))).contains(v2);
+    assertThat(operations(writer.history(resource, 10))).containsExactly("v3", "v2", "v1");
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Cost
+
+  @Test
+  void aPointerWriteCostsTwoRequestsOnAFreshResourceAndFiveOnceItHasTwoVersions() {
+    FaultyHttpClient faulty = faultyClient();
+    PointerStore pointers = storeOver(faulty).pointerStore("tck");
+    ResourceId resource = freshResource("cost");
+
+    receipt(pointers.write(token(resource, 1, "a"), OperationId.of("v1"), to("1")));
+    assertThat(faulty.kinds()).containsExactly("GET control 404", "PUT control 200");
+
+    faulty.clear();
+    receipt(pointers.write(token(resource, 1, "a"), OperationId.of("v2"), to("2")));
+    assertThat(faulty.kinds())
+        .as("the only older operation is the current one: no operation lookup")
+        .containsExactly(
+            "GET control 200", "PUT operation 200", "PUT version 200", "PUT control 200");
+
+    faulty.clear();
+    Receipt v3 = receipt(pointers.write(token(resource, 1, "a"), OperationId.of("v3"), to("3")));
+    assertThat(faulty.kinds())
+        .hasSize(REQUESTS_OF_A_LATER_WRITE)
+        .containsExactly(
+            "GET control 200",
+            "GET operation 404",
+            "PUT operation 200",
+            "PUT version 200",
+            "PUT control 200");
+
+    faulty.clear();
+    assertThat(pointers.write(token(resource, 1, "a"), OperationId.of("v3"), to("3")))
+        .isEqualTo(new AlreadyApplied(v3));
+    assertThat(pointers.lookup(resource, OperationId.of("v3"))).contains(v3);
+    assertThat(pointers.lookup(resource, OperationId.of("v1"))).isPresent();
+    assertThat(faulty.kinds())
+        .containsExactly(
+            "GET control 200", "GET control 200", "GET control 200", "GET operation 200");
+  }
+
+  @Test
+  void resourcesWhosePathsNestDoNotShareObjects() {
+    PointerStore pointers = store.pointerStore("tck");
+    List<ResourceId> nested =
+        List.of(
+            ResourceId.of("k"),
+            ResourceId.of("k/control"),
+            ResourceId.of("k.json"),
+            ResourceId.of("k/00000000000000000001.json"),
+            ResourceId.of("k/tck"));
+    for (ResourceId resource : nested) {
+      for (int version = 1; version <= 3; version++) {
+        receipt(
+            pointers.write(
+                token(resource, version, "a"),
+                OperationId.of("op-" + version),
+                to(resource + "#" + version)));
+      }
+    }
+    for (ResourceId resource : nested) {
+      assertThat(pointers.history(resource, 10))
+          .extracting(state -> state.pointer().target())
+          .containsExactly(resource + "#3", resource + "#2", resource + "#1");
+      assertThat(pointers.lookup(resource, OperationId.of("op-1")).orElseThrow().resource())
+          .isEqualTo(resource);
+      assertThat(pointers.currentEpoch(resource)).isEqualTo(Epoch.of(3));
+    }
+  }
+
+  @Test
+  void theStoreIdentityIsCreatedOnceAndSharedByEveryProcess() {
+    String id = store.pointerStore("tck").storeId();
+    S3Store other = open(builder());
+
+    assertThat(id).matches("s3-[A-Za-z0-9._-]+");
+    assertThat(other.pointerStore("other").storeId()).isEqualTo(id);
+    assertThat(open(server.storeBuilder(server.createBucket())).pointerStore("tck").storeId())
+        .isNotEqualTo(id);
+  }
+
+  @Test
+  void anUnreadableControlObjectIsAnErrorNeverAnEmptyState() {
+    PointerStore pointers = store.pointerStore("tck");
+    ResourceId resource = freshResource("unreadable");
+    String key = PointerKeys.control(resource);
+    for (String content :
+        List.of("{not json", "{\"format\":2,\"epoch\":5}", "[]", "{\"format\":1,\"epoch\":-1}")) {
+      server
+          .admin()
+          .putObject(
+              b -> b.bucket(bucket).key(key),
+              software.amazon.awssdk.core.sync.RequestBody.fromString(content));
+
+      assertThatThrownBy(() -> pointers.currentEpoch(resource))
+          .as(content)
+          .isInstanceOf(StoreException.class)
+          .hasMessageContaining("Cannot read pointer object s3://" + bucket + "/" + key);
+      assertThatThrownBy(
+              () -> pointers.write(token(resource, 9, "a"), OperationId.of("op"), to("x")))
+          .as(content)
+          .isInstanceOf(StoreException.class);
+    }
+    assertThatThrownBy(() -> pointers.currentEpoch(resource)).hasMessageContaining("epoch -1");
+  }
+
+  private static Pointer to(String target) {
+    return Pointer.to(target);
+  }
+}
