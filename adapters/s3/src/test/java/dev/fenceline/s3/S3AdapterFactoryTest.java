@@ -1,0 +1,104 @@
+package dev.fenceline.s3;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.fenceline.s3.S3TestServer.Kind;
+import dev.fenceline.spi.Adapter;
+import dev.fenceline.spi.AdapterFactory;
+import dev.fenceline.spi.ConfigurationException;
+import dev.fenceline.spi.Guarantee;
+import java.util.Map;
+import java.util.ServiceLoader;
+import org.junit.jupiter.api.Test;
+
+class S3AdapterFactoryTest {
+
+  private static AdapterFactory s3() {
+    return ServiceLoader.load(AdapterFactory.class).stream()
+        .map(ServiceLoader.Provider::get)
+        .filter(factory -> factory.name().equals("s3"))
+        .findFirst()
+        .orElseThrow();
+  }
+
+  private static Map<String, String> settings(S3TestServer server, String bucket) {
+    return Map.of(
+        "bucket", bucket,
+        "prefix", "reports",
+        "region", "eu-central-1",
+        "endpoint", server.endpoint().toString(),
+        "path-style", "true",
+        "connect-timeout", "5s",
+        "socket-timeout", "30s",
+        "attempt-timeout", "2m",
+        "multipart-threshold", "32MiB",
+        "part-size", "8MiB");
+  }
+
+  @Test
+  void isFoundByServiceLoaderAndOffersABlobStoreAndPointerStores() {
+    S3TestServer server = S3TestServer.get(Kind.S3PROXY);
+    System.setProperty("aws.accessKeyId", "local");
+    System.setProperty("aws.secretAccessKey", "local");
+    String bucket = server.createBucket();
+    try (Adapter adapter = s3().create("reports", settings(server, bucket))) {
+      assertThat(adapter.blobStore()).isPresent();
+      assertThat(adapter.leaseIssuer()).isEmpty();
+      assertThat(adapter.pointerStore("daily").orElseThrow().guarantee())
+          .isEqualTo(Guarantee.FENCED);
+    } finally {
+      System.clearProperty("aws.accessKeyId");
+      System.clearProperty("aws.secretAccessKey");
+    }
+  }
+
+  @Test
+  void onAnEndpointWithoutConditionalWritesOffersOnlyTheBlobStore() {
+    S3TestServer server = S3TestServer.get(Kind.S3PROXY_WITHOUT_CONDITIONS);
+    System.setProperty("aws.accessKeyId", "local");
+    System.setProperty("aws.secretAccessKey", "local");
+    String bucket = server.createBucket();
+    try (Adapter adapter = s3().create("reports", settings(server, bucket))) {
+      assertThat(adapter.blobStore()).isPresent();
+      assertThatThrownBy(() -> adapter.pointerStore("daily"))
+          .isInstanceOf(ConfigurationException.class)
+          .hasMessageContaining("does not honour conditional writes")
+          .hasMessageContaining("JDBC pointer store");
+    } finally {
+      System.clearProperty("aws.accessKeyId");
+      System.clearProperty("aws.secretAccessKey");
+    }
+  }
+
+  @Test
+  void rejectsUnknownMissingAndMalformedKeysByName() {
+    assertThatThrownBy(() -> s3().create("reports", Map.of("bucket", "b-1", "secret-key", "x")))
+        .isInstanceOf(ConfigurationException.class)
+        .hasMessageContaining("unknown key \"secret-key\"")
+        .hasMessageNotContaining("x\"");
+    assertThatThrownBy(() -> s3().create("reports", Map.of()))
+        .hasMessageContaining("key \"bucket\" is missing");
+    assertThatThrownBy(() -> s3().create("reports", Map.of("bucket", "Reports_Prod")))
+        .hasMessageContaining("Cannot use S3 bucket \"Reports_Prod\"");
+    assertThatThrownBy(
+            () -> s3().create("reports", Map.of("bucket", "reports", "part-size", "8 megabytes")))
+        .hasMessageContaining("key \"part-size\" has value \"8 megabytes\", not a size");
+    assertThatThrownBy(
+            () -> s3().create("reports", Map.of("bucket", "reports", "part-size", "1MiB")))
+        .hasMessageContaining("Cannot use part size 1048576");
+    assertThatThrownBy(
+            () -> s3().create("reports", Map.of("bucket", "reports", "endpoint", "ftp://host")))
+        .hasMessageContaining("expected an http or https URL");
+    assertThatThrownBy(
+            () ->
+                s3().create(
+                        "reports",
+                        Map.of("bucket", "reports", "endpoint", "https://key:secret@s3.example")))
+        .hasMessageContaining("carries user information")
+        .hasMessageNotContaining("secret");
+    assertThatThrownBy(
+            () -> s3().create("reports", Map.of("bucket", "reports", "connect-timeout", "5")))
+        .hasMessageContaining("\"connect-timeout\" has value \"5\"");
+  }
+}

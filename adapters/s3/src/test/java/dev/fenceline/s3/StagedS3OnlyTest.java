@@ -1,0 +1,178 @@
+package dev.fenceline.s3;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fenceline.s3.S3TestServer.Kind;
+import dev.fenceline.spi.Applied;
+import dev.fenceline.spi.BlobKey;
+import dev.fenceline.spi.BlobStore;
+import dev.fenceline.spi.Epoch;
+import dev.fenceline.spi.FencingToken;
+import dev.fenceline.spi.Guarantee;
+import dev.fenceline.spi.Lease;
+import dev.fenceline.spi.LeaseIssuer;
+import dev.fenceline.spi.OperationId;
+import dev.fenceline.spi.PointerStore;
+import dev.fenceline.spi.ResourceId;
+import dev.fenceline.spi.StepListener;
+import dev.fenceline.spi.TokenKeys;
+import dev.fenceline.staging.StagedDestination;
+import dev.fenceline.staging.StagedDestinationContract;
+import dev.fenceline.tck.ConcurrencyControl;
+import dev.fenceline.tck.memory.InMemoryLeaseIssuer;
+import dev.fenceline.tck.memory.MutableClock;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.apache5.Apache5HttpClient;
+
+/**
+ * Staged publishing with nothing but S3: blobs in an {@link S3BlobStore}, the pointer in an {@link
+ * S3PointerStore} on the same bucket (R6 with no database). Conditional PUTs go through {@link
+ * AtomicConditionalWrites}: S3Mock and S3Proxy do not apply them atomically under concurrent
+ * requests, S3 does.
+ */
+abstract class StagedS3OnlyTest extends StagedDestinationContract {
+
+  private final MutableClock clock = new MutableClock(Instant.parse("2026-10-27T01:00:00Z"));
+  private final InMemoryLeaseIssuer.Storage issuerStorage = new InMemoryLeaseIssuer.Storage();
+  private final List<AutoCloseable> opened = new ArrayList<>();
+  private final Map<TokenKeys, S3Store> signedStores = new IdentityHashMap<>();
+  private S3TestServer server;
+  private String bucket;
+  private S3Store store;
+
+  /** The S3 server under test. */
+  abstract Kind kind();
+
+  @BeforeEach
+  void openBucket() {
+    server = S3TestServer.get(kind());
+    bucket = server.createBucket();
+    store = open(builder());
+  }
+
+  @AfterEach
+  void closeStores() throws Exception {
+    for (AutoCloseable closeable : opened) {
+      closeable.close();
+    }
+  }
+
+  private S3Store.Builder builder() {
+    AtomicConditionalWrites http = new AtomicConditionalWrites(Apache5HttpClient.create());
+    opened.add(http);
+    return server
+        .storeBuilder(bucket)
+        .prefix("site")
+        .httpClient(http)
+        .multipartThreshold(S3Stores.FIVE_MIB)
+        .partSize(S3Stores.FIVE_MIB);
+  }
+
+  private S3Store open(S3Store.Builder builder) {
+    S3Store built = builder.build();
+    opened.add(built);
+    return built;
+  }
+
+  @Override
+  protected BlobStore blobStore() {
+    return store.blobStore();
+  }
+
+  @Override
+  protected PointerStore pointerStore(String name, StepListener steps, Optional<TokenKeys> keys) {
+    if (keys.isEmpty()) {
+      return store.pointerStore(name, steps);
+    }
+    return signedStores
+        .computeIfAbsent(keys.get(), k -> open(builder().tokenKeys(k)))
+        .pointerStore(name, steps);
+  }
+
+  @Override
+  protected ConcurrencyControl concurrencyControl() {
+    return ConcurrencyControl.COMPARE_AND_SWAP; // the S3 pointer store's
+  }
+
+  @Override
+  protected void overwriteBlob(BlobKey key, byte[] bytes) {
+    S3Location location = store.s3Location();
+    server
+        .admin()
+        .putObject(
+            b -> b.bucket(location.bucket()).key(location.objectKey(key)),
+            RequestBody.fromBytes(bytes));
+  }
+
+  @Override
+  protected LeaseIssuer issuer() {
+    return new InMemoryLeaseIssuer(issuerStorage, clock);
+  }
+
+  @Override
+  protected void restartStore() {
+    store = open(builder());
+    signedStores.clear();
+  }
+
+  @Override
+  protected void awaitExpiry(Lease lease) {
+    clock.advance(lease.ttl().plus(Duration.ofMillis(1)));
+  }
+
+  /**
+   * What one 1 KiB publish costs, counted at the HTTP client (opening the stores, the probe
+   * included, is not counted): the staged PUT, then the pointer swap (a fresh resource: GET
+   * control, PUT control; once it has versions: GET control, GET operation, PUT operation, PUT
+   * version, PUT control).
+   */
+  @Test
+  void aOneKibPublishCostsThreeRequestsOnAFreshResourceAndSixLater() {
+    RecordingHttpClient recording = new RecordingHttpClient();
+    opened.add(recording);
+    S3Store counted = open(server.storeBuilder(bucket).prefix("site").httpClient(recording));
+    StagedDestination staged =
+        StagedDestination.builder(counted.blobStore(), counted.pointerStore("counted")).build();
+    assertThat(staged.guarantee()).isEqualTo(Guarantee.FENCED_BY_STAGING);
+    ResourceId resource = freshResource("requests");
+    FencingToken token = new FencingToken(issuer().id(), resource, Epoch.of(1), "worker-a");
+    byte[] kib = new byte[1024];
+
+    List<List<String>> perPublish = new ArrayList<>();
+    for (int i = 1; i <= 3; i++) {
+      recording.clear();
+      InputStream payload = new ByteArrayInputStream(kib);
+      assertThat(staged.write(token, OperationId.of("publish-" + i), payload))
+          .isInstanceOf(Applied.class);
+      perPublish.add(recording.operations());
+    }
+
+    assertThat(perPublish.get(0))
+        .containsExactly("GetObject", "PutObject", "GetObject", "PutObject");
+    // The second version's swap knows that only the first operation exists: no operation lookup.
+    assertThat(perPublish.get(1))
+        .containsExactly(
+            "GetObject", "PutObject", "GetObject", "PutObject", "PutObject", "PutObject");
+    assertThat(perPublish.get(2))
+        .containsExactly(
+            "GetObject",
+            "PutObject",
+            "GetObject",
+            "GetObject",
+            "PutObject",
+            "PutObject",
+            "PutObject");
+  }
+}
