@@ -169,7 +169,27 @@ public final class StagedDestination implements Destination<InputStream>, Suppor
     }
     BlobKey key = stagingKey(token, operation);
     CountingDigestInputStream counted = new CountingDigestInputStream(payload);
-    BlobInfo stored = blobs.put(key, counted);
+    BlobInfo stored;
+    try {
+      stored = blobs.put(key, counted);
+    } catch (StoreException e) {
+      if (!e.outcomeUnknown()) {
+        throw e;
+      }
+      // The blob store lost an answer: the blob may exist, but no pointer names it, so nothing
+      // was published. Say so, instead of passing on an unknown outcome for the whole write.
+      deleteQuietly(key);
+      throw new StoreException(
+          "Cannot stage "
+              + resource
+              + " for operation "
+              + operation
+              + ": "
+              + e.getMessage()
+              + "; nothing was published (retry with the same operation ID)",
+          e,
+          false);
+    }
     if (stored.size() != counted.count()) {
       deleteQuietly(key);
       throw new StoreException(

@@ -127,6 +127,26 @@ class StagedDestinationFailuresTest {
   }
 
   @Test
+  void aBlobPutWithAnUnknownOutcomeIsAFailureWithAKnownOutcomeSinceNoPointerNamesTheBlob() {
+    BlobStore losingAnswers =
+        new ForwardingBlobStore(memoryBlobs) {
+          @Override
+          public BlobInfo put(BlobKey key, InputStream content) {
+            delegate.put(key, content);
+            throw new StoreException("Cannot put " + key + ": the answer was lost", null, true);
+          }
+        };
+
+    assertThatThrownBy(
+            () -> over(losingAnswers, pointers).write(token(1), OperationId.of("op"), payload("x")))
+        .isInstanceOfSatisfying(StoreException.class, e -> assertThat(e.outcomeUnknown()).isFalse())
+        .hasMessageStartingWith("Cannot stage " + RESOURCE + " for operation op: Cannot put ")
+        .hasMessageEndingWith("; nothing was published (retry with the same operation ID)");
+    assertThat(pointers.lookup(RESOURCE, OperationId.of("op"))).isEmpty();
+    assertThat(staged()).as("the blob that may have landed is deleted").isEmpty();
+  }
+
+  @Test
   void aPointerStoreFailureWithAKnownOutcomeDeletesTheStagedBlob() {
     PointerStore failing =
         new ForwardingPointerStore(pointers) {

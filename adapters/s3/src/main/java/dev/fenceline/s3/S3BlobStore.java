@@ -80,8 +80,6 @@ public final class S3BlobStore implements BlobStore {
   /** First size of the buffer that decides between one PUT and a multipart upload. */
   private static final int INITIAL_BUFFER = 64 * 1024;
 
-  private static final int NOT_MODIFIED = 304;
-
   private final S3Location location;
   private final long multipartThreshold;
   private final int partSize;
@@ -298,12 +296,25 @@ public final class S3BlobStore implements BlobStore {
 
   /**
    * The failure of the request that creates the object ({@code PutObject} or the completion), both
-   * sent with {@code If-None-Match: *}: 412 means an object exists. S3Mock 4.8 answers a completion
-   * on an existing key with 304 Not Modified, which for this request means the same.
+   * sent with {@code If-None-Match: *}: a failed condition ({@link S3Location#preconditionFailed}:
+   * 412, or S3Mock's 304 on a completion) means an object exists. If the SDK sent the request more
+   * than once, that object may be this put's own first attempt, whose answer was lost: the outcome
+   * is then reported unknown rather than as somebody else's object.
    */
   private StoreException putFailed(String objectKey, SdkException e) {
-    if (e instanceof S3Exception s3
-        && (s3.statusCode() == S3Location.PRECONDITION_FAILED || s3.statusCode() == NOT_MODIFIED)) {
+    if (S3Location.preconditionFailed(e)) {
+      Integer attempts = e.numAttempts();
+      if (attempts != null && attempts > 1) {
+        return new StoreException(
+            "Cannot put "
+                + location.describe(objectKey)
+                + ": the endpoint answered "
+                + attempts
+                + " attempts, the last with \"already exists\"; an earlier attempt whose answer was"
+                + " lost may have stored it (a staged blob left there is removed by the sweep)",
+            e,
+            true);
+      }
       return new StoreException(
           "Cannot put "
               + location.describe(objectKey)

@@ -24,6 +24,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.apache5.Apache5HttpClient;
 
 /**
  * How {@link S3BlobStore} talks to S3: the requests of a put (counted on the wire), multipart
@@ -217,6 +218,33 @@ class S3BlobStorePutTest {
 
     assertThat(blobs.stat(key)).isEmpty();
     assertThat(server.admin().listMultipartUploads(b -> b.bucket(bucket)).uploads()).isEmpty();
+  }
+
+  /**
+   * The first PUT lands but its answer is lost; the SDK's retry finds the key taken (412). That is
+   * this put's own blob, not somebody else's: the failure says the outcome is unknown.
+   */
+  @ParameterizedTest
+  @EnumSource(
+      value = Kind.class,
+      names = {"S3MOCK", "S3PROXY"})
+  void aLostAnswerRetriedIntoAFailedConditionIsAnUnknownOutcomeNotAnExistingBlob(Kind kind) {
+    server = S3TestServer.get(kind);
+    bucket = server.createBucket();
+    try (FaultyHttpClient faulty = new FaultyHttpClient(Apache5HttpClient.create());
+        S3Store lossy = server.storeBuilder(bucket).prefix("blobs").httpClient(faulty).build()) {
+      BlobKey key = BlobKey.of("lost/blob");
+      faulty.loseAnswerOnce(
+          request ->
+              request.method().name().equals("PUT") && request.encodedPath().endsWith(key.value()),
+          () -> {});
+
+      assertThatThrownBy(() -> lossy.blobStore().put(key, Payloads.generated(1024, 1)))
+          .isInstanceOfSatisfying(
+              StoreException.class, e -> assertThat(e.outcomeUnknown()).isTrue())
+          .hasMessageContaining("an earlier attempt whose answer was lost may have stored it");
+      assertThat(lossy.blobStore().stat(key)).map(BlobInfo::size).contains(1024L);
+    }
   }
 
   private void assertRefused(S3BlobStore blobs, BlobKey key, long size) {
