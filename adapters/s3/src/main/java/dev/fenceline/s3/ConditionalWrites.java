@@ -9,8 +9,14 @@ import java.util.Optional;
 /**
  * What the probe found out about an endpoint's conditional writes, on a probe key under the store's
  * prefix. An {@link S3PointerStore} opens only on an endpoint that passed every check; S3 (since
- * August 2024), S3Mock and S3Proxy 4.x do; S3Proxy 2.x and some S3-compatible stores silently
- * ignore the conditions, and a pointer store on them would overwrite newer pointers.
+ * August 2024) does; S3Proxy 2.x and some S3-compatible stores silently ignore the conditions, and
+ * a pointer store on them would overwrite newer pointers.
+ *
+ * <p>The last check sends bursts of concurrent conditional PUTs on one key and fails if more than
+ * one of a burst is accepted: S3Mock 4.8 and S3Proxy 4.1.0 check the condition and write in
+ * separate steps and fail it at times, and a pointer store there could lose an acknowledged swap.
+ * That check can prove that an endpoint is non-atomic, never that it is atomic: {@link #honoured()}
+ * means every check passed and no race was seen, not that none can happen.
  *
  * @param location where the probe ran, for messages: {@code s3://bucket/prefix at endpoint}
  * @param passed the checks that passed, in the order they ran

@@ -75,8 +75,10 @@ public final class S3Store implements AutoCloseable {
   }
 
   /**
-   * Probes the endpoint's conditional writes once (six requests on a probe key under the prefix,
-   * deleted afterwards) and returns the result; later calls return the same result.
+   * Probes the endpoint's conditional writes once (31 requests on probe keys under the prefix, some
+   * of them concurrent, deleted afterwards) and returns the result; later calls return the same
+   * result. A pass means no check failed, not that the endpoint is proven atomic under concurrent
+   * writes (see {@link ConditionalWrites}).
    *
    * @throws dev.fenceline.spi.StoreException if the endpoint cannot be reached or refuses access
    */

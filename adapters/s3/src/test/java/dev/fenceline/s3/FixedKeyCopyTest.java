@@ -37,6 +37,18 @@ class FixedKeyCopyTest {
         version);
   }
 
+  /**
+   * Conditional PUTs of every test's stores go through one client that makes them atomic, as on AWS
+   * S3: the probe refuses the raw test servers at times (they check and write non-atomically).
+   * Shared and never closed, like the servers.
+   */
+  private static final AtomicConditionalWrites ATOMIC =
+      new AtomicConditionalWrites(Apache5HttpClient.create());
+
+  private static S3Store.Builder atomic(S3TestServer server, String bucket) {
+    return server.storeBuilder(bucket).httpClient(ATOMIC);
+  }
+
   private static void putObject(S3TestServer server, String bucket, String key, String body) {
     server.admin().putObject(b -> b.bucket(bucket).key(key), RequestBody.fromString(body));
   }
@@ -57,7 +69,7 @@ class FixedKeyCopyTest {
     String bucket = server.createBucket();
     putObject(server, bucket, "p/v1", "version one");
     putObject(server, bucket, "p/v2", "version two");
-    try (S3Store store = server.storeBuilder(bucket).prefix("p").build()) {
+    try (S3Store store = atomic(server, bucket).prefix("p").build()) {
       FixedKeyCopy copy = store.fixedKeyCopy(FIXED);
 
       assertThat(copy.copy(version(1, "v1"))).isEqualTo(FixedKeyCopy.Result.COPIED);
@@ -91,7 +103,7 @@ class FixedKeyCopyTest {
     putObject(server, bucket, "v1", "version one");
     putObject(server, bucket, "v2", "version two");
     putObject(server, bucket, "v3", "version three");
-    try (S3Store fresh = server.storeBuilder(bucket).build()) {
+    try (S3Store fresh = atomic(server, bucket).build()) {
       for (long staleStart : new long[] {0, 1}) {
         server.admin().deleteObject(b -> b.bucket(bucket).key("site/latest.csv"));
         if (staleStart == 1) {
@@ -100,7 +112,7 @@ class FixedKeyCopyTest {
         }
         PausingHttpClient pausing =
             new PausingHttpClient(
-                Apache5HttpClient.create(),
+                new AtomicConditionalWrites(Apache5HttpClient.create()),
                 request ->
                     request.method().name().equals("PUT")
                         && request.encodedPath().endsWith("/site/latest.csv"));
@@ -131,7 +143,7 @@ class FixedKeyCopyTest {
     String bucket = server.createBucket();
     putObject(server, bucket, "v1", "version one");
     putObject(server, bucket, "site/latest.csv", "hand-made");
-    try (S3Store store = server.storeBuilder(bucket).build()) {
+    try (S3Store store = atomic(server, bucket).build()) {
       assertThatThrownBy(() -> store.fixedKeyCopy(FIXED).copy(version(1, "v1")))
           .isInstanceOf(StoreException.class)
           .hasMessageContaining("s3://" + bucket + "/site/latest.csv")

@@ -7,7 +7,6 @@ import dev.fenceline.s3.S3TestServer.Kind;
 import dev.fenceline.spi.Adapter;
 import dev.fenceline.spi.AdapterFactory;
 import dev.fenceline.spi.ConfigurationException;
-import dev.fenceline.spi.Guarantee;
 import java.util.Map;
 import java.util.ServiceLoader;
 import org.junit.jupiter.api.Test;
@@ -36,8 +35,14 @@ class S3AdapterFactoryTest {
         "part-size", "8MiB");
   }
 
+  /**
+   * Whether a pointer store opens on S3Proxy 4.1.0 depends on chance (it checks conditions and
+   * writes non-atomically, which the probe sees in most runs), and the factory builds its own HTTP
+   * client, so this test checks only what does not depend on the race; the probe's verdicts are
+   * tested in {@link ConditionalWriteProbeTest}.
+   */
   @Test
-  void isFoundByServiceLoaderAndOffersABlobStoreAndPointerStores() {
+  void isFoundByServiceLoaderAndOffersABlobStore() {
     S3TestServer server = S3TestServer.get(Kind.S3PROXY);
     System.setProperty("aws.accessKeyId", "local");
     System.setProperty("aws.secretAccessKey", "local");
@@ -45,8 +50,6 @@ class S3AdapterFactoryTest {
     try (Adapter adapter = s3().create("reports", settings(server, bucket))) {
       assertThat(adapter.blobStore()).isPresent();
       assertThat(adapter.leaseIssuer()).isEmpty();
-      assertThat(adapter.pointerStore("daily").orElseThrow().guarantee())
-          .isEqualTo(Guarantee.FENCED);
     } finally {
       System.clearProperty("aws.accessKeyId");
       System.clearProperty("aws.secretAccessKey");

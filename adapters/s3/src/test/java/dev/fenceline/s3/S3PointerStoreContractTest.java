@@ -516,7 +516,12 @@ abstract class S3PointerStoreContractTest extends PointerStoreContract {
 
     assertThat(id).matches("s3-[A-Za-z0-9._-]+");
     assertThat(other.pointerStore("other").storeId()).isEqualTo(id);
-    assertThat(open(server.storeBuilder(server.createBucket())).pointerStore("tck").storeId())
+    AtomicConditionalWrites http = new AtomicConditionalWrites(Apache5HttpClient.create());
+    opened.add(http);
+    assertThat(
+            open(server.storeBuilder(server.createBucket()).httpClient(http))
+                .pointerStore("tck")
+                .storeId())
         .isNotEqualTo(id);
   }
 

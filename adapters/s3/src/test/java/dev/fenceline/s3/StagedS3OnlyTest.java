@@ -142,7 +142,12 @@ abstract class StagedS3OnlyTest extends StagedDestinationContract {
   void aOneKibPublishCostsThreeRequestsOnAFreshResourceAndSixLater() {
     RecordingHttpClient recording = new RecordingHttpClient();
     opened.add(recording);
-    S3Store counted = open(server.storeBuilder(bucket).prefix("site").httpClient(recording));
+    S3Store counted =
+        open(
+            server
+                .storeBuilder(bucket)
+                .prefix("site")
+                .httpClient(new AtomicConditionalWrites(recording)));
     StagedDestination staged =
         StagedDestination.builder(counted.blobStore(), counted.pointerStore("counted")).build();
     assertThat(staged.guarantee()).isEqualTo(Guarantee.FENCED_BY_STAGING);
