@@ -130,16 +130,7 @@ public final class S3PointerStore implements PointerStore, SupportsEpochReset {
           JSON.writeValueAsBytes(
               JSON.createObjectNode().put("format", ControlObject.FORMAT).put("id", fresh));
       try {
-        location
-            .client()
-            .putObject(
-                PutObjectRequest.builder()
-                    .bucket(location.bucket())
-                    .key(key)
-                    .ifNoneMatch("*")
-                    .contentType("application/json")
-                    .build(),
-                RequestBody.fromBytes(json));
+        putJson(location, key, json, null);
         return "s3-" + fresh;
       } catch (SdkException e) {
         // 412: another process created it first; read it. 409: its creation is in progress.
@@ -466,16 +457,7 @@ public final class S3PointerStore implements PointerStore, SupportsEpochReset {
   private boolean createOnce(String relativeKey, byte[] json) {
     String key = location.objectKey(relativeKey);
     try {
-      location
-          .client()
-          .putObject(
-              PutObjectRequest.builder()
-                  .bucket(location.bucket())
-                  .key(key)
-                  .ifNoneMatch("*")
-                  .contentType("application/json")
-                  .build(),
-              RequestBody.fromBytes(json));
+      putJson(location, key, json, null);
       return true;
     } catch (SdkException e) {
       if (e instanceof S3Exception s3 && s3.statusCode() == S3Location.PRECONDITION_FAILED) {
@@ -526,18 +508,8 @@ public final class S3PointerStore implements PointerStore, SupportsEpochReset {
   private boolean putControl(
       ControlRead read, ControlObject next, String action, ResourceId resource) {
     String key = location.objectKey(PointerKeys.control(resource));
-    PutObjectRequest.Builder request =
-        PutObjectRequest.builder()
-            .bucket(location.bucket())
-            .key(key)
-            .contentType("application/json");
-    if (read.etag() == null) {
-      request.ifNoneMatch("*");
-    } else {
-      request.ifMatch(read.etag());
-    }
     try {
-      location.client().putObject(request.build(), RequestBody.fromBytes(next.toJson()));
+      putJson(location, key, next.toJson(), read.etag());
       return true;
     } catch (SdkException e) {
       if (S3Location.preconditionFailed(e)) {
@@ -559,6 +531,24 @@ public final class S3PointerStore implements PointerStore, SupportsEpochReset {
           e,
           true);
     }
+  }
+
+  /**
+   * A conditional PUT of a JSON object: {@code If-Match: etag}, or create-only ({@code
+   * If-None-Match: *}) if {@code etag} is null. Never unconditional.
+   */
+  private static void putJson(S3Location location, String key, byte[] json, String etag) {
+    PutObjectRequest.Builder request =
+        PutObjectRequest.builder()
+            .bucket(location.bucket())
+            .key(key)
+            .contentType("application/json");
+    if (etag == null) {
+      request.ifNoneMatch("*");
+    } else {
+      request.ifMatch(etag);
+    }
+    location.client().putObject(request.build(), RequestBody.fromBytes(json));
   }
 
   private static Optional<byte[]> get(S3Location location, String key) {

@@ -32,9 +32,7 @@ import dev.fenceline.tck.memory.MutableClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.BrokenBarrierException;
@@ -59,53 +57,33 @@ abstract class S3PointerStoreContractTest extends PointerStoreContract {
 
   private final MutableClock clock = new MutableClock(Instant.parse("2026-10-27T01:00:00Z"));
   private final InMemoryLeaseIssuer.Storage issuerStorage = new InMemoryLeaseIssuer.Storage();
-  private final List<AutoCloseable> opened = new ArrayList<>();
-  private final Map<TokenKeys, S3Store> signedStores = new IdentityHashMap<>();
-  private S3TestServer server;
-  private String bucket;
-  private S3Store store;
+  private S3OnlyFixture s3;
 
   /** The server the suite runs against. */
   abstract Kind kind();
 
   @BeforeEach
   void openBucket() {
-    server = S3TestServer.get(kind());
-    bucket = server.createBucket();
-    store = open(builder());
-  }
-
-  /**
-   * A store builder on the test's bucket whose conditional PUTs are atomic ({@link
-   * AtomicConditionalWrites}).
-   */
-  private S3Store.Builder builder() {
-    AtomicConditionalWrites http = new AtomicConditionalWrites(Apache5HttpClient.create());
-    opened.add(http);
-    return server.storeBuilder(bucket).httpClient(http);
+    s3 = new S3OnlyFixture(kind(), builder -> builder);
   }
 
   @AfterEach
   void closeStores() throws Exception {
-    for (AutoCloseable closeable : opened) {
-      closeable.close();
-    }
+    s3.close();
+  }
+
+  /** A store builder on the test's bucket whose conditional PUTs are atomic. */
+  private S3Store.Builder builder() {
+    return s3.builder();
   }
 
   private S3Store open(S3Store.Builder builder) {
-    S3Store opened = builder.build();
-    this.opened.add(opened);
-    return opened;
+    return s3.open(builder);
   }
 
   @Override
   protected PointerStore pointerStore(String name, StepListener steps, Optional<TokenKeys> keys) {
-    if (keys.isEmpty()) {
-      return store.pointerStore(name, steps);
-    }
-    return signedStores
-        .computeIfAbsent(keys.get(), k -> open(builder().tokenKeys(k)))
-        .pointerStore(name, steps);
+    return s3.pointerStore(name, steps, keys);
   }
 
   @Override
@@ -120,8 +98,7 @@ abstract class S3PointerStoreContractTest extends PointerStoreContract {
 
   @Override
   protected void restartStore() {
-    store = open(builder());
-    signedStores.clear();
+    s3.restart();
   }
 
   @Override
@@ -137,12 +114,12 @@ abstract class S3PointerStoreContractTest extends PointerStoreContract {
   private FaultyHttpClient faultyClient() {
     FaultyHttpClient faulty =
         new FaultyHttpClient(new AtomicConditionalWrites(Apache5HttpClient.create()));
-    opened.add(faulty);
+    s3.closedLater(faulty);
     return faulty;
   }
 
   private S3Store storeOver(FaultyHttpClient faulty) {
-    S3Store over = open(server.storeBuilder(bucket).httpClient(faulty));
+    S3Store over = open(s3.server.storeBuilder(s3.bucket).httpClient(faulty));
     over.pointerStore("tck");
     faulty.clear();
     return over;
@@ -186,12 +163,12 @@ abstract class S3PointerStoreContractTest extends PointerStoreContract {
   @Test
   void twoWritersRacingSwapsOnOneResourceWinExactlyOncePerEpochAndPerOperation() {
     ResourceId resource = freshResource("race");
-    PointerStore reader = store.pointerStore("tck");
+    PointerStore reader = s3.store().pointerStore("tck");
     List<String> appliedInOrder = new ArrayList<>();
     long epoch = 1;
     for (int round = 0; round < 8; round++) {
       // The same operation from two threads: one applies it, the other replays its receipt.
-      PointerStore gated = store.pointerStore("tck", new RaceGate());
+      PointerStore gated = s3.store().pointerStore("tck", new RaceGate());
       OperationId same = OperationId.of("same-" + round);
       Pointer samePointer = Pointer.to("s" + round);
       FencingToken one = token(resource, epoch, "writer-1");
@@ -212,7 +189,7 @@ abstract class S3PointerStoreContractTest extends PointerStoreContract {
       appliedInOrder.add(same.value());
 
       // Two operations of two epochs: the older one is rejected, or applied before the newer one.
-      PointerStore racing = store.pointerStore("tck", new RaceGate());
+      PointerStore racing = s3.store().pointerStore("tck", new RaceGate());
       FencingToken older = token(resource, epoch + 1, "writer-1");
       FencingToken newer = token(resource, epoch + 2, "writer-2");
       OperationId olderOp = OperationId.of("older-" + round);
@@ -274,7 +251,7 @@ abstract class S3PointerStoreContractTest extends PointerStoreContract {
   void neverAnAppliedOperationWithoutAFindableReceiptNorAReceiptForAnOperationNotApplied() {
     FaultyHttpClient faulty = faultyClient();
     S3Store crashing = storeOver(faulty);
-    PointerStore reader = store.pointerStore("tck");
+    PointerStore reader = s3.store().pointerStore("tck");
     List<CrashPoint> points = new ArrayList<>();
     for (FencingStep step :
         List.of(
@@ -393,7 +370,7 @@ abstract class S3PointerStoreContractTest extends PointerStoreContract {
   void aLostAnswerOvertakenByANewerOwnerIsStillApplied(int laterWrites) {
     FaultyHttpClient faulty = faultyClient();
     PointerStore pointers = storeOver(faulty).pointerStore("tck");
-    PointerStore newOwner = store.pointerStore("tck");
+    PointerStore newOwner = s3.store().pointerStore("tck");
     ResourceId resource = freshResource("lost-overtaken");
     receipt(pointers.write(token(resource, 1, "a"), OperationId.of("v1"), to("1")));
     List<String> expected = new ArrayList<>();
@@ -427,7 +404,7 @@ abstract class S3PointerStoreContractTest extends PointerStoreContract {
   void aLookupRacingAWriteThatReplacesTheOperationStillFindsIt() {
     FaultyHttpClient faulty = faultyClient();
     PointerStore looking = storeOver(faulty).pointerStore("tck");
-    PointerStore writer = store.pointerStore("tck");
+    PointerStore writer = s3.store().pointerStore("tck");
     ResourceId resource = freshResource("lookup-race");
     receipt(writer.write(token(resource, 1, "a"), OperationId.of("v1"), to("1")));
     Receipt v2 = receipt(writer.write(token(resource, 1, "a"), OperationId.of("v2"), to("2")));
@@ -482,7 +459,7 @@ abstract class S3PointerStoreContractTest extends PointerStoreContract {
 
   @Test
   void resourcesWhosePathsNestDoNotShareObjects() {
-    PointerStore pointers = store.pointerStore("tck");
+    PointerStore pointers = s3.store().pointerStore("tck");
     List<ResourceId> nested =
         List.of(
             ResourceId.of("k"),
@@ -511,15 +488,15 @@ abstract class S3PointerStoreContractTest extends PointerStoreContract {
 
   @Test
   void theStoreIdentityIsCreatedOnceAndSharedByEveryProcess() {
-    String id = store.pointerStore("tck").storeId();
+    String id = s3.store().pointerStore("tck").storeId();
     S3Store other = open(builder());
 
     assertThat(id).matches("s3-[A-Za-z0-9._-]+");
     assertThat(other.pointerStore("other").storeId()).isEqualTo(id);
     AtomicConditionalWrites http = new AtomicConditionalWrites(Apache5HttpClient.create());
-    opened.add(http);
+    s3.closedLater(http);
     assertThat(
-            open(server.storeBuilder(server.createBucket()).httpClient(http))
+            open(s3.server.storeBuilder(s3.server.createBucket()).httpClient(http))
                 .pointerStore("tck")
                 .storeId())
         .isNotEqualTo(id);
@@ -527,21 +504,21 @@ abstract class S3PointerStoreContractTest extends PointerStoreContract {
 
   @Test
   void anUnreadableControlObjectIsAnErrorNeverAnEmptyState() {
-    PointerStore pointers = store.pointerStore("tck");
+    PointerStore pointers = s3.store().pointerStore("tck");
     ResourceId resource = freshResource("unreadable");
     String key = PointerKeys.control(resource);
     for (String content :
         List.of("{not json", "{\"format\":2,\"epoch\":5}", "[]", "{\"format\":1,\"epoch\":-1}")) {
-      server
+      s3.server
           .admin()
           .putObject(
-              b -> b.bucket(bucket).key(key),
+              b -> b.bucket(s3.bucket).key(key),
               software.amazon.awssdk.core.sync.RequestBody.fromString(content));
 
       assertThatThrownBy(() -> pointers.currentEpoch(resource))
           .as(content)
           .isInstanceOf(StoreException.class)
-          .hasMessageContaining("Cannot read pointer object s3://" + bucket + "/" + key);
+          .hasMessageContaining("Cannot read pointer object s3://" + s3.bucket + "/" + key);
       assertThatThrownBy(
               () -> pointers.write(token(resource, 9, "a"), OperationId.of("op"), to("x")))
           .as(content)
