@@ -111,9 +111,10 @@ record ControlObject(Epoch epoch, String issuer, List<String> writes, Map<String
     JsonNode root = readRoot(json, shown);
     try {
       Epoch epoch = Epoch.of(longField(root, "epoch"));
-      JsonNode issuerNode = root.get("issuer");
+      // Required (null until bound): a missing issuer must not read as an unbound resource.
+      JsonNode issuerNode = field(root, "issuer");
       String issuer = null;
-      if (issuerNode != null && !issuerNode.isNull()) {
+      if (!issuerNode.isNull()) {
         issuer = FencingToken.validateIssuer(stringField(root, "issuer"));
       }
       List<String> writes = new ArrayList<>();
@@ -154,7 +155,10 @@ record ControlObject(Epoch epoch, String issuer, List<String> writes, Map<String
       throw unreadable(shown, "it is not a JSON object", null);
     }
     JsonNode format = root.get("format");
-    if (format == null || !format.isIntegralNumber() || format.asLong() != FORMAT) {
+    if (format == null
+        || !format.isIntegralNumber()
+        || !format.canConvertToLong()
+        || format.asLong() != FORMAT) {
       throw unreadable(
           shown,
           "its format "

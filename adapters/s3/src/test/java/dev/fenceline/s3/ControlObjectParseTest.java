@@ -1,0 +1,53 @@
+package dev.fenceline.s3;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.fenceline.spi.StoreException;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * A control object this version cannot read, whatever is wrong with it, fails with a {@link
+ * StoreException} naming the object; it is never read as an empty or unbound state.
+ */
+class ControlObjectParseTest {
+
+  private static final String SHOWN = "s3://bucket/.fenceline/pointers/control/r.json";
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "",
+        "null",
+        "[]",
+        "{\"format\":1",
+        "{\"epoch\":3,\"issuer\":null,\"writes\":[],\"names\":{}}",
+        "{\"format\":2,\"epoch\":3,\"issuer\":null,\"writes\":[],\"names\":{}}",
+        "{\"format\":1.0,\"epoch\":3,\"issuer\":null,\"writes\":[],\"names\":{}}",
+        "{\"format\":\"1\",\"epoch\":3,\"issuer\":null,\"writes\":[],\"names\":{}}",
+        "{\"format\":123456789012345678901234567890,\"epoch\":3,\"issuer\":null,\"writes\":[],"
+            + "\"names\":{}}",
+        "{\"format\":1,\"epoch\":123456789012345678901234567890,\"issuer\":null,\"writes\":[],"
+            + "\"names\":{}}",
+        "{\"format\":1,\"epoch\":-1,\"issuer\":null,\"writes\":[],\"names\":{}}",
+        "{\"format\":1,\"epoch\":3.5,\"issuer\":null,\"writes\":[],\"names\":{}}",
+        "{\"format\":1,\"issuer\":null,\"writes\":[],\"names\":{}}",
+        "{\"format\":1,\"epoch\":3,\"writes\":[],\"names\":{}}",
+        "{\"format\":1,\"epoch\":3,\"issuer\":7,\"writes\":[],\"names\":{}}",
+        "{\"format\":1,\"epoch\":3,\"issuer\":null,\"names\":{}}",
+        "{\"format\":1,\"epoch\":3,\"issuer\":null,\"writes\":[1],\"names\":{}}",
+        "{\"format\":1,\"epoch\":3,\"issuer\":null,\"writes\":[]}",
+        "{\"format\":1,\"epoch\":3,\"issuer\":null,\"writes\":[],\"names\":[]}",
+        "{\"format\":1,\"epoch\":3,\"issuer\":null,\"writes\":[],\"names\":{\"tck\":{}}}",
+        "{\"format\":1,\"epoch\":3,\"issuer\":null,\"writes\":[],\"names\":{\"tck\":5}}",
+      })
+  void anUnreadableControlObjectIsAClearStoreExceptionNeverAnEmptyState(String json) {
+    assertThatThrownBy(() -> ControlObject.parse(json.getBytes(StandardCharsets.UTF_8), SHOWN))
+        .isInstanceOf(StoreException.class)
+        .hasMessageStartingWith("Cannot read pointer object " + SHOWN + ": ")
+        .hasMessageEndingWith(")")
+        .satisfies(e -> assertThat(((StoreException) e).outcomeUnknown()).isFalse());
+  }
+}
