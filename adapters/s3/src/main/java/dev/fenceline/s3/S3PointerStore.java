@@ -210,7 +210,8 @@ public final class S3PointerStore implements PointerStore, SupportsEpochReset {
       }
       String nonce = nonce();
       if (putControl(
-          read, control.registered(token.epoch(), token.issuer(), nonce), action, resource)) {
+              read, control.registered(token.epoch(), token.issuer(), nonce), action, resource)
+          == Put.WRITTEN) {
         return registered;
       }
       attempt = new Attempt<>(nonce, registered, false);
@@ -268,7 +269,8 @@ public final class S3PointerStore implements PointerStore, SupportsEpochReset {
           steps.reached(FencingStep.AFTER_COMMIT, token, operation);
           return replay;
         }
-        if (putControl(read, control.registered(newest, token.issuer(), nonce), action, resource)) {
+        if (putControl(read, control.registered(newest, token.issuer(), nonce), action, resource)
+            == Put.WRITTEN) {
           steps.reached(FencingStep.AFTER_COMMIT, token, operation);
           return replay;
         }
@@ -293,7 +295,7 @@ public final class S3PointerStore implements PointerStore, SupportsEpochReset {
       // Nothing of this operation is visible until the control PUT: a listener that throws here
       // leaves at most the previous entry's immutable objects, which were committed already.
       steps.reached(FencingStep.AFTER_APPLY, token, operation);
-      if (putControl(read, next, action, resource)) {
+      if (putControl(read, next, action, resource) == Put.WRITTEN) {
         steps.reached(FencingStep.AFTER_COMMIT, token, operation);
         return applied;
       }
@@ -375,6 +377,7 @@ public final class S3PointerStore implements PointerStore, SupportsEpochReset {
     FencingToken.validateHolder(reason);
     String action = "reset the registered epoch of " + resource + " to " + epoch;
     Attempt<Epoch> attempt = null;
+    boolean mayHaveLanded = false;
     Epoch previous;
     while (true) {
       ControlRead read = readControl(resource);
@@ -382,12 +385,26 @@ public final class S3PointerStore implements PointerStore, SupportsEpochReset {
         previous = attempt.outcome();
         break;
       }
+      if (mayHaveLanded) {
+        // The nonce may have left the recent writes: applying the reset again could move the
+        // epoch back below epochs registered after it landed.
+        throw new StoreException(
+            "Cannot "
+                + action
+                + ": an earlier attempt whose answer was lost may have been applied, and "
+                + ControlObject.RECENT_WRITES
+                + " or more writes followed it (read the current epoch before resetting again)",
+            null,
+            true);
+      }
       String nonce = nonce();
-      if (putControl(read, read.control().registered(epoch, null, nonce), action, resource)) {
+      Put put = putControl(read, read.control().registered(epoch, null, nonce), action, resource);
+      if (put == Put.WRITTEN) {
         previous = read.control().epoch();
         break;
       }
       attempt = new Attempt<>(nonce, read.control().epoch(), false);
+      mayHaveLanded = put == Put.REFUSED_AFTER_RETRY;
     }
     System.getLogger(S3PointerStore.class.getName())
         .log(
@@ -497,23 +514,33 @@ public final class S3PointerStore implements PointerStore, SupportsEpochReset {
     return new ControlRead(ControlObject.parse(bytes.asByteArray(), location.describe(key)), etag);
   }
 
+  /** How a conditional PUT of the control object ended. */
+  private enum Put {
+    WRITTEN,
+    /** Refused (412 or 409) on the only attempt: nothing was written. */
+    REFUSED,
+    /** Refused after the SDK sent it more than once: an earlier attempt may have landed. */
+    REFUSED_AFTER_RETRY
+  }
+
   /**
    * Swaps the control object against the version {@code read}: {@code If-Match} its ETag, or {@code
    * If-None-Match: *} if it was absent.
    *
-   * @return true if written, false if another step committed since the read (412 or 409)
+   * @return whether it was written, or refused because another step committed since the read (412
+   *     or 409), possibly after an earlier attempt landed
    * @throws StoreException if the request failed otherwise; the outcome is unknown if an attempt
    *     may have landed
    */
-  private boolean putControl(
-      ControlRead read, ControlObject next, String action, ResourceId resource) {
+  private Put putControl(ControlRead read, ControlObject next, String action, ResourceId resource) {
     String key = location.objectKey(PointerKeys.control(resource));
     try {
       putJson(location, key, next.toJson(), read.etag());
-      return true;
+      return Put.WRITTEN;
     } catch (SdkException e) {
       if (S3Location.preconditionFailed(e)) {
-        return false;
+        Integer attempts = e.numAttempts();
+        return attempts != null && attempts > 1 ? Put.REFUSED_AFTER_RETRY : Put.REFUSED;
       }
       StoreException failure =
           location.failure(action + " (" + location.describe(key) + ")", e, true);

@@ -21,6 +21,7 @@ import dev.fenceline.spi.RejectedStale;
 import dev.fenceline.spi.ResourceId;
 import dev.fenceline.spi.StepListener;
 import dev.fenceline.spi.StoreException;
+import dev.fenceline.spi.SupportsEpochReset;
 import dev.fenceline.spi.TokenKeys;
 import dev.fenceline.spi.WriteOutcome;
 import dev.fenceline.tck.ConcurrencyControl;
@@ -395,6 +396,39 @@ abstract class S3PointerStoreContractTest extends PointerStoreContract {
     expected.add("v1");
     assertThat(operations(newOwner.history(resource, 20))).containsExactlyElementsOf(expected);
     assertThat(newOwner.currentEpoch(resource)).isEqualTo(Epoch.of(3));
+  }
+
+  /**
+   * A reset's PUT landed, its answer was lost, and before the SDK's retry (412) nine registrations
+   * pushed the reset's nonce out of the control object's recent writes. Deciding again would apply
+   * the reset a second time, moving the registered epoch back below epochs registered after it (and
+   * unbinding the issuer): fenced-out tokens of epochs 2 to 9 would be accepted again.
+   */
+  @Test
+  void aLandedResetWhoseAnswerWasLostIsNeverAppliedAgainOverNewerRegistrations() {
+    FaultyHttpClient faulty = faultyClient();
+    PointerStore pointers = storeOver(faulty).pointerStore("tck");
+    PointerStore newOwner = s3.store().pointerStore("tck");
+    ResourceId resource = freshResource("lost-reset");
+    pointers.register(token(resource, 5, "a"));
+    faulty.loseAnswerOnce(
+        FaultyHttpClient::controlPut,
+        () -> {
+          for (long epoch = 2; epoch <= 10; epoch++) {
+            assertThat(newOwner.register(token(resource, epoch, "b")))
+                .isInstanceOf(Registered.class);
+          }
+        });
+
+    assertThatThrownBy(
+            () ->
+                ((SupportsEpochReset) pointers)
+                    .resetRegisteredEpoch(resource, Epoch.of(1), "test: lost answer"))
+        .isInstanceOf(StoreException.class)
+        .hasMessageStartingWith("Cannot reset the registered epoch of " + resource + " to 1")
+        .satisfies(e -> assertThat(((StoreException) e).outcomeUnknown()).isTrue());
+    assertThat(newOwner.currentEpoch(resource)).isEqualTo(Epoch.of(10));
+    assertThat(newOwner.register(token(resource, 9, "stale"))).isInstanceOf(RejectedStale.class);
   }
 
   // ---------------------------------------------------------------------------------------------
