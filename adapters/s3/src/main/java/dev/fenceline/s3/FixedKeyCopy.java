@@ -25,9 +25,17 @@ import software.amazon.awssdk.services.s3.model.PutObjectRequest;
  * condition on the fixed key ({@code If-Match} with the ETag read just before, or {@code
  * If-None-Match: *} when the key is absent) and carries the pointer's version in the object's
  * metadata ({@value #VERSION_METADATA}). A copy replaces only an older version: a late copy by a
- * stale process that read an old pointer never moves the fixed key backwards, since either it sees
- * the newer version and stops, or its condition fails and it reads again. Rollbacks publish a new
- * pointer version, so they are copied too.
+ * stale process that read an old pointer sees the newer version and stops, or its condition fails
+ * and it reads again. Rollbacks publish a new pointer version, so they are copied too.
+ *
+ * <p>One case the condition cannot catch: S3 ETags are digests of the bytes (metadata is not part
+ * of them), so when a newer version has exactly the bytes the stale copier saw at the fixed key (an
+ * unchanged report, a rollback), the fixed key's ETag comes back and the stale copier's {@code
+ * If-Match} holds: for a moment the fixed key holds the stale copier's older version. {@link
+ * #copyCurrent} repairs that before it returns: after copying, it reads the pointer again and
+ * copies any newer version. So the fixed key can move back only while a copier that moved it back
+ * has not yet returned (or if that process dies right then, until the next {@link #copyCurrent});
+ * {@link #copy(PointerState)}, which has no pointer store to read, does not repair it.
  *
  * <p>What readers of the fixed key get: the newest version some process copied, which may lag
  * behind the pointer (copy after every publish, or call {@link #copyCurrent} from a schedule); the
@@ -81,15 +89,40 @@ public final class FixedKeyCopy {
 
   /**
    * Copies the current pointer of {@code resource} in {@code pointers} to the fixed key, unless the
-   * fixed key holds that version or a newer one already.
+   * fixed key holds that version or a newer one already; then reads the pointer again and copies
+   * any newer version, so that a copy of this call that put older bytes back (see the class
+   * comment) is repaired before it returns.
    *
-   * @return what happened, or empty if nothing is published for the resource yet
+   * @return what the last copy did, or empty if nothing is published for the resource yet
    * @throws StoreException if a store failed, or the fixed key holds something Fenceline did not
    *     copy there
    */
   public Optional<Result> copyCurrent(PointerStore pointers, ResourceId resource) {
     requireNonNull(pointers, "pointers is null");
-    return pointers.current(requireNonNull(resource, "resource is null")).map(this::copy);
+    requireNonNull(resource, "resource is null");
+    Optional<PointerState> copied = pointers.current(resource);
+    if (copied.isEmpty()) {
+      return Optional.empty();
+    }
+    Result result = copy(copied.get());
+    for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      Optional<PointerState> now = pointers.current(resource);
+      if (now.isEmpty() || now.get().version() <= copied.get().version()) {
+        return Optional.of(result);
+      }
+      copied = now;
+      result = copy(now.get());
+    }
+    throw new StoreException(
+        "Cannot copy the current version of "
+            + resource
+            + " to "
+            + location.describe(location.objectKey(fixedKey))
+            + ": the pointer moved on "
+            + MAX_ATTEMPTS
+            + " times in a row while copying (copy again when publishing slows down)",
+        null,
+        false);
   }
 
   /**

@@ -7,16 +7,21 @@ import dev.fenceline.s3.S3TestServer.Kind;
 import dev.fenceline.spi.BlobKey;
 import dev.fenceline.spi.ConfigurationException;
 import dev.fenceline.spi.Epoch;
+import dev.fenceline.spi.FencingToken;
 import dev.fenceline.spi.OperationId;
 import dev.fenceline.spi.Pointer;
 import dev.fenceline.spi.PointerState;
+import dev.fenceline.spi.PointerStore;
 import dev.fenceline.spi.ResourceId;
+import dev.fenceline.spi.StepListener;
 import dev.fenceline.spi.StoreException;
+import dev.fenceline.tck.memory.InMemoryCasPointerStore;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -142,25 +147,30 @@ class FixedKeyCopyTest {
    * S3 ETags are content digests and metadata is not part of them: when a newer version has the
    * same bytes as the version a stale copier read (an unchanged report, a rollback), the fixed
    * key's ETag comes back and the stale copier's {@code If-Match} holds although the version moved
-   * on.
+   * on. {@code copyCurrent} reads the pointer again after copying and repairs the fixed key before
+   * it returns.
    */
-  @Disabled(
-      "Known bug, not fixed: the If-Match on the fixed key cannot tell two versions with the same"
-          + " bytes apart; this test fails (COPIED, the fixed key goes back to version 2)")
   @ParameterizedTest
   @EnumSource(
       value = Kind.class,
-      names = {"S3MOCK"})
-  void aStaleCopyNeverMovesTheFixedKeyBackwardsWhenANewerVersionHasTheSameBytes(Kind kind)
+      names = {"S3MOCK", "S3PROXY"})
+  void aStaleCopyCurrentThatPutOlderBytesBackRepairsTheFixedKeyBeforeReturning(Kind kind)
       throws Exception {
     S3TestServer server = S3TestServer.get(kind);
     String bucket = server.createBucket();
     putObject(server, bucket, "v1", "unchanged report");
     putObject(server, bucket, "v2", "a different report");
     putObject(server, bucket, "v3", "unchanged report");
+    ResourceId resource = RESOURCE;
+    InMemoryCasPointerStore.Storage storage = new InMemoryCasPointerStore.Storage();
+    PointerStore pointers =
+        new InMemoryCasPointerStore(storage, "reports", StepListener.NONE, Clock.systemUTC());
+    FencingToken token = new FencingToken("issuer", resource, Epoch.of(1), "worker");
+    pointers.write(token, OperationId.of("op-1"), Pointer.to("v1"));
     try (S3Store fresh = atomic(server, bucket).build()) {
-      assertThat(fresh.fixedKeyCopy(FIXED).copy(version(1, "v1")))
-          .isEqualTo(FixedKeyCopy.Result.COPIED);
+      assertThat(fresh.fixedKeyCopy(FIXED).copyCurrent(pointers, resource))
+          .contains(FixedKeyCopy.Result.COPIED);
+      pointers.write(token, OperationId.of("op-2"), Pointer.to("v2"));
       PausingHttpClient pausing =
           new PausingHttpClient(
               new AtomicConditionalWrites(Apache5HttpClient.create()),
@@ -169,15 +179,19 @@ class FixedKeyCopyTest {
                       && request.encodedPath().endsWith("/site/latest.csv"));
       try (S3Store stale = server.storeBuilder(bucket).httpClient(pausing).build()) {
         FixedKeyCopy staleCopy = stale.fixedKeyCopy(FIXED);
-        CompletableFuture<FixedKeyCopy.Result> late =
-            CompletableFuture.supplyAsync(() -> staleCopy.copy(version(2, "v2")));
+        // Reads version 2, sees version 1 at the fixed key, and is held before its PUT.
+        CompletableFuture<Optional<FixedKeyCopy.Result>> late =
+            CompletableFuture.supplyAsync(() -> staleCopy.copyCurrent(pointers, resource));
         pausing.awaitPaused();
 
-        assertThat(fresh.fixedKeyCopy(FIXED).copy(version(3, "v3")))
-            .isEqualTo(FixedKeyCopy.Result.COPIED);
+        pointers.write(token, OperationId.of("op-3"), Pointer.to("v3"));
+        assertThat(fresh.fixedKeyCopy(FIXED).copyCurrent(pointers, resource))
+            .contains(FixedKeyCopy.Result.COPIED);
         pausing.release();
 
-        assertThat(late.get(60, TimeUnit.SECONDS)).isEqualTo(FixedKeyCopy.Result.NEWER_PRESENT);
+        // The held PUT of version 2 passes (version 3 has version 1's bytes and so its ETag), then
+        // the stale copier sees version 3 at the pointer and copies it again.
+        assertThat(late.get(60, TimeUnit.SECONDS)).contains(FixedKeyCopy.Result.COPIED);
         HeadObjectResponse head =
             server.admin().headObject(b -> b.bucket(bucket).key("site/latest.csv"));
         assertThat(head.metadata()).containsEntry(FixedKeyCopy.VERSION_METADATA, "3");
