@@ -62,7 +62,17 @@ public final class S3AdapterFactory implements AdapterFactory {
     config.duration("socket-timeout").ifPresent(builder::socketTimeout);
     config.duration("attempt-timeout").ifPresent(builder::attemptTimeout);
     size(config, "multipart-threshold").ifPresent(builder::multipartThreshold);
-    size(config, "part-size").ifPresent(bytes -> builder.partSize(Math.toIntExact(bytes)));
+    size(config, "part-size")
+        .ifPresent(
+            bytes -> {
+              if (bytes > Integer.MAX_VALUE) {
+                throw config.error(
+                    "key \"part-size\" is "
+                        + bytes
+                        + " bytes, more than S3 parts can be here (write at most 512MiB)");
+              }
+              builder.partSize((int) (long) bytes);
+            });
     S3Store store = builder.build();
     return new Adapter() {
       @Override

@@ -88,6 +88,10 @@ class S3AdapterFactoryTest {
             () -> s3().create("reports", Map.of("bucket", "reports", "part-size", "8 megabytes")))
         .hasMessageContaining("key \"part-size\" has value \"8 megabytes\", not a size");
     assertThatThrownBy(
+            () -> s3().create("reports", Map.of("bucket", "reports", "part-size", "3GiB")))
+        .isInstanceOf(ConfigurationException.class)
+        .hasMessageContaining("key \"part-size\" is 3221225472 bytes");
+    assertThatThrownBy(
             () -> s3().create("reports", Map.of("bucket", "reports", "part-size", "1MiB")))
         .hasMessageContaining("Cannot use part size 1048576");
     assertThatThrownBy(
