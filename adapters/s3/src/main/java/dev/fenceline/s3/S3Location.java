@@ -74,9 +74,10 @@ record S3Location(S3Client client, String bucket, String prefix, String endpoint
   }
 
   /**
-   * A {@link StoreException} for a failed request: {@code Cannot <action>: <cause> (<hint>)}. The
-   * outcome is unknown unless the server answered with an error (a 4xx or 5xx answer means the
-   * request was not applied; a lost answer may hide an applied one).
+   * A {@link StoreException} for a failed request: {@code Cannot <action>: <cause> (<hint>)}. For a
+   * write, the outcome is unknown unless the server answered 4xx: a lost answer may hide an applied
+   * request, and S3 does not promise that a 5xx ({@code InternalError}, {@code SlowDown}) left
+   * nothing behind, also when the SDK made a single attempt (its retry quota can be spent).
    */
   StoreException failure(String action, SdkException e, boolean writes) {
     String reason;
@@ -87,7 +88,7 @@ record S3Location(S3Client client, String bucket, String prefix, String endpoint
           "the endpoint answered HTTP "
               + s3.statusCode()
               + (code == null || code.isBlank() ? "" : " " + code);
-      unknown = false;
+      unknown = writes && s3.statusCode() >= 500;
     } else {
       reason =
           e instanceof SdkClientException
