@@ -89,7 +89,12 @@ public final class S3BlobStore implements BlobStore {
     this.location = requireNonNull(location, "location is null");
     if (partSize < 1 || multipartThreshold < partSize || multipartThreshold > Integer.MAX_VALUE) {
       throw new IllegalArgumentException(
-          "part size " + partSize + " and multipart threshold " + multipartThreshold);
+          "Cannot create an S3 blob store with part size "
+              + partSize
+              + " and multipart threshold "
+              + multipartThreshold
+              + ": the part size must be positive and at most the threshold, and the threshold at"
+              + " most 2 GiB (build it with S3Store.builder, which checks both)");
     }
     this.multipartThreshold = multipartThreshold;
     this.partSize = partSize;
