@@ -43,8 +43,7 @@ public final class Fenceline implements AutoCloseable {
   private final String holder;
   private final Duration leaseTtl;
   private final Duration renewEvery;
-  private final boolean allowUnguarded;
-  private final boolean allowIdempotentOnly;
+  private final Guarantee weakestAllowed;
   private final MonotonicClock clock;
   private final ScheduledExecutorService renewals;
   private final boolean ownsRenewals;
@@ -56,8 +55,14 @@ public final class Fenceline implements AutoCloseable {
     this.leaseTtl = builder.leaseTtl;
     this.renewEvery =
         builder.renewEvery != null ? builder.renewEvery : builder.leaseTtl.dividedBy(3);
-    this.allowUnguarded = builder.allowUnguarded;
-    this.allowIdempotentOnly = builder.allowIdempotentOnly;
+    this.weakestAllowed =
+        builder.allowUnguarded
+            ? Guarantee.UNGUARDED
+            : builder.allowIdempotentOnly
+                ? Guarantee.IDEMPOTENT_ONLY
+                : builder.allowFencedAtIntent
+                    ? Guarantee.FENCED_AT_INTENT
+                    : Guarantee.FENCED_BY_STAGING;
     this.clock = builder.clock;
     this.ownsRenewals = builder.renewals == null;
     this.renewals =
@@ -134,10 +139,11 @@ public final class Fenceline implements AutoCloseable {
    * this method does not consult the local lease belief, because a process can stall between such a
    * check and the write.
    *
-   * @throws ConfigurationException if the destination's guarantee is {@link Guarantee#UNGUARDED}
-   *     and the builder did not {@link Builder#allowUnguarded allow} it, or {@link
-   *     Guarantee#IDEMPOTENT_ONLY} (a stale writer's new operation is not stopped) and the builder
-   *     did not {@link Builder#allowIdempotentOnly allow} that
+   * @throws ConfigurationException if the destination's guarantee is weaker than {@link
+   *     Guarantee#FENCED_BY_STAGING} and the builder did not allow it: {@link
+   *     Guarantee#FENCED_AT_INTENT} needs {@link Builder#allowFencedAtIntent}, {@link
+   *     Guarantee#IDEMPOTENT_ONLY} (a stale writer's new operation is not stopped) {@link
+   *     Builder#allowIdempotentOnly}, {@link Guarantee#UNGUARDED} {@link Builder#allowUnguarded}
    * @throws dev.fenceline.spi.StoreException if the destination failed (see its {@code
    *     outcomeUnknown})
    */
@@ -157,26 +163,43 @@ public final class Fenceline implements AutoCloseable {
     requireNonNull(destination, "destination is null");
     requireNonNull(operation, "operation is null");
     Guarantee guarantee = destination.guarantee();
-    if (guarantee == Guarantee.UNGUARDED && !allowUnguarded) {
+    if (guarantee.compareTo(weakestAllowed) > 0) {
       throw new ConfigurationException(
           "Cannot publish "
               + token.resource()
               + " to "
+              + destination.name()
+              + " ("
               + destination.getClass().getSimpleName()
-              + ": its guarantee is UNGUARDED, a stale writer could overwrite newer results"
-              + " (use a fenced destination, or call allowUnguarded(true) if you accept that)");
-    }
-    if (guarantee == Guarantee.IDEMPOTENT_ONLY && !allowIdempotentOnly && !allowUnguarded) {
-      throw new ConfigurationException(
-          "Cannot publish "
-              + token.resource()
-              + " to "
-              + destination.getClass().getSimpleName()
-              + ": its guarantee is IDEMPOTENT_ONLY, it deduplicates retries but cannot reject a"
-              + " stale writer's new operation (use a fenced destination, or call"
-              + " allowIdempotentOnly(true) if you accept that)");
+              + "): its guarantee is "
+              + guarantee
+              + ", "
+              + risk(guarantee)
+              + " (use a fenced destination, or call "
+              + allowCall(guarantee)
+              + " if you accept that)");
     }
     return destination.write(token, operation, change);
+  }
+
+  private static String risk(Guarantee guarantee) {
+    return switch (guarantee) {
+      case FENCED_AT_INTENT ->
+          "a stale writer whose intent was recorded before a takeover can"
+              + " still send one request, and duplicates are stopped only while the called system"
+              + " honours idempotency keys";
+      case IDEMPOTENT_ONLY ->
+          "it deduplicates retries but cannot reject a stale writer's new" + " operation";
+      default -> "a stale writer could overwrite newer results";
+    };
+  }
+
+  private static String allowCall(Guarantee guarantee) {
+    return switch (guarantee) {
+      case FENCED_AT_INTENT -> "allowFencedAtIntent(true)";
+      case IDEMPOTENT_ONLY -> "allowIdempotentOnly(true)";
+      default -> "allowUnguarded(true)";
+    };
   }
 
   /** Stops background renewal (held leases are not released; close them first). */
@@ -196,6 +219,7 @@ public final class Fenceline implements AutoCloseable {
     private Duration renewEvery;
     private boolean allowUnguarded;
     private boolean allowIdempotentOnly;
+    private boolean allowFencedAtIntent;
     private MonotonicClock clock = MonotonicClock.SYSTEM;
     private ScheduledExecutorService renewals;
 
@@ -244,9 +268,20 @@ public final class Fenceline implements AutoCloseable {
     }
 
     /**
-     * Allows publishing to {@link Guarantee#IDEMPOTENT_ONLY} destinations (default false): retries
-     * are deduplicated, but a stale writer's new operation is applied. {@link #allowUnguarded}
-     * implies this.
+     * Allows publishing to {@link Guarantee#FENCED_AT_INTENT} destinations, such as an external API
+     * called through a fenced intent (default false): a writer that is stale when it begins never
+     * sends, but one whose intent was recorded before a takeover can still send one request. {@link
+     * #allowIdempotentOnly} and {@link #allowUnguarded} imply this.
+     */
+    public Builder allowFencedAtIntent(boolean allowFencedAtIntent) {
+      this.allowFencedAtIntent = allowFencedAtIntent;
+      return this;
+    }
+
+    /**
+     * Allows publishing to {@link Guarantee#IDEMPOTENT_ONLY} destinations, and so to {@link
+     * Guarantee#FENCED_AT_INTENT} ones (default false): retries are deduplicated, but a stale
+     * writer's new operation is applied. {@link #allowUnguarded} implies this.
      */
     public Builder allowIdempotentOnly(boolean allowIdempotentOnly) {
       this.allowIdempotentOnly = allowIdempotentOnly;

@@ -126,6 +126,53 @@ class FencelineTest {
     }
   }
 
+  /** A destination that records fenced intents before calling a system with idempotency keys. */
+  private static final class FencedAtIntent extends PlainOverwrite {
+    @Override
+    public Set<Capability> capabilities() {
+      return Set.of(Capability.FENCED_INTENT, Capability.IDEMPOTENCY_KEY);
+    }
+  }
+
+  @Test
+  void refusesFencedAtIntentDestinationsUnlessAllowedOrAWeakerGuaranteeIs() {
+    FencedAtIntent api = new FencedAtIntent();
+    assertThat(api.guarantee()).isEqualTo(Guarantee.FENCED_AT_INTENT);
+    try (Fenceline fenceline = Fenceline.builder().issuer(issuer).holder("worker-a").build();
+        HeldLease lease = fenceline.tryAcquire(ResourceId.of("payment")).orElseThrow()) {
+      assertThatThrownBy(() -> fenceline.publish(lease, api, OperationId.of("op"), "x"))
+          .isInstanceOf(ConfigurationException.class)
+          .hasMessageContaining("FENCED_AT_INTENT")
+          .hasMessageContaining("allowFencedAtIntent(true)");
+      assertThat(api.writes).isEmpty();
+    }
+    try (Fenceline fenceline =
+            Fenceline.builder()
+                .issuer(issuer)
+                .holder("worker-b")
+                .allowFencedAtIntent(true)
+                .build();
+        HeldLease lease = fenceline.tryAcquire(ResourceId.of("payment-2")).orElseThrow()) {
+      assertThat(fenceline.publish(lease, api, OperationId.of("op"), "x"))
+          .isInstanceOf(Applied.class);
+      assertThatThrownBy(
+              () -> fenceline.publish(lease, new IdempotentOnly(), OperationId.of("op"), "x"))
+          .as("allowing FENCED_AT_INTENT does not allow IDEMPOTENT_ONLY")
+          .hasMessageContaining("IDEMPOTENT_ONLY");
+    }
+    try (Fenceline fenceline =
+            Fenceline.builder()
+                .issuer(issuer)
+                .holder("worker-c")
+                .allowIdempotentOnly(true)
+                .build();
+        HeldLease lease = fenceline.tryAcquire(ResourceId.of("payment-3")).orElseThrow()) {
+      assertThat(fenceline.publish(lease, new FencedAtIntent(), OperationId.of("op"), "x"))
+          .as("allowing a weaker guarantee allows this stronger one")
+          .isInstanceOf(Applied.class);
+    }
+  }
+
   @Test
   void builderNamesWhatIsMissingOrWrong() {
     assertThatThrownBy(() -> Fenceline.builder().holder("a").build())

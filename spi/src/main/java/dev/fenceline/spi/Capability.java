@@ -37,5 +37,14 @@ public enum Capability {
    * The destination deduplicates requests by the operation ID (an idempotency key) but cannot
    * compare epochs: a stale writer's first request for a new operation is not stopped (R7).
    */
-  IDEMPOTENCY_KEY
+  IDEMPOTENCY_KEY,
+
+  /**
+   * Before calling a system that cannot compare epochs, the destination records an intent in an
+   * {@link IntentStore} with an epoch check in the same atomic step, and sends every attempt of an
+   * operation under one idempotency key: a writer that is stale when it begins never sends, and a
+   * completed operation is never sent again. A writer whose intent was recorded before a newer
+   * owner registered can still send one request (R7).
+   */
+  FENCED_INTENT
 }

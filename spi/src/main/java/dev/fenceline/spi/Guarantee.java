@@ -23,6 +23,15 @@ public enum Guarantee {
   FENCED_BY_STAGING,
 
   /**
+   * A writer that is already stale when it begins is rejected before it sends anything, and a
+   * completed operation is never sent again; retries reuse one idempotency key. Weaker than {@link
+   * #FENCED}: the called system cannot compare epochs, so a writer whose intent was recorded before
+   * a newer owner took over can still land its request during the takeover, and duplicates are
+   * prevented only as long as the called system honours idempotency keys.
+   */
+  FENCED_AT_INTENT,
+
+  /**
    * Retries of the same operation are deduplicated, but a stale writer is not stopped from applying
    * an operation the destination has not seen.
    */
@@ -33,8 +42,9 @@ public enum Guarantee {
 
   /**
    * Computes the guarantee of a capability set. An epoch check without an operation record is
-   * reported as {@link #UNGUARDED} on purpose: a lost answer followed by a retry would apply the
-   * change twice, and Fenceline under-claims rather than over-claims.
+   * reported as {@link #UNGUARDED} on purpose, and an intent record without idempotency keys as at
+   * most {@link #IDEMPOTENT_ONLY}: a lost answer followed by a retry would apply the change twice,
+   * and Fenceline under-claims rather than over-claims.
    *
    * @param capabilities what the destination reports
    * @return the strongest guarantee the set supports
@@ -46,6 +56,10 @@ public enum Guarantee {
             && capabilities.contains(Capability.OPERATION_RECORD);
     if (fenced) {
       return capabilities.contains(Capability.STAGED_PUBLISH) ? FENCED_BY_STAGING : FENCED;
+    }
+    if (capabilities.contains(Capability.FENCED_INTENT)
+        && capabilities.contains(Capability.IDEMPOTENCY_KEY)) {
+      return FENCED_AT_INTENT;
     }
     if (capabilities.contains(Capability.OPERATION_RECORD)
         || capabilities.contains(Capability.IDEMPOTENCY_KEY)) {

@@ -12,11 +12,23 @@ public class OperationConflictException extends FencelineException {
   private static final long serialVersionUID = 1L;
 
   private final transient Receipt recorded;
+  private final transient Intent intent;
 
   /** Creates the exception; {@code recorded} is the receipt of the request applied first. */
   public OperationConflictException(String message, Receipt recorded) {
     super(message);
     this.recorded = java.util.Objects.requireNonNull(recorded, "recorded is null");
+    this.intent = null;
+  }
+
+  /**
+   * Creates the exception for an intent recorded with another request; {@code intent} may be
+   * completed or not.
+   */
+  public OperationConflictException(String message, Intent intent) {
+    super(message);
+    this.intent = java.util.Objects.requireNonNull(intent, "intent is null");
+    this.recorded = intent.receipt().orElse(null);
   }
 
   /**
@@ -41,8 +53,40 @@ public class OperationConflictException extends FencelineException {
         recorded);
   }
 
-  /** The receipt of the request that was applied under this operation ID. */
+  /**
+   * The exception for an attempt of {@code intent}'s operation whose fingerprint {@code supplied}
+   * differs from the one recorded with the intent, before anything is sent.
+   */
+  public static OperationConflictException differentIntent(
+      Intent intent, RequestFingerprint supplied) {
+    return new OperationConflictException(
+        "Cannot begin operation "
+            + intent.operation()
+            + " of "
+            + intent.resource()
+            + " at "
+            + intent.destination()
+            + ": an intent for it was recorded under epoch "
+            + intent.epoch()
+            + " with a different request (fingerprint "
+            + supplied
+            + " differs from the recorded "
+            + intent.fingerprint()
+            + "; an operation ID names exactly one request, so give a different request its own"
+            + " operation ID); nothing was sent",
+        intent);
+  }
+
+  /**
+   * The receipt of the request that was applied under this operation ID, or null if the conflict is
+   * with an {@linkplain #intent() intent} that was not completed.
+   */
   public Receipt recorded() {
     return recorded;
+  }
+
+  /** The intent the conflict is with, if the operation was recorded as an intent. */
+  public java.util.Optional<Intent> intent() {
+    return java.util.Optional.ofNullable(intent);
   }
 }

@@ -11,7 +11,7 @@ import static java.util.Objects.requireNonNull;
  * @param current the newer epoch the destination has registered
  */
 public record RejectedStale(ResourceId resource, Epoch supplied, Epoch current)
-    implements WriteOutcome, RegisterOutcome {
+    implements WriteOutcome, RegisterOutcome, IntentOutcome {
 
   /**
    * Validates the outcome.

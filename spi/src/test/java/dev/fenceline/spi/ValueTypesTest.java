@@ -152,5 +152,21 @@ class ValueTypesTest {
                     Capability.OPERATION_RECORD,
                     Capability.STAGED_PUBLISH)))
         .isEqualTo(Guarantee.FENCED_BY_STAGING);
+    assertThat(
+            Guarantee.of(
+                EnumSet.of(
+                    Capability.FENCED_INTENT,
+                    Capability.IDEMPOTENCY_KEY,
+                    Capability.RESULT_LOOKUP)))
+        .isEqualTo(Guarantee.FENCED_AT_INTENT);
+    assertThat(Guarantee.of(EnumSet.of(Capability.FENCED_INTENT, Capability.RESULT_LOOKUP)))
+        .as("an intent record without idempotency keys cannot stop a duplicate call")
+        .isEqualTo(Guarantee.UNGUARDED);
+    assertThat(Guarantee.FENCED_AT_INTENT.compareTo(Guarantee.FENCED_BY_STAGING))
+        .as("declared weaker than FENCED and FENCED_BY_STAGING")
+        .isPositive();
+    assertThat(Guarantee.FENCED_AT_INTENT.compareTo(Guarantee.IDEMPOTENT_ONLY))
+        .as("declared stronger than IDEMPOTENT_ONLY")
+        .isNegative();
   }
 }

@@ -1,0 +1,88 @@
+package dev.fenceline.spi;
+
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A fenced record of intents, for destinations that cannot compare epochs themselves, such as an
+ * external HTTP API that honours idempotency keys (R7). Before a request is sent, {@link #begin}
+ * checks the epoch and records the intent in one atomic step, serialized on the resource's control
+ * record: a stale worker is rejected there and never sends. After the call, {@link #complete}
+ * records its result.
+ *
+ * <p>This is weaker than a fenced destination: a worker whose intent was recorded before a newer
+ * owner registered can still send its request during the takeover. What it prevents is every
+ * request of a worker that was already stale when it began, and a second request for an operation
+ * whose result is recorded.
+ *
+ * <p>Like destinations, intent stores are scoped by {@linkplain #name() name}, refuse untrusted
+ * tokens ({@link UntrustedTokenException}) before comparing epochs, and share the registered epoch
+ * of a resource with every other destination of the same store. Implementations are thread-safe.
+ */
+public interface IntentStore {
+
+  /**
+   * The name that scopes the intents (the destination's name): two stores with different names
+   * never see each other's intents.
+   */
+  String name();
+
+  /**
+   * The identity of the store the intents live in, the same in every process that opens it (see
+   * {@link PointerStore#storeId()}).
+   */
+  String storeId();
+
+  /**
+   * Registers the token's epoch as {@link Destination#register} does.
+   *
+   * @return {@link Registered}, or {@link RejectedStale} if a newer epoch is registered
+   * @throws StoreException if the store cannot be reached
+   */
+  RegisterOutcome register(FencingToken token);
+
+  /**
+   * Begins an attempt of {@code operation}, in one atomic step: refuse an untrusted token; compare
+   * the token's epoch with the registered one (older → {@link RejectedStale}, nothing changes;
+   * newer → registered); then, if no intent exists, record one with {@code fingerprint}, the
+   * token's epoch and one attempt; if an intent exists and is not completed, set its epoch to the
+   * token's and count one more attempt; if it is completed, change nothing.
+   *
+   * @return the intent as recorded now, or {@link RejectedStale}
+   * @throws OperationConflictException if the intent was recorded with another fingerprint (after
+   *     the epoch check); nothing changes
+   * @throws StoreException if the store failed; with {@link StoreException#outcomeUnknown()} the
+   *     attempt may have been recorded, which is safe: the next attempt looks the result up first
+   */
+  IntentOutcome begin(FencingToken token, OperationId operation, RequestFingerprint fingerprint);
+
+  /**
+   * Records the result of a call for {@code operation}, whose intent must exist. The first
+   * completion wins: if a receipt is recorded already, nothing changes and it is returned as {@link
+   * AlreadyApplied}. Completion is not refused for a stale epoch: it records what the called system
+   * answered, which is true whoever asked; the receipt carries the token's epoch. The token must
+   * still be trusted (issuer and signature).
+   *
+   * @param attributes the receipt's attributes (see {@link Receipt})
+   * @return {@link Applied} with the receipt recorded now, or {@link AlreadyApplied} with the one
+   *     recorded before
+   * @throws IllegalStateException if no intent was recorded for the operation
+   * @throws StoreException if the store failed; with {@link StoreException#outcomeUnknown()} the
+   *     receipt may have been recorded: {@link #lookup} tells
+   */
+  WriteOutcome complete(FencingToken token, OperationId operation, Map<String, String> attributes);
+
+  /**
+   * Reads the intent of {@code operation} from the linearizable store, whatever epoch is current.
+   *
+   * @return the intent, or empty if no attempt ever began
+   * @throws StoreException if the store cannot be reached
+   */
+  Optional<Intent> lookup(ResourceId resource, OperationId operation);
+
+  /**
+   * The newest registered epoch of {@code resource}, or {@link Epoch#NONE}; informational, as
+   * {@link Destination#currentEpoch}.
+   */
+  Epoch currentEpoch(ResourceId resource);
+}
