@@ -23,6 +23,17 @@ public interface Adapter extends AutoCloseable {
     return Optional.empty();
   }
 
+  /**
+   * The intent store named {@code name} this adapter offers, if any: a fenced record of intents for
+   * calls to systems that cannot check epochs ({@link IntentStore}). Its name scopes its intents;
+   * it shares the registered epochs with the adapter's other components on the same store.
+   *
+   * @throws IllegalArgumentException if the name breaks {@link Destination#NAME}
+   */
+  default Optional<IntentStore> intentStore(String name) {
+    return Optional.empty();
+  }
+
   /** The blob store this adapter offers, if any. */
   default Optional<BlobStore> blobStore() {
     return Optional.empty();

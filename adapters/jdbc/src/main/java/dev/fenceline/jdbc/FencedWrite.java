@@ -46,7 +46,11 @@ final class FencedWrite {
     Map<String, String> apply(Connection connection) throws SQLException;
   }
 
-  private record ControlRow(Epoch epoch, String issuer, long nowMillis) {}
+  /**
+   * A resource's control row as read under its lock: the registered epoch, the bound issuer (null
+   * until the first registration) and the database's clock.
+   */
+  record ControlRow(Epoch epoch, String issuer, long nowMillis) {}
 
   private record Recorded(Receipt receipt, Optional<RequestFingerprint> fingerprint) {}
 
@@ -69,6 +73,10 @@ final class FencedWrite {
 
   String destination() {
     return destination;
+  }
+
+  StepListener steps() {
+    return steps;
   }
 
   RegisterOutcome register(FencingToken token) {
@@ -203,18 +211,29 @@ final class FencedWrite {
   /**
    * Locks the resource's control row, refuses a token of another issuer than the registered one,
    * and registers the token's epoch (and, the first time, its issuer) if it is not older; returns
-   * the row as it was, so the caller can reject an older epoch (which changed nothing).
+   * the row as it was, so the caller can reject an older epoch (which changed nothing). Call it
+   * inside {@link JdbcStore#inTransaction}, after {@link JdbcStore#verify}.
    */
-  private ControlRow lockAndRegister(Connection connection, FencingToken token, String action)
+  ControlRow lockAndRegister(Connection connection, FencingToken token, String action)
       throws SQLException {
-    ControlRow row = lockControlRow(connection, token.resource());
-    if (row.issuer() != null && !row.issuer().equals(token.issuer())) {
-      throw UntrustedTokenException.foreignIssuer(token, row.issuer(), action);
-    }
+    ControlRow row = lockTrusted(connection, token, action);
     boolean newer = token.epoch().isNewerThan(row.epoch());
     boolean bindIssuer = row.issuer() == null && !token.epoch().isOlderThan(row.epoch());
     if (newer || bindIssuer) {
       updateControlRow(connection, token, newer ? token.epoch() : row.epoch());
+    }
+    return row;
+  }
+
+  /**
+   * Locks the resource's control row and refuses a token of another issuer than the registered one;
+   * registers nothing. Call it inside {@link JdbcStore#inTransaction}.
+   */
+  ControlRow lockTrusted(Connection connection, FencingToken token, String action)
+      throws SQLException {
+    ControlRow row = lockControlRow(connection, token.resource());
+    if (row.issuer() != null && !row.issuer().equals(token.issuer())) {
+      throw UntrustedTokenException.foreignIssuer(token, row.issuer(), action);
     }
     return row;
   }

@@ -3,6 +3,7 @@ package dev.fenceline.jdbc;
 import dev.fenceline.spi.Adapter;
 import dev.fenceline.spi.AdapterConfig;
 import dev.fenceline.spi.AdapterFactory;
+import dev.fenceline.spi.IntentStore;
 import dev.fenceline.spi.LeaseIssuer;
 import dev.fenceline.spi.PointerStore;
 import java.util.Map;
@@ -10,8 +11,8 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The {@code jdbc} adapter: a lease issuer and a pointer store on one SQLite or PostgreSQL
- * database. Keys:
+ * The {@code jdbc} adapter: a lease issuer, pointer stores and intent stores on one SQLite or
+ * PostgreSQL database. Keys:
  *
  * <table>
  *   <caption>jdbc adapter configuration</caption>
@@ -79,6 +80,11 @@ public final class JdbcAdapterFactory implements AdapterFactory {
       @Override
       public Optional<PointerStore> pointerStore(String name) {
         return Optional.of(store.pointerStore(name));
+      }
+
+      @Override
+      public Optional<IntentStore> intentStore(String name) {
+        return Optional.of(store.intentStore(name));
       }
 
       @Override

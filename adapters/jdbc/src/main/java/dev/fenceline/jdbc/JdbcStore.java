@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.fenceline.spi.ConfigurationException;
 import dev.fenceline.spi.FencingToken;
+import dev.fenceline.spi.IntentStore;
 import dev.fenceline.spi.StepListener;
 import dev.fenceline.spi.StoreException;
 import dev.fenceline.spi.TokenKeys;
@@ -31,7 +32,8 @@ import javax.sql.DataSource;
 
 /**
  * One SQLite or PostgreSQL database that holds Fenceline's tables, and the components built on it:
- * a {@link JdbcLeaseIssuer}, {@link JdbcDestination}s and a {@link JdbcPointerStore}.
+ * a {@link JdbcLeaseIssuer}, {@link JdbcDestination}s, {@link JdbcPointerStore}s and {@link
+ * IntentStore}s.
  *
  * <p>Opening the store checks that the database is safe to decide ownership on, and refuses it
  * otherwise with an {@link UnsafeStoreException}:
@@ -222,6 +224,27 @@ public final class JdbcStore implements AutoCloseable {
    */
   public JdbcPointerStore pointerStore(String name, StepListener steps) {
     return new JdbcPointerStore(new FencedWrite(this, name, steps));
+  }
+
+  /**
+   * The intent store named {@code name} on this database, for calls to systems that cannot check
+   * epochs themselves (an external API that honours idempotency keys). {@link IntentStore#begin}
+   * and {@link IntentStore#complete} each run as one transaction on the resource's control row,
+   * which it shares with every destination and pointer store of this database: an epoch registered
+   * by any of them fences the others. The name scopes its intents.
+   *
+   * @param name 1 to 64 characters from {@code [a-z0-9._-]}
+   * @throws IllegalArgumentException if the name breaks the rule
+   */
+  public IntentStore intentStore(String name) {
+    return intentStore(name, StepListener.NONE);
+  }
+
+  /**
+   * An intent store named {@code name} that reports its steps to {@code steps} (tests, tracing).
+   */
+  public IntentStore intentStore(String name, StepListener steps) {
+    return new JdbcIntentStore(new FencedWrite(this, name, steps));
   }
 
   /**

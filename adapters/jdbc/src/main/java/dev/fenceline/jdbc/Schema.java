@@ -21,11 +21,25 @@ import java.util.UUID;
  * pointer store named {@value JdbcStore#SCHEMA_1_POINTER_STORE}, the others to the destination
  * named {@value JdbcStore#SCHEMA_1_DESTINATION}; their fingerprints are unknown (a retry is not
  * compared), and each resource's issuer is recorded by its next registration.
+ *
+ * <p>Version 3 adds {@code fenceline_intent}: the intents of {@link JdbcIntentStore}s (one row per
+ * destination name, resource and operation, with the request fingerprint, the epoch of the newest
+ * attempt, the number of attempts, and the receipt's epoch, time and attributes once completed; the
+ * receipt columns are NULL until then). Intent receipts stay in this table, apart from {@code
+ * fenceline_operation}, so a destination and an intent store never compete for one operation
+ * record. A version 2 database is migrated in place when a store opens it: the table is created and
+ * the version set to 3 in one transaction; no existing row is read or rewritten, so the step is
+ * short. A version 1 database goes through version 2 first.
+ *
+ * <p>For DBAs upgrading a running system: a process of an older Fenceline that opens the database
+ * after the migration refuses it ("schema is version 3, newer than version 2"); processes that
+ * opened it before keep working, because they never touch the new table. Upgrade every process that
+ * opens stores before, or together with, the first one that migrates.
  */
 final class Schema {
 
   /** The schema version this code creates and understands. */
-  static final int VERSION = 2;
+  static final int VERSION = 3;
 
   private static final String OPERATION_COLUMNS =
       " destination VARCHAR(64) NOT NULL,"
@@ -46,6 +60,19 @@ final class Schema {
           + " epoch BIGINT NOT NULL,"
           + " operation VARCHAR(200) NOT NULL,"
           + " PRIMARY KEY (destination, resource, version))";
+
+  private static final String INTENT_COLUMNS =
+      " destination VARCHAR(64) NOT NULL,"
+          + " resource VARCHAR(200) NOT NULL,"
+          + " operation VARCHAR(200) NOT NULL,"
+          + " fingerprint VARCHAR(80) NOT NULL,"
+          + " epoch BIGINT NOT NULL,"
+          + " attempts INTEGER NOT NULL,"
+          + " recorded_at_ms BIGINT NOT NULL,"
+          + " receipt_epoch BIGINT,"
+          + " receipt_recorded_at_ms BIGINT,"
+          + " receipt_attributes TEXT,"
+          + " PRIMARY KEY (destination, resource, operation))";
 
   /** The DDL of version {@value #VERSION}. */
   static final List<String> TABLES =
@@ -69,7 +96,10 @@ final class Schema {
           "CREATE TABLE IF NOT EXISTS fenceline_operation (" + OPERATION_COLUMNS,
           // Every swap of a publish pointer (or published value) per destination and resource;
           // the row with the highest version is the current pointer, older rows are the history.
-          "CREATE TABLE IF NOT EXISTS fenceline_pointer (" + POINTER_COLUMNS);
+          "CREATE TABLE IF NOT EXISTS fenceline_pointer (" + POINTER_COLUMNS,
+          // Intents of calls to systems that cannot check epochs, per destination name (version
+          // 3); the receipt columns are NULL until the call's result is recorded.
+          "CREATE TABLE IF NOT EXISTS fenceline_intent (" + INTENT_COLUMNS);
 
   private Schema() {}
 
@@ -97,8 +127,6 @@ final class Schema {
           statement.execute(ddl);
         }
         statement.execute("INSERT INTO fenceline_schema (version) VALUES (" + VERSION + ")");
-      } else if (stored == 1) {
-        migrateFromVersion1(statement);
       } else if (stored > VERSION) {
         throw new ConfigurationException(
             "Cannot use this database: its Fenceline schema is version "
@@ -106,6 +134,13 @@ final class Schema {
                 + ", newer than version "
                 + VERSION
                 + " that this Fenceline understands (upgrade Fenceline)");
+      } else {
+        if (stored == 1) {
+          migrateFromVersion1(statement);
+        }
+        if (stored <= 2) {
+          migrateFromVersion2(statement);
+        }
       }
       return issuerIdentity(connection);
     }
@@ -137,7 +172,12 @@ final class Schema {
             + "', resource, version, target, attributes, epoch, operation FROM fenceline_pointer");
     statement.execute("DROP TABLE fenceline_pointer");
     statement.execute("ALTER TABLE fenceline_pointer_v2 RENAME TO fenceline_pointer");
-    statement.execute("UPDATE fenceline_schema SET version = " + VERSION);
+    statement.execute("UPDATE fenceline_schema SET version = 2");
+  }
+
+  private static void migrateFromVersion2(Statement statement) throws SQLException {
+    statement.execute("CREATE TABLE fenceline_intent (" + INTENT_COLUMNS);
+    statement.execute("UPDATE fenceline_schema SET version = 3");
   }
 
   private static String issuerIdentity(Connection connection) throws SQLException {

@@ -6,7 +6,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.fenceline.spi.Adapter;
 import dev.fenceline.spi.AdapterFactory;
 import dev.fenceline.spi.ConfigurationException;
+import dev.fenceline.spi.Epoch;
+import dev.fenceline.spi.FencingToken;
 import dev.fenceline.spi.Guarantee;
+import dev.fenceline.spi.IntentRecorded;
+import dev.fenceline.spi.IntentStore;
+import dev.fenceline.spi.OperationId;
+import dev.fenceline.spi.RequestFingerprint;
+import dev.fenceline.spi.ResourceId;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.ServiceLoader;
@@ -26,7 +33,7 @@ class JdbcAdapterFactoryTest {
   }
 
   @Test
-  void isFoundByServiceLoaderAndOffersAnIssuerAndAPointerStore() {
+  void isFoundByServiceLoaderAndOffersAnIssuerAPointerStoreAndAnIntentStore() {
     String url = "jdbc:sqlite:" + directory.resolve("fenceline.db");
     try (Adapter adapter =
         jdbc()
@@ -49,6 +56,23 @@ class JdbcAdapterFactoryTest {
       assertThat(adapter.pointerStore("reports").orElseThrow().guarantee())
           .isEqualTo(Guarantee.FENCED);
       assertThat(adapter.blobStore()).isEmpty();
+      IntentStore payments = adapter.intentStore("payments").orElseThrow();
+      ResourceId resource = ResourceId.of("payments/order-1");
+      FencingToken token =
+          new FencingToken(
+              adapter.pointerStore("reports").orElseThrow().storeId(),
+              resource,
+              Epoch.of(1),
+              "worker-a");
+      assertThat(payments.name()).isEqualTo("payments");
+      assertThat(payments.begin(token, OperationId.of("pay-1"), RequestFingerprint.sha256("x")))
+          .isInstanceOf(IntentRecorded.class);
+      assertThat(
+              adapter
+                  .intentStore("payments")
+                  .orElseThrow()
+                  .lookup(resource, OperationId.of("pay-1")))
+          .isPresent();
     }
   }
 

@@ -5,12 +5,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fenceline.spi.AlreadyApplied;
 import dev.fenceline.spi.Applied;
+import dev.fenceline.spi.ConfigurationException;
 import dev.fenceline.spi.Epoch;
 import dev.fenceline.spi.FencingToken;
+import dev.fenceline.spi.IntentRecorded;
+import dev.fenceline.spi.IntentStore;
+import dev.fenceline.spi.OperationConflictException;
 import dev.fenceline.spi.OperationId;
 import dev.fenceline.spi.Pointer;
 import dev.fenceline.spi.PointerState;
 import dev.fenceline.spi.RejectedStale;
+import dev.fenceline.spi.RequestFingerprint;
 import dev.fenceline.spi.ResourceId;
 import dev.fenceline.spi.UntrustedTokenException;
 import java.nio.file.Path;
@@ -24,9 +29,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A database written by schema version 1 (operation records shared by every destination of the
- * store) is migrated to version 2 when a store opens it, on SQLite and PostgreSQL: nothing applied
- * before is lost or applied again.
+ * A database written by an older schema is migrated to the current version when a store opens it,
+ * on SQLite and PostgreSQL: version 1 (operation records shared by every destination of the store)
+ * through version 2, and version 2 (before intents) by adding the intent table. Nothing applied
+ * before is lost or applied again. A database of a newer version is refused.
  */
 class SchemaMigrationTest {
 
@@ -58,6 +64,39 @@ class SchemaMigrationTest {
           "INSERT INTO fenceline_pointer VALUES ('report', 1, 'v1', '', 3, 'day-1')",
           "INSERT INTO fenceline_pointer VALUES ('report', 2, 'v2', '', 4, 'day-2')");
 
+  private static final String V2_FINGERPRINT = "sha256:" + "ab".repeat(32);
+
+  /** The DDL of schema version 2, as released, and data written by it. */
+  private static final List<String> VERSION_2 =
+      List.of(
+          "CREATE TABLE fenceline_schema (version INTEGER NOT NULL)",
+          "CREATE TABLE fenceline_issuer (id VARCHAR(100) NOT NULL)",
+          "CREATE TABLE fenceline_lease (resource VARCHAR(200) PRIMARY KEY, epoch BIGINT NOT NULL,"
+              + " holder VARCHAR(200), expires_at_ms BIGINT NOT NULL)",
+          "CREATE TABLE fenceline_resource (resource VARCHAR(200) PRIMARY KEY,"
+              + " epoch BIGINT NOT NULL, issuer VARCHAR(100))",
+          "CREATE TABLE fenceline_operation (destination VARCHAR(64) NOT NULL,"
+              + " resource VARCHAR(200) NOT NULL, operation VARCHAR(200) NOT NULL,"
+              + " epoch BIGINT NOT NULL, recorded_at_ms BIGINT NOT NULL, attributes TEXT NOT NULL,"
+              + " fingerprint VARCHAR(80), PRIMARY KEY (destination, resource, operation))",
+          "CREATE TABLE fenceline_pointer (destination VARCHAR(64) NOT NULL,"
+              + " resource VARCHAR(200) NOT NULL, version BIGINT NOT NULL, target TEXT NOT NULL,"
+              + " attributes TEXT NOT NULL, epoch BIGINT NOT NULL, operation VARCHAR(200) NOT NULL,"
+              + " PRIMARY KEY (destination, resource, version))",
+          "INSERT INTO fenceline_schema (version) VALUES (2)",
+          "INSERT INTO fenceline_issuer VALUES ('jdbc-v2-issuer')",
+          "INSERT INTO fenceline_lease VALUES ('ledger', 7, NULL, 0)",
+          "INSERT INTO fenceline_lease VALUES ('report', 4, NULL, 0)",
+          "INSERT INTO fenceline_resource VALUES ('ledger', 7, 'jdbc-v2-issuer')",
+          "INSERT INTO fenceline_resource VALUES ('report', 4, 'jdbc-v2-issuer')",
+          "INSERT INTO fenceline_operation VALUES ('ledgers', 'ledger', 'day-1', 7, 1000,"
+              + " 'rows=1', '"
+              + V2_FINGERPRINT
+              + "')",
+          "INSERT INTO fenceline_operation VALUES ('reports', 'report', 'day-1', 4, 2000,"
+              + " 'target=v1', NULL)",
+          "INSERT INTO fenceline_pointer VALUES ('reports', 'report', 1, 'v1', '', 4, 'day-1')");
+
   private static final ResourceId LEDGER = ResourceId.of("ledger");
   private static final ResourceId REPORT = ResourceId.of("report");
 
@@ -81,7 +120,7 @@ class SchemaMigrationTest {
     }
 
     try (JdbcStore store = database.openStore()) {
-      assertThat(schemaVersion(database)).isEqualTo(2);
+      assertThat(schemaVersion(database)).isEqualTo(3);
       JdbcDestination ledger = store.destination(JdbcStore.SCHEMA_1_DESTINATION);
       JdbcPointerStore reports = store.pointerStore(JdbcStore.SCHEMA_1_POINTER_STORE);
 
@@ -132,9 +171,111 @@ class SchemaMigrationTest {
           .isInstanceOf(UntrustedTokenException.class);
     }
     try (JdbcStore reopened = database.openStore()) {
-      assertThat(schemaVersion(database)).as("opening again changes nothing").isEqualTo(2);
+      assertThat(schemaVersion(database)).as("opening again changes nothing").isEqualTo(3);
       assertThat(reopened.pointerStore("pointers").current(REPORT).orElseThrow().version())
           .isEqualTo(3);
+    }
+  }
+
+  @Test
+  void sqliteVersion2IsMigrated(@TempDir Path directory) throws SQLException {
+    migratesVersion2InPlace(new SqliteDatabase(directory));
+  }
+
+  @Test
+  void postgresVersion2IsMigrated() throws SQLException {
+    migratesVersion2InPlace(
+        PostgresDatabase.shared().newDatabase("migration_" + Long.toHexString(System.nanoTime())));
+  }
+
+  @Test
+  void aDatabaseOfANewerSchemaIsRefusedAndLeftAsItIs(@TempDir Path directory) throws SQLException {
+    SqliteDatabase database = new SqliteDatabase(directory);
+    try (Connection connection = database.connect();
+        Statement statement = connection.createStatement()) {
+      statement.execute("CREATE TABLE fenceline_schema (version INTEGER NOT NULL)");
+      statement.execute(
+          "INSERT INTO fenceline_schema (version) VALUES (" + (Schema.VERSION + 1) + ")");
+    }
+
+    assertThatThrownBy(database::openStore)
+        .isInstanceOf(ConfigurationException.class)
+        .hasMessageContaining(
+            "its Fenceline schema is version "
+                + (Schema.VERSION + 1)
+                + ", newer than version "
+                + Schema.VERSION)
+        .hasMessageContaining("upgrade Fenceline");
+    assertThat(schemaVersion(database)).isEqualTo(Schema.VERSION + 1);
+  }
+
+  private static void migratesVersion2InPlace(TestDatabase database) throws SQLException {
+    try (Connection connection = database.connect();
+        Statement statement = connection.createStatement()) {
+      for (String sql : VERSION_2) {
+        statement.execute(sql);
+      }
+    }
+
+    try (JdbcStore store = database.openStore()) {
+      assertThat(schemaVersion(database)).isEqualTo(Schema.VERSION).isEqualTo(3);
+      assertThat(store.id()).as("the issuer identity is kept").isEqualTo("jdbc-v2-issuer");
+      JdbcDestination ledgers = store.destination("ledgers");
+      JdbcPointerStore reports = store.pointerStore("reports");
+      assertThat(ledgers.lookup(LEDGER, OperationId.of("day-1")))
+          .hasValueSatisfying(
+              receipt -> {
+                assertThat(receipt.epoch()).isEqualTo(Epoch.of(7));
+                assertThat(receipt.attributes()).isEqualTo(Map.of("rows", "1"));
+              });
+      assertThat(reports.current(REPORT).orElseThrow().pointer().target()).isEqualTo("v1");
+      assertThat(ledgers.currentEpoch(LEDGER)).isEqualTo(Epoch.of(7));
+      // The recorded fingerprint still guards the old operation.
+      FencingToken ledgerToken = new FencingToken(store.id(), LEDGER, Epoch.of(7), "worker");
+      assertThat(
+              ledgers.write(
+                  ledgerToken,
+                  OperationId.of("day-1"),
+                  JdbcChange.fingerprinted(
+                      new RequestFingerprint(V2_FINGERPRINT), (c, t, o) -> Map.of("rows", "2"))))
+          .isInstanceOf(AlreadyApplied.class);
+      assertThatThrownBy(
+              () ->
+                  ledgers.write(
+                      ledgerToken,
+                      OperationId.of("day-1"),
+                      JdbcChange.fingerprinted(
+                          RequestFingerprint.sha256("another"), (c, t, o) -> Map.of("rows", "2"))))
+          .isInstanceOf(OperationConflictException.class);
+
+      // The new table works on the old control rows: epochs and issuers registered before count.
+      IntentStore payments = store.intentStore("payments");
+      assertThat(
+              payments.begin(
+                  new FencingToken(store.id(), LEDGER, Epoch.of(6), "old"),
+                  OperationId.of("pay-1"),
+                  RequestFingerprint.sha256("x")))
+          .isEqualTo(new RejectedStale(LEDGER, Epoch.of(6), Epoch.of(7)));
+      assertThatThrownBy(
+              () ->
+                  payments.begin(
+                      new FencingToken("another-issuer", LEDGER, Epoch.of(8), "x"),
+                      OperationId.of("pay-1"),
+                      RequestFingerprint.sha256("x")))
+          .isInstanceOf(UntrustedTokenException.class);
+      assertThat(
+              payments.begin(
+                  new FencingToken(store.id(), LEDGER, Epoch.of(7), "worker"),
+                  OperationId.of("pay-1"),
+                  RequestFingerprint.sha256("x")))
+          .isInstanceOf(IntentRecorded.class);
+    }
+    try (JdbcStore reopened = database.openStore()) {
+      assertThat(schemaVersion(database)).as("opening again changes nothing").isEqualTo(3);
+      assertThat(reopened.intentStore("payments").lookup(LEDGER, OperationId.of("pay-1")))
+          .hasValueSatisfying(intent -> assertThat(intent.attempts()).isEqualTo(1));
+      assertThat(reopened.destination("ledgers").lookup(LEDGER, OperationId.of("day-1")))
+          .isPresent();
     }
   }
 

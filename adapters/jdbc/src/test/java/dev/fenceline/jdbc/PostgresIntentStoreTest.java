@@ -1,0 +1,9 @@
+package dev.fenceline.jdbc;
+
+class PostgresIntentStoreTest extends JdbcIntentStoreContractTest {
+
+  @Override
+  TestDatabase database() {
+    return PostgresDatabase.shared();
+  }
+}
