@@ -177,6 +177,7 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
    * Sends {@code request} with the token and the operation's idempotency key; the API checks the
    * epoch and the key in one atomic step. See the class comment for how answers map to outcomes.
    *
+   * @throws IllegalArgumentException if the request sets the token or idempotency key header
    * @throws UntrustedTokenException if the API refused the token (nothing changed)
    * @throws OperationConflictException if the API says the key was used with another request
    * @throws StoreException if there was no usable answer; {@link StoreException#outcomeUnknown()}
@@ -189,6 +190,17 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
     requireNonNull(request, "request is null");
     ResourceId resource = token.resource();
     String action = "write operation " + operation + " of " + resource + " to " + name;
+    for (String own : new String[] {tokenHeader, idempotencyKeyHeader}) {
+      // request.headers() ignores case; a second value of either header must never be sent.
+      if (request.headers().containsKey(own)) {
+        throw new IllegalArgumentException(
+            "Cannot "
+                + action
+                + ": the request sets header "
+                + own
+                + ", which the destination sets itself (remove it from the request)");
+      }
+    }
     String key = IdempotencyKeys.of(name, resource, operation);
     Map<String, String> headers = new LinkedHashMap<>(request.headers());
     headers.put("Content-Type", request.contentType());

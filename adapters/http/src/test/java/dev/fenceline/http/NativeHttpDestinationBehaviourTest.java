@@ -266,6 +266,24 @@ class NativeHttpDestinationBehaviourTest {
   }
 
   @Test
+  void aRequestThatSetsTheConfiguredTokenHeaderIsRefusedBeforeSending() {
+    NativeHttpDestination destination = builder(StepListener.NONE).tokenHeader("X-Fence").build();
+    ApiRequest sneaky =
+        ApiRequest.of(
+            "POST",
+            "/reports",
+            "text/plain",
+            Map.of("x-fence", "v1;issuer=other"),
+            new ApiRequest.BytesBody(new byte[0]));
+
+    assertThatThrownBy(
+            () -> destination.write(token(ResourceId.of("r"), 1), OperationId.of("op"), sneaky))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("the request sets header X-Fence");
+    assertThat(api.businessRequests()).isZero();
+  }
+
+  @Test
   void theBuilderNamesWhatIsMissingOrClashing() {
     NativeHttpDestination.Builder base =
         NativeHttpDestination.builder()
