@@ -77,11 +77,12 @@ import tools.jackson.databind.json.JsonMapper;
  * (APIs answer a replay with 200 or 201).
  *
  * <p>Capabilities are those the configuration vouches for: {@link Capability#NATIVE_EPOCH_CHECK}
- * always (the API checks tokens), {@link Capability#OPERATION_RECORD} only with a replay marker,
- * {@link Capability#RESULT_LOOKUP} only with a lookup request. An API that checks tokens but does
- * not replay results is therefore {@link dev.fenceline.spi.Guarantee#UNGUARDED} on purpose: a lost
- * answer followed by a retry would apply the change twice. Fenceline cannot verify what an API
- * claims; test the API against {@code DestinationContract} as this module's tests do.
+ * and {@link Capability#OPERATION_RECORD} only with a replay marker (the API checks tokens and
+ * replays the results of repeated keys), {@link Capability#RESULT_LOOKUP} only with a lookup
+ * request. An API that checks tokens but does not replay results reports no epoch check and is
+ * therefore {@link dev.fenceline.spi.Guarantee#UNGUARDED} on purpose: a lost answer followed by a
+ * retry would apply the change twice. Fenceline cannot verify what an API claims; test the API
+ * against {@code DestinationContract} as this module's tests do.
  *
  * <p>Each call is one attempt within the {@linkplain Builder#attemptTimeout attempt timeout};
  * retrying with the same operation ID is safe. The bearer token is read from an environment
@@ -148,8 +149,9 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
                 .followRedirects(HttpClient.Redirect.NEVER)
                 .build();
     this.sender = new HttpSender(client, b.attemptTimeout, bearerToken);
-    EnumSet<Capability> set = EnumSet.of(Capability.NATIVE_EPOCH_CHECK);
+    EnumSet<Capability> set = EnumSet.noneOf(Capability.class);
     if (replay.isPresent()) {
+      set.add(Capability.NATIVE_EPOCH_CHECK);
       set.add(Capability.OPERATION_RECORD);
     }
     if (lookupPath.isPresent()) {
