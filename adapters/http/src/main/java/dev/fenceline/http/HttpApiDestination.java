@@ -420,7 +420,7 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
     if (text.codePointCount(0, text.length()) > MAX_EXCERPT) {
       out.append("...");
     }
-    return ": " + ApiRequest.quote(out.toString().strip());
+    return ": \"" + out.toString().strip() + "\"";
   }
 
   private static Receipt receiptOf(WriteOutcome outcome) {

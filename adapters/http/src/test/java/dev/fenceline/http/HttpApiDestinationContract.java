@@ -460,6 +460,106 @@ abstract class HttpApiDestinationContract {
   }
 
   @Test
+  void theBearerTokenNeverAppearsInMessagesExceptionsOrLogs() {
+    List<String> shown = new ArrayList<>();
+    java.util.logging.Logger logger = java.util.logging.Logger.getLogger("dev.fenceline.http");
+    java.util.logging.Level level = logger.getLevel();
+    java.util.logging.Handler collect =
+        new java.util.logging.Handler() {
+          @Override
+          public void publish(java.util.logging.LogRecord record) {
+            synchronized (shown) {
+              shown.add(new java.util.logging.SimpleFormatter().format(record));
+            }
+          }
+
+          @Override
+          public void flush() {}
+
+          @Override
+          public void close() {}
+        };
+    collect.setLevel(java.util.logging.Level.ALL);
+    logger.setLevel(java.util.logging.Level.ALL);
+    logger.addHandler(collect);
+    try {
+      HttpApiDestination destination = destination();
+      shown.add(destination.toString());
+      // The API echoes the Authorization header into an error body.
+      server.stubFor(
+          post(urlEqualTo("/echo"))
+              .willReturn(
+                  aResponse()
+                      .withStatus(401)
+                      .withBody("{\"error\":\"bad token Bearer " + SECRET + "\"}")));
+      server.stubFor(post(urlEqualTo("/fail")).willReturn(aResponse().withStatus(500)));
+      server.stubFor(post(urlEqualTo("/reused")).willReturn(aResponse().withStatus(422)));
+      server.stubFor(
+          post(urlEqualTo("/garbled"))
+              .willReturn(aResponse().withStatus(200).withBody("not json " + SECRET)));
+      server.stubFor(
+          post(urlEqualTo("/reset"))
+              .willReturn(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)));
+      lookupUnavailable();
+      for (String path : List.of("/echo", "/fail", "/reused", "/garbled", "/reset")) {
+        OperationId operation = OperationId.of("op" + path.replace('/', '-'));
+        try {
+          destination.write(token(1, "worker-a"), operation, ApiRequest.postJson(path, "{}"));
+        } catch (RuntimeException e) {
+          shown.addAll(messages(e));
+        }
+        try {
+          shown.add(String.valueOf(destination.lookup(RESOURCE, operation)));
+        } catch (RuntimeException e) {
+          shown.addAll(messages(e));
+        }
+      }
+      WireMockServer dead = new WireMockServer(options().dynamicPort());
+      dead.start();
+      URI deadUri = URI.create(dead.baseUrl());
+      dead.stop();
+      try {
+        destination(b -> b.baseUri(deadUri)).write(token(1, "worker-a"), OPERATION, PAYMENT);
+      } catch (RuntimeException e) {
+        shown.addAll(messages(e));
+      }
+      try {
+        builder(openIntentStore(NAME))
+            .environment(Map.of("PARTNER_TOKEN", SECRET + " with space")::get)
+            .build();
+      } catch (RuntimeException e) {
+        shown.addAll(messages(e));
+      }
+    } finally {
+      logger.removeHandler(collect);
+      logger.setLevel(level);
+    }
+
+    assertThat(journal()).extracting(Received::authorization).contains("Bearer " + SECRET);
+    assertThat(shown).hasSizeGreaterThan(15);
+    assertThat(shown)
+        .anyMatch(m -> m.contains("HTTP 401"))
+        .anyMatch(m -> m.contains("DEBUG") || m.contains("FINE"));
+    assertThat(shown).noneMatch(m -> m.contains(SECRET));
+  }
+
+  /** Message and toString of an exception and each of its causes and suppressed exceptions. */
+  static List<String> messages(Throwable e) {
+    List<String> out = new ArrayList<>();
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      out.add(String.valueOf(t.getMessage()));
+      out.add(t.toString());
+      for (Throwable suppressed : t.getSuppressed()) {
+        out.addAll(messages(suppressed));
+      }
+      java.io.StringWriter trace = new java.io.StringWriter();
+      t.printStackTrace(new java.io.PrintWriter(trace));
+      out.add(trace.toString());
+    }
+    return out;
+  }
+
+  @Test
   void intentModeReportsFencedAtIntentWithLookup() {
     HttpApiDestination destination = destination();
     assertThat(destination.guarantee()).isEqualTo(Guarantee.FENCED_AT_INTENT);
