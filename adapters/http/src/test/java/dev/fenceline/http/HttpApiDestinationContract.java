@@ -320,6 +320,49 @@ abstract class HttpApiDestinationContract {
   }
 
   @Test
+  void newOwnerSendsNothingWhileTheLookupIsUnavailable() {
+    postAnswers(applies(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)));
+    lookupUnavailable();
+    assertThatThrownBy(() -> destination().write(token(1, "worker-a"), OPERATION, PAYMENT))
+        .isInstanceOf(ApiOutcomeUnknownException.class);
+    int sentByA = journal().size();
+
+    ApiOutcomeUnknownException inDoubt =
+        catchThrowableOfType(
+            ApiOutcomeUnknownException.class,
+            () ->
+                destination(b -> b.intentStore(openIntentStore(NAME)))
+                    .write(token(2, "worker-b"), OPERATION, PAYMENT));
+
+    assertThat(inDoubt).as("the new owner must report the operation in doubt").isNotNull();
+    assertThat(inDoubt.getMessage()).contains("nothing was sent now", KEY);
+    List<Received> sentByB = journal().subList(sentByA, journal().size());
+    assertThat(methods(sentByB)).containsOnly("GET");
+    assertOneKeyAndCredentials(journal());
+    assertExactlyOneEffect();
+    assertThat(openIntentStore(NAME).lookup(RESOURCE, OPERATION).orElseThrow().completed())
+        .isFalse();
+  }
+
+  @Test
+  void lookupOfAPendingIntentAsksTheApi() {
+    HttpApiDestination destination = destination();
+    assertThat(destination.lookup(RESOURCE, OPERATION)).isEmpty();
+    openIntentStore(NAME).begin(token(1, "worker-a"), OPERATION, PAYMENT.fingerprint());
+    StubMapping down = lookupUnavailable();
+
+    assertThatThrownBy(() -> destination.lookup(RESOURCE, OPERATION))
+        .isInstanceOfSatisfying(
+            ApiOutcomeUnknownException.class, e -> assertThat(e.outcomeUnknown()).isTrue());
+
+    server.removeStub(down);
+    lookupAnswers();
+    assertThat(destination.lookup(RESOURCE, OPERATION)).isEmpty();
+    assertThat(methods(journal())).containsExactly("GET", "GET", "GET", "GET");
+    assertOneKeyAndCredentials(journal());
+  }
+
+  @Test
   void breakerOpensOnADeadApiAndTheOutcomeSaysUnreachable() {
     WireMockServer dead = new WireMockServer(options().dynamicPort());
     dead.start();
@@ -342,6 +385,7 @@ abstract class HttpApiDestinationContract {
             ApiUnreachableException.class,
             () -> destination.write(token(1, "worker-a"), OPERATION, PAYMENT));
 
+    assertThat(unreachable).as("the write must fail as unreachable").isNotNull();
     assertThat(unreachable.outcomeUnknown()).isFalse();
     assertThat(unreachable.getMessage()).contains("unreachable", "circuit breaker is open");
     assertThat(breaker.getState()).isEqualTo(CircuitBreaker.State.OPEN);
