@@ -78,7 +78,11 @@ final class FakePaymentsApi implements ResponseDefinitionTransformerV2 {
       paymentsByKey.put(key, payment);
       effects.add(key);
     }
-    if (stub.getStatus() >= 200 && stub.getStatus() < 300 && payment != null) {
+    // A stub with its own body (e.g. not JSON) answers with it; otherwise the payment is the body.
+    if (stub.getStatus() >= 200
+        && stub.getStatus() < 300
+        && payment != null
+        && stub.getBody() == null) {
       return ResponseDefinitionBuilder.like(stub)
           .withHeader("Content-Type", "application/json")
           .withBody(json(payment))

@@ -363,6 +363,55 @@ abstract class HttpApiDestinationContract {
   }
 
   @Test
+  void answerThatIsNotJsonIsStillRecordedAsApplied() {
+    postAnswers(applies(aResponse().withStatus(200)).withBody("<html>ok</html>"));
+
+    WriteOutcome outcome = destination().write(token(1, "worker-a"), OPERATION, PAYMENT);
+
+    assertThat(outcome).isInstanceOf(Applied.class);
+    assertThat(((Applied) outcome).receipt().attributes())
+        .containsEntry("http-status", "200")
+        .containsEntry("idempotency-key", KEY)
+        .containsEntry("response-error", "the body is not JSON; fields not read")
+        .doesNotContainKey("payment-id");
+    assertThat(methods(journal())).containsExactly("POST");
+    assertThat(openIntentStore(NAME).lookup(RESOURCE, OPERATION).orElseThrow().completed())
+        .isTrue();
+  }
+
+  @Test
+  void fileBodyIsSentOnEveryAttempt(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws java.io.IOException {
+    java.nio.file.Path file =
+        java.nio.file.Files.writeString(dir.resolve("report.csv"), "a,b\n".repeat(50_000));
+    ApiRequest upload =
+        ApiRequest.of("PUT", "/payments", "text/csv", Map.of(), new ApiRequest.FileBody(file));
+    server.stubFor(
+        com.github.tomakehurst.wiremock.client.WireMock.put(urlEqualTo("/payments"))
+            .inScenario("put")
+            .whenScenarioStateIs(Scenario.STARTED)
+            .willReturn(aResponse().withStatus(503))
+            .willSetStateTo("up"));
+    server.stubFor(
+        com.github.tomakehurst.wiremock.client.WireMock.put(urlEqualTo("/payments"))
+            .inScenario("put")
+            .whenScenarioStateIs("up")
+            .willReturn(created()));
+
+    assertThat(destination().write(token(1, "worker-a"), OPERATION, upload))
+        .isInstanceOf(Applied.class);
+
+    assertThat(methods(journal())).containsExactly("PUT", "PUT");
+    assertThat(server.getAllServeEvents())
+        .allSatisfy(
+            e ->
+                assertThat(e.getRequest().getBodyAsString())
+                    .isEqualTo(java.nio.file.Files.readString(file)));
+    assertOneKeyAndCredentials(journal());
+    assertExactlyOneEffect();
+  }
+
+  @Test
   void breakerOpensOnADeadApiAndTheOutcomeSaysUnreachable() {
     WireMockServer dead = new WireMockServer(options().dynamicPort());
     dead.start();
