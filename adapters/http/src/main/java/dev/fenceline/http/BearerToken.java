@@ -1,0 +1,68 @@
+package dev.fenceline.http;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * A bearer token read from the environment. Its value leaves this class only in the {@code
+ * Authorization} header of a request and in {@link #redact}: {@link #toString()} names the
+ * variable, never the value.
+ */
+final class BearerToken {
+
+  private final String variable;
+  private final String value;
+
+  private BearerToken(String variable, String value) {
+    this.variable = variable;
+    this.value = value;
+  }
+
+  /**
+   * Reads the token from {@code variable}.
+   *
+   * @throws dev.fenceline.spi.ConfigurationException if the variable is unset, blank or holds a
+   *     value that cannot be sent in a header (the message names the variable, never the value)
+   */
+  static BearerToken fromEnvironment(
+      String variable, java.util.function.Function<String, String> environment) {
+    requireNonNull(variable, "variable is null");
+    String value = environment.apply(variable);
+    if (value == null || value.isBlank()) {
+      throw new dev.fenceline.spi.ConfigurationException(
+          "Cannot read the bearer token from environment variable "
+              + variable
+              + ": it is not set or blank (export "
+              + variable
+              + " with the API's token before starting)");
+    }
+    value = value.strip();
+    if (value.chars().anyMatch(c -> c < 0x21 || c > 0x7e)) {
+      throw new dev.fenceline.spi.ConfigurationException(
+          "Cannot use the bearer token in environment variable "
+              + variable
+              + ": it contains whitespace, control or non-ASCII characters (check how the"
+              + " variable is set; the value is not shown)");
+    }
+    return new BearerToken(variable, value);
+  }
+
+  /** The environment variable the token came from. */
+  String variable() {
+    return variable;
+  }
+
+  /** The value of the {@code Authorization} header. */
+  String headerValue() {
+    return "Bearer " + value;
+  }
+
+  /** {@code text} with every occurrence of the token replaced by {@code ***}. */
+  String redact(String text) {
+    return text == null ? null : text.replace(value, "***");
+  }
+
+  @Override
+  public String toString() {
+    return "bearer token from $" + variable;
+  }
+}

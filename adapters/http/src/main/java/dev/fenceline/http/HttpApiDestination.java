@@ -1,0 +1,922 @@
+package dev.fenceline.http;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.fenceline.spi.AlreadyApplied;
+import dev.fenceline.spi.Applied;
+import dev.fenceline.spi.Capability;
+import dev.fenceline.spi.ConfigurationException;
+import dev.fenceline.spi.Destination;
+import dev.fenceline.spi.Epoch;
+import dev.fenceline.spi.FencingToken;
+import dev.fenceline.spi.Intent;
+import dev.fenceline.spi.IntentOutcome;
+import dev.fenceline.spi.IntentRecorded;
+import dev.fenceline.spi.IntentStore;
+import dev.fenceline.spi.OperationId;
+import dev.fenceline.spi.Receipt;
+import dev.fenceline.spi.RegisterOutcome;
+import dev.fenceline.spi.RejectedStale;
+import dev.fenceline.spi.ResourceId;
+import dev.fenceline.spi.StoreException;
+import dev.fenceline.spi.WriteOutcome;
+import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
+import io.github.resilience4j.core.IntervalFunction;
+import io.github.resilience4j.retry.RetryConfig;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import tools.jackson.core.JsonPointer;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * One external HTTP API call per business operation, fenced at the intent ({@link
+ * dev.fenceline.spi.Guarantee#FENCED_AT_INTENT}): for APIs that honour idempotency keys but cannot
+ * compare epochs (R7).
+ *
+ * <p>{@link #write} works in this order:
+ *
+ * <ol>
+ *   <li>{@link IntentStore#begin} checks the epoch and records the intent in one atomic step,
+ *       before any request. A stale worker gets {@link RejectedStale} and sends nothing; a retry
+ *       with another request fails with {@link dev.fenceline.spi.OperationConflictException} and
+ *       sends nothing; a completed operation answers {@link AlreadyApplied} from the record and
+ *       sends nothing.
+ *   <li>If an earlier attempt (of this worker or an older owner) may have sent the request, the
+ *       result is looked up first: found → recorded and answered {@link AlreadyApplied} (the effect
+ *       came from that earlier attempt, not from this call); definitely not found → sent; lookup
+ *       unavailable → {@link ApiOutcomeUnknownException}, nothing sent. Without a lookup request
+ *       the destination re-sends under the same key and relies on the API replaying the stored
+ *       result for a repeated key.
+ *   <li>Every request, on every path, carries the key {@link IdempotencyKeys#of}(name, resource,
+ *       operation) and the bearer token. Lost answers (timeouts, resets) and the statuses 409 (the
+ *       same key is still processing), 429, 500, 502, 503 and 504 are retried with exponential
+ *       backoff and jitter.
+ *   <li>A 2xx answer is recorded with {@link IntentStore#complete} and its outcome returned: {@link
+ *       Applied}, or {@link AlreadyApplied} if a concurrent attempt recorded first. The receipt
+ *       holds {@code http-status}, {@code idempotency-key} and the configured {@linkplain
+ *       Builder#receiptField receipt fields}. A 2xx whose body is too large or not JSON is still
+ *       recorded as applied (the call landed), with {@code response-error} saying why the fields
+ *       are missing.
+ *   <li>422 (key used with another payload) and other 4xx are definite refusals: {@link
+ *       ApiRejectedException}; the intent stays.
+ *   <li>Retries exhausted without a definite answer → the result is looked up: found → recorded,
+ *       {@link Applied}; otherwise {@link ApiOutcomeUnknownException}. If no attempt could have
+ *       reached the API (refused connections, open breaker) and no earlier attempt may have sent
+ *       it, {@link ApiUnreachableException} (outcome known: nothing applied).
+ * </ol>
+ *
+ * <p>What this cannot prevent: a worker whose intent was recorded before a newer owner registered
+ * can still send its request during the takeover (the API cannot compare epochs), and an API that
+ * ignores or forgets idempotency keys can apply a retried request twice.
+ *
+ * <p>The bearer token is read from an environment variable when the destination is built; its value
+ * never appears in {@link #toString()}, messages, exceptions or logs. Thread-safe.
+ */
+public final class HttpApiDestination implements Destination<ApiRequest> {
+
+  /** The default idempotency key header, as in the IETF httpapi draft. */
+  public static final String DEFAULT_IDEMPOTENCY_KEY_HEADER = "Idempotency-Key";
+
+  /** Default bound of a response body that is read: 1 MiB. */
+  public static final int DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
+
+  private static final System.Logger LOG = System.getLogger(HttpApiDestination.class.getName());
+  private static final int MAX_EXCERPT = 200;
+
+  private final String name;
+  private final URI baseUri;
+  private final IntentStore intents;
+  private final ApiCalls calls;
+  private final ApiCalls.LookupRequest lookup;
+  private final ReceiptFields fields;
+  private final BearerToken bearer;
+  private final Clock clock;
+  private final Set<Capability> capabilities;
+
+  private HttpApiDestination(Builder builder, ApiCalls calls, BearerToken bearer) {
+    this.name = builder.name;
+    this.baseUri = builder.baseUri;
+    this.intents = builder.intentStore;
+    this.calls = calls;
+    this.lookup = builder.lookup;
+    this.fields = new ReceiptFields(builder.fields);
+    this.bearer = bearer;
+    this.clock = builder.clock;
+    EnumSet<Capability> set = EnumSet.of(Capability.FENCED_INTENT, Capability.IDEMPOTENCY_KEY);
+    if (lookup != null) {
+      set.add(Capability.RESULT_LOOKUP);
+    }
+    this.capabilities = Set.copyOf(set);
+  }
+
+  /** A builder; {@link Builder#name}, {@link Builder#baseUri} and the intent store are required. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  /**
+   * {@link Capability#FENCED_INTENT} and {@link Capability#IDEMPOTENCY_KEY}, and {@link
+   * Capability#RESULT_LOOKUP} when a lookup request is configured.
+   */
+  @Override
+  public Set<Capability> capabilities() {
+    return capabilities;
+  }
+
+  /** The circuit breaker every request of this destination goes through. */
+  public CircuitBreaker circuitBreaker() {
+    return calls.breaker();
+  }
+
+  /** Delegates to the intent store. */
+  @Override
+  public RegisterOutcome register(FencingToken token) {
+    return intents.register(token);
+  }
+
+  /**
+   * Sends {@code request} for {@code operation} as described in the class comment.
+   *
+   * @throws dev.fenceline.spi.OperationConflictException if the operation was begun with another
+   *     request; nothing was sent
+   * @throws ApiRejectedException if the API refused the request (4xx)
+   * @throws ApiOutcomeUnknownException if the request may have landed and no lookup could tell
+   * @throws ApiUnreachableException if no request could have reached the API
+   * @throws StoreException if the intent store failed
+   */
+  @Override
+  public WriteOutcome write(FencingToken token, OperationId operation, ApiRequest request) {
+    requireNonNull(token, "token is null");
+    requireNonNull(operation, "operation is null");
+    requireNonNull(request, "request is null");
+    IntentOutcome begun = intents.begin(token, operation, request.fingerprint());
+    if (begun instanceof RejectedStale stale) {
+      return stale;
+    }
+    Intent intent = ((IntentRecorded) begun).intent();
+    if (intent.completed()) {
+      return new AlreadyApplied(intent.receipt().orElseThrow());
+    }
+    ResourceId resource = token.resource();
+    String key = IdempotencyKeys.of(name, resource, operation);
+    boolean earlierMayHaveSent = intent.mayHaveBeenSent();
+    if (earlierMayHaveSent && lookup != null) {
+      ApiCalls.LookupResult found = calls.lookup(lookup, key, resource, operation);
+      if (found instanceof ApiCalls.Found record) {
+        // The effect came from an earlier attempt, not from this call: report it as such.
+        WriteOutcome completed = complete(token, operation, key, lookupAttributes(key, record));
+        return new AlreadyApplied(receiptOf(completed));
+      }
+      if (found instanceof ApiCalls.Unavailable unavailable) {
+        throw inDoubt(
+            resource,
+            operation,
+            key,
+            intent.attempts()
+                - 1
+                + " earlier attempt(s) may have sent it and "
+                + unavailable.reason()
+                + "; nothing was sent now",
+            unavailable.cause());
+      }
+      LOG.log(
+          System.Logger.Level.INFO,
+          () ->
+              "The API never saw operation "
+                  + operation
+                  + " of "
+                  + resource
+                  + " (key "
+                  + key
+                  + "); sending it again under the same key");
+    }
+    ApiCalls.SendReport report = calls.send(key, request);
+    return finish(token, operation, key, report, earlierMayHaveSent);
+  }
+
+  private WriteOutcome finish(
+      FencingToken token,
+      OperationId operation,
+      String key,
+      ApiCalls.SendReport report,
+      boolean earlierMayHaveSent) {
+    ResourceId resource = token.resource();
+    ApiCalls.Response response = report.response();
+    if (response != null && response.successful()) {
+      return complete(token, operation, key, responseAttributes(key, response));
+    }
+    if (response != null && response.status() == 422) {
+      throw new ApiRejectedException(
+          "Cannot apply operation "
+              + operation
+              + " of "
+              + resource
+              + " at "
+              + name
+              + ": the API answered HTTP 422, the idempotency key "
+              + key
+              + " was used before with another payload"
+              + excerpt(response)
+              + " (an operation ID names exactly one request; give a different request its own"
+              + " operation ID)",
+          422,
+          false);
+    }
+    if (response != null
+        && response.status() >= 400
+        && response.status() < 500
+        && !ApiCalls.RETRYABLE_STATUSES.contains(response.status())) {
+      throw new ApiRejectedException(
+          "Cannot apply operation "
+              + operation
+              + " of "
+              + resource
+              + " at "
+              + name
+              + ": the API refused it with HTTP "
+              + response.status()
+              + excerpt(response)
+              + " (fix the request or the credentials; the intent stays, so a retry with the same"
+              + " operation ID looks the result up first)",
+          response.status(),
+          report.lostBeforeLast());
+    }
+    if (!report.mayHaveReached()) {
+      String why =
+          report.failure() instanceof CallNotPermittedException
+              ? "the circuit breaker is open"
+              : "every attempt failed to connect (" + ApiCalls.describe(report.failure()) + ")";
+      if (earlierMayHaveSent) {
+        throw inDoubt(
+            resource,
+            operation,
+            key,
+            why + " now, and an earlier attempt may have sent it",
+            report.failure());
+      }
+      LOG.log(
+          System.Logger.Level.WARNING,
+          () -> "API " + name + " unreachable for " + resource + "/" + operation + ": " + why);
+      throw new ApiUnreachableException(
+          "Cannot apply operation "
+              + operation
+              + " of "
+              + resource
+              + " at "
+              + name
+              + ": the API at "
+              + baseUri
+              + " is unreachable, "
+              + why
+              + "; no request reached it and nothing is recorded as applied (retry later with the"
+              + " same operation ID)",
+          report.failure());
+    }
+    String what =
+        response != null
+            ? "the last of " + report.attempts() + " attempt(s) answered HTTP " + response.status()
+            : "the answer of attempt "
+                + report.attempts()
+                + " was lost ("
+                + ApiCalls.describe(report.failure())
+                + ")";
+    if (lookup == null) {
+      throw inDoubt(resource, operation, key, what + " and no lookup request is configured", null);
+    }
+    ApiCalls.LookupResult found = calls.lookup(lookup, key, resource, operation);
+    if (found instanceof ApiCalls.Found record) {
+      return complete(token, operation, key, lookupAttributes(key, record));
+    }
+    String lookupSaid =
+        found instanceof ApiCalls.Unavailable unavailable
+            ? unavailable.reason()
+            : "the lookup did not find it, but a request still in flight may land";
+    throw inDoubt(
+        resource,
+        operation,
+        key,
+        what + " and " + lookupSaid,
+        report.failure() != null
+            ? report.failure()
+            : found instanceof ApiCalls.Unavailable u ? u.cause() : null);
+  }
+
+  private WriteOutcome complete(
+      FencingToken token, OperationId operation, String key, Map<String, String> attributes) {
+    try {
+      return intents.complete(token, operation, attributes);
+    } catch (StoreException e) {
+      throw new ApiOutcomeUnknownException(
+          "Cannot record the result of operation "
+              + operation
+              + " of "
+              + token.resource()
+              + " at "
+              + name
+              + ": the API applied it under idempotency key "
+              + key
+              + " but the intent store failed ("
+              + e.getMessage()
+              + "); retry with the same operation ID, which looks the result up and records it",
+          e,
+          token.resource(),
+          operation,
+          key);
+    }
+  }
+
+  private Map<String, String> responseAttributes(String key, ApiCalls.Response response) {
+    Map<String, String> attributes = new LinkedHashMap<>();
+    attributes.put("http-status", Integer.toString(response.status()));
+    attributes.put("idempotency-key", key);
+    if (response.truncated()) {
+      attributes.put(
+          "response-error",
+          "the body is larger than " + response.body().length + " bytes; fields not read");
+      return attributes;
+    }
+    if (response.body().length == 0) {
+      if (!fields.isEmpty()) {
+        attributes.put("response-error", "the body is empty; fields not read");
+      }
+      return attributes;
+    }
+    Optional<JsonNode> document = ApiCalls.parse(response.body());
+    if (document.isEmpty()) {
+      attributes.put("response-error", "the body is not JSON; fields not read");
+      LOG.log(
+          System.Logger.Level.WARNING,
+          () ->
+              "API "
+                  + name
+                  + " answered HTTP "
+                  + response.status()
+                  + " with a body that is not JSON for key "
+                  + key
+                  + "; recording the call as applied without receipt fields");
+      return attributes;
+    }
+    fields.addTo(document.get(), attributes);
+    return attributes;
+  }
+
+  private Map<String, String> lookupAttributes(String key, ApiCalls.Found found) {
+    Map<String, String> attributes = new LinkedHashMap<>();
+    attributes.put("idempotency-key", key);
+    attributes.put("found-by", "lookup");
+    fields.addTo(found.record(), attributes);
+    return attributes;
+  }
+
+  private ApiOutcomeUnknownException inDoubt(
+      ResourceId resource, OperationId operation, String key, String why, Throwable cause) {
+    String message =
+        "Cannot tell whether operation "
+            + operation
+            + " of "
+            + resource
+            + " landed at "
+            + name
+            + ": "
+            + why
+            + " (the intent stays in doubt under idempotency key "
+            + key
+            + "; retry with the same operation ID to look it up and re-send under the same key"
+            + " only if the API never saw it, or ask the API's operators about that key)";
+    LOG.log(System.Logger.Level.WARNING, message);
+    return new ApiOutcomeUnknownException(message, cause, resource, operation, key);
+  }
+
+  private String excerpt(ApiCalls.Response response) {
+    if (response.body().length == 0) {
+      return "";
+    }
+    String text = new String(response.body(), StandardCharsets.UTF_8);
+    if (bearer != null) {
+      text = bearer.redact(text);
+    }
+    StringBuilder out = new StringBuilder();
+    text.codePoints()
+        .limit(MAX_EXCERPT)
+        .forEach(c -> out.appendCodePoint(c < 0x20 || c == 0x7f ? ' ' : c));
+    if (text.codePointCount(0, text.length()) > MAX_EXCERPT) {
+      out.append("...");
+    }
+    return ": \"" + out.toString().strip() + "\"";
+  }
+
+  private static Receipt receiptOf(WriteOutcome outcome) {
+    if (outcome instanceof Applied applied) {
+      return applied.receipt();
+    }
+    if (outcome instanceof AlreadyApplied already) {
+      return already.receipt();
+    }
+    throw new IllegalStateException("complete never answers " + outcome);
+  }
+
+  /**
+   * The receipt of {@code operation}: the intent store's, if the operation is completed. If its
+   * intent is pending and a lookup request is configured, the API is asked: found → a receipt built
+   * from the lookup (not recorded here, since recording needs a token; the next {@link #write} of
+   * the operation records it without sending); not found → empty.
+   *
+   * @throws ApiOutcomeUnknownException if the intent is pending and no lookup is configured or it
+   *     gave no definite answer
+   */
+  @Override
+  public Optional<Receipt> lookup(ResourceId resource, OperationId operation) {
+    requireNonNull(resource, "resource is null");
+    requireNonNull(operation, "operation is null");
+    Optional<Intent> intent = intents.lookup(resource, operation);
+    if (intent.isEmpty()) {
+      return Optional.empty();
+    }
+    if (intent.get().completed()) {
+      return intent.get().receipt();
+    }
+    String key = IdempotencyKeys.of(name, resource, operation);
+    if (lookup == null) {
+      throw inDoubt(
+          resource,
+          operation,
+          key,
+          "its intent is pending and no lookup request is configured",
+          null);
+    }
+    ApiCalls.LookupResult found = calls.lookup(lookup, key, resource, operation);
+    if (found instanceof ApiCalls.Found record) {
+      return Optional.of(
+          new Receipt(
+              name,
+              resource,
+              operation,
+              intent.get().epoch(),
+              clock.instant(),
+              lookupAttributes(key, record)));
+    }
+    if (found instanceof ApiCalls.Unavailable unavailable) {
+      throw inDoubt(
+          resource,
+          operation,
+          key,
+          "its intent is pending and " + unavailable.reason(),
+          unavailable.cause());
+    }
+    return Optional.empty();
+  }
+
+  /** Delegates to the intent store. */
+  @Override
+  public Epoch currentEpoch(ResourceId resource) {
+    return intents.currentEpoch(resource);
+  }
+
+  @Override
+  public String toString() {
+    return "HttpApiDestination["
+        + name
+        + " at "
+        + baseUri
+        + (bearer == null ? "" : ", " + bearer)
+        + ", intents in "
+        + intents.storeId()
+        + "]";
+  }
+
+  /**
+   * Builds an {@link HttpApiDestination}; every setter validates its value and {@link #build}
+   * checks what is required, with a {@link ConfigurationException} naming the value and the fix.
+   */
+  public static final class Builder {
+    private static final Pattern HEADER_NAME = Pattern.compile("[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}");
+    private static final Pattern VARIABLE = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,127}");
+    private static final Pattern PLACEHOLDER = Pattern.compile("\\{([^}]*)}");
+    private static final Set<String> PLACEHOLDERS = Set.of("key", "resource", "operation");
+    private static final Set<String> RESERVED_HEADERS =
+        Set.of(
+            "authorization",
+            "content-type",
+            "content-length",
+            "host",
+            "connection",
+            "expect",
+            "upgrade",
+            "transfer-encoding");
+
+    private String name;
+    private URI baseUri;
+    private IntentStore intentStore;
+    private String keyHeader = DEFAULT_IDEMPOTENCY_KEY_HEADER;
+    private String bearerVariable;
+    private Function<String, String> environment = System::getenv;
+    private Duration attemptTimeout = Duration.ofSeconds(30);
+    private int maxAttempts = 3;
+    private Duration initialBackoff = Duration.ofMillis(500);
+    private Duration maxBackoff = Duration.ofSeconds(30);
+    private double backoffMultiplier = 2.0;
+    private double jitter = 0.5;
+    private CircuitBreaker circuitBreaker;
+    private CircuitBreakerConfig circuitBreakerConfig;
+    private final Map<String, JsonPointer> fields = new LinkedHashMap<>();
+    private ApiCalls.LookupRequest lookup;
+    private HttpClient httpClient;
+    private Clock clock = Clock.systemUTC();
+    private int maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES;
+
+    private Builder() {}
+
+    /** The destination's name (see {@link Destination#NAME}); the intent store's must match. */
+    public Builder name(String name) {
+      requireNonNull(name, "name is null");
+      try {
+        this.name = Destination.validateName(name);
+      } catch (IllegalArgumentException e) {
+        throw new ConfigurationException(e.getMessage(), e);
+      }
+      return this;
+    }
+
+    /**
+     * The API's base URI, {@code http} or {@code https} with a host and no query, fragment or
+     * credentials; request paths are appended to it.
+     */
+    public Builder baseUri(URI baseUri) {
+      requireNonNull(baseUri, "baseUri is null");
+      String scheme = baseUri.getScheme();
+      if (scheme == null
+          || !(scheme.equals("http") || scheme.equals("https"))
+          || baseUri.getHost() == null
+          || baseUri.getRawQuery() != null
+          || baseUri.getRawFragment() != null) {
+        throw new ConfigurationException(
+            "Cannot use API base URI "
+                + ApiRequest.quote(redact(baseUri))
+                + ": expected an http or https URL with a host and no query or fragment (e.g."
+                + " https://api.example.com/v1)");
+      }
+      if (baseUri.getRawUserInfo() != null) {
+        throw new ConfigurationException(
+            "Cannot use API base URI "
+                + ApiRequest.quote(redact(baseUri))
+                + ": it carries user information; give the token with bearerTokenFromEnv, never"
+                + " in the URL");
+      }
+      this.baseUri = baseUri;
+      return this;
+    }
+
+    /** Where intents are recorded (required), e.g. {@code JdbcStore.intentStore(name)}. */
+    public Builder intentStore(IntentStore intentStore) {
+      this.intentStore = requireNonNull(intentStore, "intentStore is null");
+      return this;
+    }
+
+    /** The idempotency key header; default {@value #DEFAULT_IDEMPOTENCY_KEY_HEADER}. */
+    public Builder idempotencyKeyHeader(String header) {
+      requireNonNull(header, "header is null");
+      if (!HEADER_NAME.matcher(header).matches()
+          || RESERVED_HEADERS.contains(header.toLowerCase(java.util.Locale.ROOT))) {
+        throw new ConfigurationException(
+            "Cannot use idempotency key header "
+                + ApiRequest.quote(header)
+                + ": expected an HTTP header name that the destination does not set otherwise"
+                + " (e.g. Idempotency-Key)");
+      }
+      this.keyHeader = header;
+      return this;
+    }
+
+    /**
+     * Sends {@code Authorization: Bearer <token>} with the token read from environment variable
+     * {@code variable} when the destination is built. The value is never shown anywhere.
+     */
+    public Builder bearerTokenFromEnv(String variable) {
+      requireNonNull(variable, "variable is null");
+      if (!VARIABLE.matcher(variable).matches()) {
+        throw new ConfigurationException(
+            "Cannot read the bearer token from environment variable "
+                + ApiRequest.quote(variable)
+                + ": expected a variable name from [A-Za-z0-9_] (e.g. PARTNER_TOKEN)");
+      }
+      this.bearerVariable = variable;
+      return this;
+    }
+
+    /** Where {@link #bearerTokenFromEnv} reads variables; default {@link System#getenv(String)}. */
+    public Builder environment(Function<String, String> environment) {
+      this.environment = requireNonNull(environment, "environment is null");
+      return this;
+    }
+
+    /**
+     * The time limit of <em>one attempt</em> (the request's {@link
+     * java.net.http.HttpRequest#timeout}, until the response headers arrive), not of the whole
+     * write: with retries a write can take up to max attempts × this limit plus the backoffs.
+     * Default 30 s.
+     */
+    public Builder attemptTimeLimit(Duration limit) {
+      this.attemptTimeout = positive("attempt time limit", limit);
+      return this;
+    }
+
+    /** Attempts per request, the first included, 1 to 20; default 3. Lookups use the same. */
+    public Builder maxAttempts(int maxAttempts) {
+      if (maxAttempts < 1 || maxAttempts > 20) {
+        throw new ConfigurationException(
+            "Cannot use max attempts "
+                + maxAttempts
+                + ": expected 1 to 20 (1 = no retry; every retry reuses the idempotency key)");
+      }
+      this.maxAttempts = maxAttempts;
+      return this;
+    }
+
+    /**
+     * Exponential backoff between attempts: {@code initial}, times {@code multiplier} (at least 1)
+     * per retry, at most {@code max}; defaults 500 ms, 2.0, 30 s.
+     */
+    public Builder backoff(Duration initial, double multiplier, Duration max) {
+      Duration first = positive("initial backoff", initial);
+      Duration last = positive("max backoff", max);
+      if (!(multiplier >= 1.0) || multiplier > 10.0) {
+        throw new ConfigurationException(
+            "Cannot use backoff multiplier " + multiplier + ": expected 1.0 to 10.0 (e.g. 2.0)");
+      }
+      if (last.compareTo(first) < 0) {
+        throw new ConfigurationException(
+            "Cannot use max backoff "
+                + last
+                + ": it is shorter than the initial backoff "
+                + first
+                + " (raise the max or lower the initial backoff)");
+      }
+      this.initialBackoff = first;
+      this.backoffMultiplier = multiplier;
+      this.maxBackoff = last;
+      return this;
+    }
+
+    /**
+     * The randomization factor of the backoff, in [0, 1): each wait is drawn from interval × (1 ±
+     * jitter), so that workers retrying together spread out. Default 0.5.
+     */
+    public Builder jitter(double jitter) {
+      if (!(jitter >= 0.0) || jitter >= 1.0) {
+        throw new ConfigurationException(
+            "Cannot use backoff jitter " + jitter + ": expected at least 0 and below 1 (e.g. 0.5)");
+      }
+      this.jitter = jitter;
+      return this;
+    }
+
+    /**
+     * A circuit breaker built from {@code config}'s thresholds and windows. Fenceline reports IO
+     * failures and 5xx answers as errors and everything else as successes; the config's record and
+     * ignore predicates still filter them. By default: 50% failures over the last 10 calls (at
+     * least 5), open for 30 s.
+     */
+    public Builder circuitBreaker(CircuitBreakerConfig config) {
+      this.circuitBreakerConfig = requireNonNull(config, "config is null");
+      this.circuitBreaker = null;
+      return this;
+    }
+
+    /** An existing circuit breaker (e.g. from a registry, shared), reported to as above. */
+    public Builder circuitBreaker(CircuitBreaker breaker) {
+      this.circuitBreaker = requireNonNull(breaker, "breaker is null");
+      this.circuitBreakerConfig = null;
+      return this;
+    }
+
+    /**
+     * Records the value at JSON pointer {@code pointer} of the answer (or of the lookup's record)
+     * as receipt attribute {@code attribute}, e.g. {@code receiptField("payment-id", "/id")}.
+     */
+    public Builder receiptField(String attribute, String pointer) {
+      requireNonNull(attribute, "attribute is null");
+      requireNonNull(pointer, "pointer is null");
+      if (!attribute.matches("[a-z0-9][a-z0-9.-]{0,63}")
+          || ReceiptFields.RESERVED.contains(attribute)) {
+        throw new ConfigurationException(
+            "Cannot use receipt field "
+                + ApiRequest.quote(attribute)
+                + ": names are 1 to 64 characters from [a-z0-9.-] and not one of "
+                + new java.util.TreeSet<>(ReceiptFields.RESERVED)
+                + " (e.g. payment-id)");
+      }
+      this.fields.put(attribute, pointer("receipt field " + attribute, pointer));
+      return this;
+    }
+
+    /**
+     * Looks results up with {@code GET} on {@code pathTemplate} (under the base URI), whose {@code
+     * {key}}, {@code {resource}} and {@code {operation}} are replaced URL-encoded, e.g. {@code
+     * /payments?idempotency_key={key}}: 200 = found, 404 = definitely not found, anything else =
+     * unavailable.
+     */
+    public Builder lookup(String pathTemplate) {
+      return lookup(pathTemplate, null);
+    }
+
+    /**
+     * As {@link #lookup(String)}, where a 200 answer is found only if JSON pointer {@code
+     * recordPointer} selects a record (missing, null or an empty array or object = not found), e.g.
+     * {@code lookup("/payments?key={key}", "/data/0")}. Receipt fields are read from that record.
+     */
+    public Builder lookup(String pathTemplate, String recordPointer) {
+      requireNonNull(pathTemplate, "pathTemplate is null");
+      Matcher placeholders = PLACEHOLDER.matcher(pathTemplate);
+      boolean any = false;
+      while (placeholders.find()) {
+        if (!PLACEHOLDERS.contains(placeholders.group(1))) {
+          throw new ConfigurationException(
+              "Cannot use lookup path "
+                  + ApiRequest.quote(pathTemplate)
+                  + ": unknown placeholder {"
+                  + placeholders.group(1)
+                  + "} (use {key}, {resource} or {operation})");
+        }
+        any = true;
+      }
+      String sample = pathTemplate.replaceAll("\\{(key|resource|operation)}", "x");
+      try {
+        ApiRequest.postJson(sample, "{}");
+      } catch (IllegalArgumentException e) {
+        throw new ConfigurationException(
+            "Cannot use lookup path "
+                + ApiRequest.quote(pathTemplate)
+                + ": give a path and query relative to the base URI, starting with / (e.g."
+                + " /payments?idempotency_key={key})",
+            e);
+      }
+      if (!any) {
+        throw new ConfigurationException(
+            "Cannot use lookup path "
+                + ApiRequest.quote(pathTemplate)
+                + ": it has no {key} placeholder, so it cannot find one operation (e.g."
+                + " /payments?idempotency_key={key})");
+      }
+      this.lookup =
+          new ApiCalls.LookupRequest(
+              pathTemplate,
+              recordPointer == null
+                  ? Optional.empty()
+                  : Optional.of(pointer("lookup record pointer", recordPointer)));
+      return this;
+    }
+
+    /** The HTTP client; by default one with a 10 s connect timeout that never follows redirects. */
+    public Builder httpClient(HttpClient client) {
+      this.httpClient = requireNonNull(client, "client is null");
+      return this;
+    }
+
+    /** The clock of receipts built by {@link HttpApiDestination#lookup}; default UTC. */
+    public Builder clock(Clock clock) {
+      this.clock = requireNonNull(clock, "clock is null");
+      return this;
+    }
+
+    /** How much of a response body is read, 1 KiB to 64 MiB; default 1 MiB. */
+    public Builder maxResponseBytes(int bytes) {
+      if (bytes < 1024 || bytes > 64 * 1024 * 1024) {
+        throw new ConfigurationException(
+            "Cannot use max response bytes "
+                + bytes
+                + ": expected 1024 to 67108864 (receipts need a few fields, not whole documents)");
+      }
+      this.maxResponseBytes = bytes;
+      return this;
+    }
+
+    /**
+     * Builds the destination; reads the bearer token from the environment now.
+     *
+     * @throws ConfigurationException if the name, base URI or intent store is missing, the intent
+     *     store has another name, or the token variable is unset
+     */
+    public HttpApiDestination build() {
+      if (name == null) {
+        throw new ConfigurationException(
+            "Cannot build an HTTP API destination: no name is set (call name(\"payments\"))");
+      }
+      if (baseUri == null) {
+        throw new ConfigurationException(
+            "Cannot build HTTP API destination "
+                + name
+                + ": no base URI is set (call baseUri(URI.create(\"https://api.example.com\")))");
+      }
+      if (intentStore == null) {
+        throw new ConfigurationException(
+            "Cannot build HTTP API destination "
+                + name
+                + ": no intent store is set (call intentStore(jdbcStore.intentStore(\""
+                + name
+                + "\")); intents are what fences the calls)");
+      }
+      if (!intentStore.name().equals(name)) {
+        throw new ConfigurationException(
+            "Cannot build HTTP API destination "
+                + name
+                + " with intent store "
+                + ApiRequest.quote(intentStore.name())
+                + ": the names must match, or the destination would see another one's intents"
+                + " (open the intent store as \""
+                + name
+                + "\")");
+      }
+      BearerToken bearer =
+          bearerVariable == null ? null : BearerToken.fromEnvironment(bearerVariable, environment);
+      RetryConfig retry =
+          RetryConfig.custom()
+              .maxAttempts(maxAttempts)
+              .intervalFunction(
+                  IntervalFunction.ofExponentialRandomBackoff(
+                      initialBackoff, backoffMultiplier, jitter, maxBackoff))
+              .build();
+      CircuitBreaker breaker = circuitBreaker;
+      if (breaker == null) {
+        breaker =
+            CircuitBreaker.of(
+                name,
+                circuitBreakerConfig != null
+                    ? circuitBreakerConfig
+                    : CircuitBreakerConfig.custom()
+                        .failureRateThreshold(50)
+                        .slidingWindowSize(10)
+                        .minimumNumberOfCalls(5)
+                        .waitDurationInOpenState(Duration.ofSeconds(30))
+                        .build());
+      }
+      HttpClient client =
+          httpClient != null
+              ? httpClient
+              : HttpClient.newBuilder()
+                  .connectTimeout(Duration.ofSeconds(10))
+                  .followRedirects(HttpClient.Redirect.NEVER)
+                  .build();
+      ApiCalls calls =
+          new ApiCalls(
+              client,
+              baseUri,
+              keyHeader,
+              bearer,
+              attemptTimeout,
+              retry,
+              breaker,
+              maxResponseBytes,
+              name);
+      return new HttpApiDestination(this, calls, bearer);
+    }
+
+    private static JsonPointer pointer(String what, String pointer) {
+      try {
+        return JsonPointer.compile(pointer);
+      } catch (IllegalArgumentException e) {
+        throw new ConfigurationException(
+            "Cannot use JSON pointer "
+                + ApiRequest.quote(pointer)
+                + " for "
+                + what
+                + ": "
+                + e.getMessage()
+                + " (a pointer starts with /, e.g. /id or /data/0/id)",
+            e);
+      }
+    }
+
+    private static Duration positive(String what, Duration value) {
+      requireNonNull(value, what + " is null");
+      if (value.isNegative() || value.isZero()) {
+        throw new ConfigurationException(
+            "Cannot use " + what + " " + value + ": expected a positive duration (e.g. PT10S)");
+      }
+      return value;
+    }
+
+    private static String redact(URI uri) {
+      return uri.getRawUserInfo() == null
+          ? uri.toString()
+          : uri.toString().replace(uri.getRawUserInfo() + "@", "***@");
+    }
+  }
+}

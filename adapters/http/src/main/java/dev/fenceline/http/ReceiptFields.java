@@ -1,0 +1,59 @@
+package dev.fenceline.http;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import tools.jackson.core.JsonPointer;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Turns an API's answer into receipt attributes: the configured fields, each selected by a JSON
+ * pointer, written as text (strings as they are, numbers and booleans as their JSON text, objects
+ * and arrays as compact JSON). A field that is missing or null is left out; a value that cannot be
+ * stored (NUL, broken surrogates) is left out and named in {@code response-error}.
+ */
+final class ReceiptFields {
+
+  /** Attribute names the destination sets itself. */
+  static final java.util.Set<String> RESERVED =
+      java.util.Set.of("http-status", "idempotency-key", "response-error", "found-by");
+
+  private final Map<String, JsonPointer> fields;
+
+  ReceiptFields(Map<String, JsonPointer> fields) {
+    this.fields = Map.copyOf(fields);
+  }
+
+  /** True if no field is configured. */
+  boolean isEmpty() {
+    return fields.isEmpty();
+  }
+
+  /** Adds the configured fields of {@code document} (may be null) to {@code attributes}. */
+  void addTo(JsonNode document, Map<String, String> attributes) {
+    Map<String, String> unstorable = new LinkedHashMap<>();
+    if (document == null) {
+      return;
+    }
+    new java.util.TreeMap<>(fields)
+        .forEach(
+            (name, pointer) -> {
+              JsonNode value = document.at(pointer);
+              if (value == null || value.isMissingNode() || value.isNull()) {
+                return;
+              }
+              String text = value.isValueNode() ? value.asString() : value.toString();
+              try {
+                dev.fenceline.spi.StorableText.require("receipt field " + name, text);
+                attributes.put(name, text);
+              } catch (IllegalArgumentException e) {
+                unstorable.put(name, pointer.toString());
+              }
+            });
+    if (!unstorable.isEmpty()) {
+      attributes.merge(
+          "response-error",
+          "fields " + unstorable.keySet() + " hold text that cannot be stored",
+          (a, b) -> a + "; " + b);
+    }
+  }
+}

@@ -1,0 +1,132 @@
+package dev.fenceline.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.fenceline.spi.Capability;
+import dev.fenceline.spi.ConfigurationException;
+import dev.fenceline.spi.Guarantee;
+import dev.fenceline.tck.memory.InMemoryIntentStore;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class HttpApiDestinationBuilderTest {
+
+  private static final String SECRET = "tok-very-secret-123";
+
+  private static HttpApiDestination.Builder valid() {
+    return HttpApiDestination.builder()
+        .name("payments")
+        .baseUri(URI.create("https://api.example.com/v1"))
+        .intentStore(InMemoryIntentStore.create("payments"))
+        .bearerTokenFromEnv("PARTNER_TOKEN")
+        .environment(Map.of("PARTNER_TOKEN", SECRET)::get);
+  }
+
+  @Test
+  void withoutALookupTheGuaranteeIsStillFencedAtIntentButNoResultLookup() {
+    HttpApiDestination destination = valid().build();
+
+    assertThat(destination.capabilities())
+        .containsExactlyInAnyOrder(Capability.FENCED_INTENT, Capability.IDEMPOTENCY_KEY);
+    assertThat(destination.guarantee()).isEqualTo(Guarantee.FENCED_AT_INTENT);
+    assertThat(destination.toString()).contains("payments", "PARTNER_TOKEN").doesNotContain(SECRET);
+  }
+
+  @Test
+  void requiresNameBaseUriAndIntentStore() {
+    assertThatThrownBy(() -> HttpApiDestination.builder().build())
+        .isInstanceOf(ConfigurationException.class)
+        .hasMessageContaining("no name is set");
+    assertThatThrownBy(() -> HttpApiDestination.builder().name("payments").build())
+        .hasMessageContaining("no base URI is set");
+    assertThatThrownBy(
+            () ->
+                HttpApiDestination.builder()
+                    .name("payments")
+                    .baseUri(URI.create("https://api.example.com"))
+                    .build())
+        .hasMessageStartingWith("Cannot build HTTP API destination payments: no intent store");
+  }
+
+  @Test
+  void theIntentStoreMustCarryTheDestinationsName() {
+    assertThatThrownBy(() -> valid().intentStore(InMemoryIntentStore.create("refunds")).build())
+        .isInstanceOf(ConfigurationException.class)
+        .hasMessageContaining("\"refunds\"")
+        .hasMessageContaining("open the intent store as \"payments\"");
+  }
+
+  @Test
+  void aMissingTokenVariableNamesTheVariable() {
+    assertThatThrownBy(() -> valid().environment(name -> null).build())
+        .isInstanceOf(ConfigurationException.class)
+        .hasMessage(
+            "Cannot read the bearer token from environment variable PARTNER_TOKEN: it is not set"
+                + " or blank (export PARTNER_TOKEN with the API's token before starting)");
+    assertThatThrownBy(
+            () -> valid().environment(Map.of("PARTNER_TOKEN", SECRET + "\n x")::get).build())
+        .isInstanceOf(ConfigurationException.class)
+        .hasMessageContaining("PARTNER_TOKEN")
+        .message()
+        .doesNotContain(SECRET);
+    assertThatThrownBy(() -> valid().bearerTokenFromEnv("PARTNER-TOKEN"))
+        .hasMessageContaining("\"PARTNER-TOKEN\"");
+  }
+
+  @Test
+  void refusesBadValuesNamingThemAndTheFix() {
+    assertThatThrownBy(() -> valid().name("Payments"))
+        .isInstanceOf(ConfigurationException.class)
+        .hasMessageContaining("\"Payments\"");
+    assertThatThrownBy(() -> valid().baseUri(URI.create("ftp://api.example.com")))
+        .hasMessageContaining("\"ftp://api.example.com\"")
+        .hasMessageContaining("http or https");
+    assertThatThrownBy(() -> valid().baseUri(URI.create("https://user:pw@api.example.com")))
+        .hasMessageContaining("***@api.example.com")
+        .hasMessageContaining("user information")
+        .message()
+        .doesNotContain("pw");
+    assertThatThrownBy(() -> valid().idempotencyKeyHeader("Authorization"))
+        .hasMessageContaining("\"Authorization\"");
+    assertThatThrownBy(() -> valid().attemptTimeLimit(Duration.ZERO))
+        .hasMessageContaining("attempt time limit PT0S");
+    assertThatThrownBy(() -> valid().maxAttempts(0)).hasMessageContaining("max attempts 0");
+    assertThatThrownBy(() -> valid().backoff(Duration.ofSeconds(2), 2.0, Duration.ofSeconds(1)))
+        .hasMessageContaining("max backoff PT1S");
+    assertThatThrownBy(() -> valid().backoff(Duration.ofMillis(1), 0.5, Duration.ofSeconds(1)))
+        .hasMessageContaining("backoff multiplier 0.5");
+    assertThatThrownBy(() -> valid().jitter(1.0)).hasMessageContaining("backoff jitter 1.0");
+    assertThatThrownBy(() -> valid().receiptField("Payment ID", "/id"))
+        .hasMessageContaining("\"Payment ID\"");
+    assertThatThrownBy(() -> valid().receiptField("http-status", "/id"))
+        .hasMessageContaining("\"http-status\"");
+    assertThatThrownBy(() -> valid().receiptField("payment-id", "id"))
+        .hasMessageContaining("JSON pointer \"id\"")
+        .hasMessageContaining("receipt field payment-id");
+    assertThatThrownBy(() -> valid().lookup("/payments?key={id}"))
+        .hasMessageContaining("unknown placeholder {id}");
+    assertThatThrownBy(() -> valid().lookup("/payments"))
+        .hasMessageContaining("\"/payments\"")
+        .hasMessageContaining("no {key} placeholder");
+    assertThatThrownBy(() -> valid().lookup("payments/{key}"))
+        .hasMessageContaining("starting with /");
+    assertThatThrownBy(() -> valid().maxResponseBytes(10))
+        .hasMessageContaining("max response bytes 10");
+  }
+
+  @Test
+  void lookupTemplateIsUrlEncoded() {
+    ApiCalls.LookupRequest lookup =
+        new ApiCalls.LookupRequest(
+            "/p/{resource}?op={operation}&k={key}", java.util.Optional.empty());
+    assertThat(
+            lookup.path(
+                "fl1-ab",
+                dev.fenceline.spi.ResourceId.of("reports/2026-10"),
+                dev.fenceline.spi.OperationId.of("a&b=c d")))
+        .isEqualTo("/p/reports%2F2026-10?op=a%26b%3Dc%20d&k=fl1-ab");
+  }
+}

@@ -1,0 +1,665 @@
+package dev.fenceline.http;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
+import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import com.github.tomakehurst.wiremock.WireMockServer;
+import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
+import com.github.tomakehurst.wiremock.client.ScenarioMappingBuilder;
+import com.github.tomakehurst.wiremock.http.Fault;
+import com.github.tomakehurst.wiremock.stubbing.Scenario;
+import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
+import com.github.tomakehurst.wiremock.stubbing.StubMapping;
+import dev.fenceline.spi.AlreadyApplied;
+import dev.fenceline.spi.Applied;
+import dev.fenceline.spi.Epoch;
+import dev.fenceline.spi.FencingToken;
+import dev.fenceline.spi.Guarantee;
+import dev.fenceline.spi.Intent;
+import dev.fenceline.spi.IntentStore;
+import dev.fenceline.spi.OperationConflictException;
+import dev.fenceline.spi.OperationId;
+import dev.fenceline.spi.Receipt;
+import dev.fenceline.spi.RejectedStale;
+import dev.fenceline.spi.ResourceId;
+import dev.fenceline.spi.WriteOutcome;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The WireMock scenarios of the intent mode, each asserting the request journal. Subclasses supply
+ * the intent store; {@link #openIntentStore} opening the same backing store again is a restart.
+ */
+abstract class HttpApiDestinationContract {
+
+  static final String NAME = "payments";
+  static final String SECRET = "s3cr3t-partner-token-4711";
+  static final ResourceId RESOURCE = ResourceId.of("invoice-2026-10");
+  static final OperationId OPERATION = OperationId.of("pay-invoice-2026-10");
+  static final String KEY = IdempotencyKeys.of(NAME, RESOURCE, OPERATION);
+  static final String LOOKUP = "/payments?idempotency_key={key}";
+  static final ApiRequest PAYMENT =
+      ApiRequest.postJson("/payments", "{\"amount\":1200,\"currency\":\"EUR\"}");
+
+  /** Opens the intent store named {@code name}; a second call is the same store after a restart. */
+  abstract IntentStore openIntentStore(String name);
+
+  FakePaymentsApi api;
+  WireMockServer server;
+
+  @BeforeEach
+  void startApi() {
+    api = new FakePaymentsApi();
+    server = new WireMockServer(options().dynamicPort().extensions(api));
+    server.start();
+  }
+
+  @AfterEach
+  void stopApi() {
+    server.stop();
+  }
+
+  static FencingToken token(long epoch, String holder) {
+    return new FencingToken("issuer-1", RESOURCE, Epoch.of(epoch), holder);
+  }
+
+  HttpApiDestination.Builder builder(IntentStore store) {
+    return HttpApiDestination.builder()
+        .name(NAME)
+        .baseUri(URI.create(server.baseUrl()))
+        .intentStore(store)
+        .bearerTokenFromEnv("PARTNER_TOKEN")
+        .environment(Map.of("PARTNER_TOKEN", SECRET)::get)
+        .attemptTimeLimit(Duration.ofSeconds(5))
+        .maxAttempts(3)
+        .backoff(Duration.ofMillis(1), 2.0, Duration.ofMillis(5))
+        .jitter(0.5)
+        .circuitBreaker(
+            CircuitBreakerConfig.custom().slidingWindowSize(100).minimumNumberOfCalls(100).build())
+        .receiptField("payment-id", "/id")
+        .lookup(LOOKUP, "/data/0");
+  }
+
+  HttpApiDestination destination(UnaryOperator<HttpApiDestination.Builder> tweak) {
+    return tweak.apply(builder(openIntentStore(NAME))).build();
+  }
+
+  HttpApiDestination destination() {
+    return destination(b -> b);
+  }
+
+  // ---- stubs -------------------------------------------------------------------------------
+
+  static ResponseDefinitionBuilder applies(ResponseDefinitionBuilder response) {
+    return response.withTransformers(FakePaymentsApi.NAME).withTransformerParameter("effect", true);
+  }
+
+  static ResponseDefinitionBuilder created() {
+    return applies(aResponse().withStatus(201));
+  }
+
+  /** POST answers in order; the last one repeats. */
+  void postAnswers(ResponseDefinitionBuilder... answers) {
+    String state = Scenario.STARTED;
+    for (int i = 0; i < answers.length; i++) {
+      ScenarioMappingBuilder stub =
+          post(urlEqualTo("/payments"))
+              .inScenario("post")
+              .whenScenarioStateIs(state)
+              .willReturn(answers[i].withTransformers(FakePaymentsApi.NAME));
+      if (i < answers.length - 1) {
+        state = "answer-" + (i + 1);
+        stub = stub.willSetStateTo(state);
+      }
+      server.stubFor(stub);
+    }
+  }
+
+  StubMapping lookupAnswers() {
+    return server.stubFor(
+        get(urlPathEqualTo("/payments"))
+            .willReturn(
+                aResponse()
+                    .withStatus(200)
+                    .withTransformers(FakePaymentsApi.NAME)
+                    .withTransformerParameter("lookup", true)));
+  }
+
+  StubMapping lookupUnavailable() {
+    return server.stubFor(get(urlPathEqualTo("/payments")).willReturn(aResponse().withStatus(503)));
+  }
+
+  // ---- journal ------------------------------------------------------------------------------
+
+  /** A request as the API received it. */
+  record Received(String method, String url, String key, String authorization) {}
+
+  /** Every request the API received, oldest first. */
+  List<Received> journal() {
+    List<ServeEvent> events = new ArrayList<>(server.getAllServeEvents());
+    Collections.reverse(events);
+    return events.stream()
+        .map(
+            e ->
+                new Received(
+                    e.getRequest().getMethod().getName(),
+                    e.getRequest().getUrl(),
+                    e.getRequest().getHeader("Idempotency-Key"),
+                    e.getRequest().getHeader("Authorization")))
+        .toList();
+  }
+
+  List<String> methods(List<Received> requests) {
+    return requests.stream().map(Received::method).toList();
+  }
+
+  /** Every request carried the operation's one key and the bearer token. */
+  void assertOneKeyAndCredentials(List<Received> requests) {
+    assertThat(requests).isNotEmpty();
+    assertThat(requests).extracting(Received::key).containsOnly(KEY);
+    assertThat(requests).extracting(Received::authorization).containsOnly("Bearer " + SECRET);
+  }
+
+  /** The honest fake API saw exactly one effective operation, under the operation's key. */
+  void assertExactlyOneEffect() {
+    assertThat(api.effectsPerKey()).containsExactly(Map.entry(KEY, 1L));
+  }
+
+  // ---- scenarios ----------------------------------------------------------------------------
+
+  @Test
+  void connectionResetOnTheFirstCallThenSuccessSendsTheSameKeyTwiceWithOneEffect() {
+    postAnswers(applies(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)), created());
+
+    WriteOutcome outcome = destination().write(token(1, "worker-a"), OPERATION, PAYMENT);
+
+    assertThat(outcome).isInstanceOf(Applied.class);
+    Receipt receipt = ((Applied) outcome).receipt();
+    assertThat(receipt.attributes())
+        .containsEntry("http-status", "201")
+        .containsEntry("idempotency-key", KEY)
+        .containsEntry("payment-id", api.paymentFor(KEY));
+    assertThat(methods(journal())).containsExactly("POST", "POST");
+    assertOneKeyAndCredentials(journal());
+    assertExactlyOneEffect();
+  }
+
+  @Test
+  void responseSlowerThanTheAttemptTimeLimitIsFoundByTheLookup() {
+    postAnswers(created().withFixedDelay(1_000));
+    lookupAnswers();
+
+    WriteOutcome outcome =
+        destination(b -> b.attemptTimeLimit(Duration.ofMillis(150)).maxAttempts(2))
+            .write(token(1, "worker-a"), OPERATION, PAYMENT);
+
+    assertThat(outcome).isInstanceOf(Applied.class);
+    assertThat(((Applied) outcome).receipt().attributes())
+        .containsEntry("found-by", "lookup")
+        .containsEntry("payment-id", api.paymentFor(KEY));
+    assertThat(methods(journal())).containsExactly("POST", "POST", "GET");
+    assertOneKeyAndCredentials(journal());
+    assertExactlyOneEffect();
+    assertThat(openIntentStore(NAME).lookup(RESOURCE, OPERATION)).get().matches(Intent::completed);
+  }
+
+  @Test
+  void fiveHundredFiveHundredThenTwoHundredIsAppliedOnce() {
+    postAnswers(aResponse().withStatus(500), aResponse().withStatus(500), created());
+
+    WriteOutcome outcome = destination().write(token(1, "worker-a"), OPERATION, PAYMENT);
+
+    assertThat(outcome).isInstanceOf(Applied.class);
+    assertThat(methods(journal())).containsExactly("POST", "POST", "POST");
+    assertOneKeyAndCredentials(journal());
+    assertExactlyOneEffect();
+  }
+
+  @Test
+  void conflictWhileTheSameKeyIsProcessingThenSuccess() {
+    postAnswers(aResponse().withStatus(409), created());
+
+    WriteOutcome outcome = destination().write(token(1, "worker-a"), OPERATION, PAYMENT);
+
+    assertThat(outcome).isInstanceOf(Applied.class);
+    assertThat(methods(journal())).containsExactly("POST", "POST");
+    assertOneKeyAndCredentials(journal());
+    assertExactlyOneEffect();
+  }
+
+  @Test
+  void staleWorkerIsBlockedAtTheIntentAndSendsNothing() {
+    postAnswers(created());
+    HttpApiDestination destination = destination();
+    FencingToken newOwner = token(2, "worker-b");
+    destination.register(newOwner);
+
+    WriteOutcome stale = destination.write(token(1, "worker-a"), OPERATION, PAYMENT);
+
+    assertThat(stale).isInstanceOf(RejectedStale.class);
+    assertThat(journal()).isEmpty();
+    assertThat(openIntentStore(NAME).lookup(RESOURCE, OPERATION)).isEmpty();
+
+    assertThat(destination.write(newOwner, OPERATION, PAYMENT)).isInstanceOf(Applied.class);
+    assertThat(journal()).hasSize(1);
+    assertOneKeyAndCredentials(journal());
+    assertExactlyOneEffect();
+  }
+
+  @Test
+  void newOwnerLooksAnInDoubtOperationUpFirstAndDoesNotSendItAgain() {
+    // Worker A's request lands but every answer is a 500, and the lookup is down: in doubt.
+    postAnswers(applies(aResponse().withStatus(500)));
+    StubMapping down = lookupUnavailable();
+    ApiOutcomeUnknownException inDoubt =
+        catchThrowableOfType(
+            ApiOutcomeUnknownException.class,
+            () -> destination().write(token(1, "worker-a"), OPERATION, PAYMENT));
+    assertThat(inDoubt.outcomeUnknown()).isTrue();
+    assertThat(inDoubt.idempotencyKey()).isEqualTo(KEY);
+    assertThat(inDoubt.getMessage()).contains(RESOURCE.value(), OPERATION.value(), KEY, "retry");
+    int sentByA = journal().size();
+    // Three attempts of the call, then three of the lookup (a GET is retried like the call).
+    assertThat(methods(journal())).containsExactly("POST", "POST", "POST", "GET", "GET", "GET");
+
+    // Worker B takes over after a restart: a new store instance and a new destination.
+    server.removeStub(down);
+    lookupAnswers();
+    WriteOutcome outcome =
+        destination(b -> b.intentStore(openIntentStore(NAME)))
+            .write(token(2, "worker-b"), OPERATION, PAYMENT);
+
+    assertThat(outcome).isInstanceOf(AlreadyApplied.class);
+    assertThat(((AlreadyApplied) outcome).receipt().attributes())
+        .containsEntry("payment-id", api.paymentFor(KEY));
+    List<Received> sentByB = journal().subList(sentByA, journal().size());
+    assertThat(methods(sentByB)).containsExactly("GET");
+    assertOneKeyAndCredentials(journal());
+    assertExactlyOneEffect();
+  }
+
+  @Test
+  void newOwnerResendsAnInDoubtOperationUnderTheSameKeyWhenTheApiNeverSawIt() {
+    // Worker A's requests never get processed (reset before the API applies them).
+    postAnswers(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER));
+    StubMapping down = lookupUnavailable();
+    assertThatThrownBy(() -> destination().write(token(1, "worker-a"), OPERATION, PAYMENT))
+        .isInstanceOf(ApiOutcomeUnknownException.class);
+    int sentByA = journal().size();
+
+    server.resetScenarios();
+    server.removeStub(down);
+    postAnswers(created());
+    lookupAnswers();
+    WriteOutcome outcome =
+        destination(b -> b.intentStore(openIntentStore(NAME)))
+            .write(token(2, "worker-b"), OPERATION, PAYMENT);
+
+    assertThat(outcome).isInstanceOf(Applied.class);
+    List<Received> sentByB = journal().subList(sentByA, journal().size());
+    assertThat(methods(sentByB)).containsExactly("GET", "POST");
+    assertOneKeyAndCredentials(journal());
+    assertExactlyOneEffect();
+  }
+
+  @Test
+  void newOwnerSendsNothingWhileTheLookupIsUnavailable() {
+    postAnswers(applies(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)));
+    lookupUnavailable();
+    assertThatThrownBy(() -> destination().write(token(1, "worker-a"), OPERATION, PAYMENT))
+        .isInstanceOf(ApiOutcomeUnknownException.class);
+    int sentByA = journal().size();
+
+    ApiOutcomeUnknownException inDoubt =
+        catchThrowableOfType(
+            ApiOutcomeUnknownException.class,
+            () ->
+                destination(b -> b.intentStore(openIntentStore(NAME)))
+                    .write(token(2, "worker-b"), OPERATION, PAYMENT));
+
+    assertThat(inDoubt).as("the new owner must report the operation in doubt").isNotNull();
+    assertThat(inDoubt.getMessage()).contains("nothing was sent now", KEY);
+    List<Received> sentByB = journal().subList(sentByA, journal().size());
+    assertThat(methods(sentByB)).containsOnly("GET");
+    assertOneKeyAndCredentials(journal());
+    assertExactlyOneEffect();
+    assertThat(openIntentStore(NAME).lookup(RESOURCE, OPERATION).orElseThrow().completed())
+        .isFalse();
+  }
+
+  @Test
+  void lookupOfAPendingIntentAsksTheApi() {
+    HttpApiDestination destination = destination();
+    assertThat(destination.lookup(RESOURCE, OPERATION)).isEmpty();
+    openIntentStore(NAME).begin(token(1, "worker-a"), OPERATION, PAYMENT.fingerprint());
+    StubMapping down = lookupUnavailable();
+
+    assertThatThrownBy(() -> destination.lookup(RESOURCE, OPERATION))
+        .isInstanceOfSatisfying(
+            ApiOutcomeUnknownException.class, e -> assertThat(e.outcomeUnknown()).isTrue());
+
+    server.removeStub(down);
+    lookupAnswers();
+    assertThat(destination.lookup(RESOURCE, OPERATION)).isEmpty();
+    assertThat(methods(journal())).containsExactly("GET", "GET", "GET", "GET");
+    assertOneKeyAndCredentials(journal());
+  }
+
+  @Test
+  void answerThatIsNotJsonIsStillRecordedAsApplied() {
+    postAnswers(applies(aResponse().withStatus(200)).withBody("<html>ok</html>"));
+
+    WriteOutcome outcome = destination().write(token(1, "worker-a"), OPERATION, PAYMENT);
+
+    assertThat(outcome).isInstanceOf(Applied.class);
+    assertThat(((Applied) outcome).receipt().attributes())
+        .containsEntry("http-status", "200")
+        .containsEntry("idempotency-key", KEY)
+        .containsEntry("response-error", "the body is not JSON; fields not read")
+        .doesNotContainKey("payment-id");
+    assertThat(methods(journal())).containsExactly("POST");
+    assertThat(openIntentStore(NAME).lookup(RESOURCE, OPERATION).orElseThrow().completed())
+        .isTrue();
+  }
+
+  @Test
+  void fileBodyIsSentOnEveryAttempt(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws java.io.IOException {
+    java.nio.file.Path file =
+        java.nio.file.Files.writeString(dir.resolve("report.csv"), "a,b\n".repeat(50_000));
+    ApiRequest upload =
+        ApiRequest.of("PUT", "/payments", "text/csv", Map.of(), new ApiRequest.FileBody(file));
+    server.stubFor(
+        com.github.tomakehurst.wiremock.client.WireMock.put(urlEqualTo("/payments"))
+            .inScenario("put")
+            .whenScenarioStateIs(Scenario.STARTED)
+            .willReturn(aResponse().withStatus(503))
+            .willSetStateTo("up"));
+    server.stubFor(
+        com.github.tomakehurst.wiremock.client.WireMock.put(urlEqualTo("/payments"))
+            .inScenario("put")
+            .whenScenarioStateIs("up")
+            .willReturn(created()));
+
+    assertThat(destination().write(token(1, "worker-a"), OPERATION, upload))
+        .isInstanceOf(Applied.class);
+
+    assertThat(methods(journal())).containsExactly("PUT", "PUT");
+    assertThat(server.getAllServeEvents())
+        .allSatisfy(
+            e ->
+                assertThat(e.getRequest().getBodyAsString())
+                    .isEqualTo(java.nio.file.Files.readString(file)));
+    assertOneKeyAndCredentials(journal());
+    assertExactlyOneEffect();
+  }
+
+  @Test
+  void breakerOpensOnADeadApiAndTheOutcomeSaysUnreachable() {
+    WireMockServer dead = new WireMockServer(options().dynamicPort());
+    dead.start();
+    URI deadUri = URI.create(dead.baseUrl());
+    dead.stop();
+    CircuitBreaker breaker =
+        CircuitBreaker.of(
+            "dead-api",
+            CircuitBreakerConfig.custom()
+                .slidingWindowSize(2)
+                .minimumNumberOfCalls(2)
+                .failureRateThreshold(50)
+                .waitDurationInOpenState(Duration.ofMinutes(5))
+                .build());
+    HttpApiDestination destination =
+        destination(b -> b.baseUri(deadUri).maxAttempts(5).circuitBreaker(breaker));
+
+    ApiUnreachableException unreachable =
+        catchThrowableOfType(
+            ApiUnreachableException.class,
+            () -> destination.write(token(1, "worker-a"), OPERATION, PAYMENT));
+
+    assertThat(unreachable).as("the write must fail as unreachable").isNotNull();
+    assertThat(unreachable.outcomeUnknown()).isFalse();
+    assertThat(unreachable.getMessage()).contains("unreachable", "circuit breaker is open");
+    assertThat(breaker.getState()).isEqualTo(CircuitBreaker.State.OPEN);
+    assertThat(breaker.getMetrics().getNumberOfFailedCalls()).isEqualTo(2);
+    assertThat(breaker.getMetrics().getNumberOfNotPermittedCalls()).isEqualTo(1);
+    assertThat(dead.getAllServeEvents()).isEmpty();
+    assertThat(journal()).isEmpty();
+    Intent intent = openIntentStore(NAME).lookup(RESOURCE, OPERATION).orElseThrow();
+    assertThat(intent.completed()).isFalse();
+  }
+
+  @Test
+  void completedOperationAnswersAlreadyAppliedWithoutARequest() {
+    postAnswers(created());
+    HttpApiDestination destination = destination();
+    Receipt first =
+        ((Applied) destination.write(token(1, "worker-a"), OPERATION, PAYMENT)).receipt();
+
+    WriteOutcome again =
+        destination(b -> b.intentStore(openIntentStore(NAME)))
+            .write(token(2, "worker-b"), OPERATION, PAYMENT);
+
+    assertThat(again).isEqualTo(new AlreadyApplied(first));
+    assertThat(journal()).hasSize(1);
+    assertExactlyOneEffect();
+    assertThat(destination.lookup(RESOURCE, OPERATION)).contains(first);
+  }
+
+  @Test
+  void sameOperationWithAnotherRequestIsAConflictBeforeAnyRequest() {
+    postAnswers(created());
+    HttpApiDestination destination = destination();
+    destination.write(token(1, "worker-a"), OPERATION, PAYMENT);
+
+    ApiRequest other = ApiRequest.postJson("/payments", "{\"amount\":9999,\"currency\":\"EUR\"}");
+    assertThatThrownBy(() -> destination.write(token(1, "worker-a"), OPERATION, other))
+        .isInstanceOf(OperationConflictException.class)
+        .hasMessageContaining(OPERATION.value());
+
+    assertThat(journal()).hasSize(1);
+    assertExactlyOneEffect();
+  }
+
+  @Test
+  void unprocessableEntityMeansTheKeyWasUsedWithAnotherPayload() {
+    postAnswers(aResponse().withStatus(422).withBody("{\"error\":\"key reused\"}"));
+
+    ApiRejectedException rejected =
+        catchThrowableOfType(
+            ApiRejectedException.class,
+            () -> destination().write(token(1, "worker-a"), OPERATION, PAYMENT));
+
+    assertThat(rejected.status()).isEqualTo(422);
+    assertThat(rejected.keyReusedWithAnotherPayload()).isTrue();
+    assertThat(rejected.outcomeUnknown()).isFalse();
+    assertThat(rejected.getMessage()).contains("422", KEY, "another payload");
+    assertThat(methods(journal())).containsExactly("POST");
+    assertOneKeyAndCredentials(journal());
+    assertThat(openIntentStore(NAME).lookup(RESOURCE, OPERATION).orElseThrow().completed())
+        .isFalse();
+  }
+
+  @Test
+  void definiteRejectionIsNotRetriedAndKeepsTheIntent() {
+    postAnswers(aResponse().withStatus(400).withBody("{\"error\":\"amount too large\"}"));
+
+    ApiRejectedException rejected =
+        catchThrowableOfType(
+            ApiRejectedException.class,
+            () -> destination().write(token(1, "worker-a"), OPERATION, PAYMENT));
+
+    assertThat(rejected.status()).isEqualTo(400);
+    assertThat(rejected.outcomeUnknown()).isFalse();
+    assertThat(rejected.getMessage()).contains("HTTP 400", "amount too large");
+    assertThat(methods(journal())).containsExactly("POST");
+    assertThat(api.effectsPerKey()).isEmpty();
+  }
+
+  /**
+   * The documented case Fenceline cannot prevent: an API that ignores idempotency keys applies a
+   * retry after a lost answer a second time, although both requests carry the same key.
+   */
+  @Test
+  void apiThatIgnoresKeysAppliesALostAnswersRetryTwice() {
+    api.ignoreKeys();
+    postAnswers(applies(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)), created());
+
+    WriteOutcome outcome = destination().write(token(1, "worker-a"), OPERATION, PAYMENT);
+
+    assertThat(outcome).isInstanceOf(Applied.class);
+    assertThat(methods(journal())).containsExactly("POST", "POST");
+    assertOneKeyAndCredentials(journal());
+    assertThat(api.effectsPerKey()).containsExactly(Map.entry(KEY, 2L));
+  }
+
+  @Test
+  void crashAfterTheIntentThenANewOwnerSendsUnderTheSameKeyOnce() {
+    postAnswers(created());
+    lookupAnswers();
+    // Worker A records its intent, then its process dies before sending anything.
+    FencingToken workerA = token(1, "worker-a");
+    openIntentStore(NAME).begin(workerA, OPERATION, PAYMENT.fingerprint());
+
+    // After a restart, worker B (newer epoch) uses a new store instance and a new destination.
+    WriteOutcome outcome =
+        destination(b -> b.intentStore(openIntentStore(NAME)))
+            .write(token(2, "worker-b"), OPERATION, PAYMENT);
+    assertThat(outcome).isInstanceOf(Applied.class);
+
+    // Worker A comes back and tries again: stale at the intent, nothing sent.
+    assertThat(destination().write(workerA, OPERATION, PAYMENT)).isInstanceOf(RejectedStale.class);
+
+    assertThat(methods(journal())).containsExactly("GET", "POST");
+    assertOneKeyAndCredentials(journal());
+    assertExactlyOneEffect();
+  }
+
+  @Test
+  void theBearerTokenNeverAppearsInMessagesExceptionsOrLogs() {
+    List<String> shown = new ArrayList<>();
+    java.util.logging.Logger logger = java.util.logging.Logger.getLogger("dev.fenceline.http");
+    java.util.logging.Level level = logger.getLevel();
+    java.util.logging.Handler collect =
+        new java.util.logging.Handler() {
+          @Override
+          public void publish(java.util.logging.LogRecord record) {
+            synchronized (shown) {
+              shown.add(new java.util.logging.SimpleFormatter().format(record));
+            }
+          }
+
+          @Override
+          public void flush() {}
+
+          @Override
+          public void close() {}
+        };
+    collect.setLevel(java.util.logging.Level.ALL);
+    logger.setLevel(java.util.logging.Level.ALL);
+    logger.addHandler(collect);
+    try {
+      HttpApiDestination destination = destination();
+      shown.add(destination.toString());
+      // The API echoes the Authorization header into an error body.
+      server.stubFor(
+          post(urlEqualTo("/echo"))
+              .willReturn(
+                  aResponse()
+                      .withStatus(401)
+                      .withBody("{\"error\":\"bad token Bearer " + SECRET + "\"}")));
+      server.stubFor(post(urlEqualTo("/fail")).willReturn(aResponse().withStatus(500)));
+      server.stubFor(post(urlEqualTo("/reused")).willReturn(aResponse().withStatus(422)));
+      server.stubFor(
+          post(urlEqualTo("/garbled"))
+              .willReturn(aResponse().withStatus(200).withBody("not json " + SECRET)));
+      server.stubFor(
+          post(urlEqualTo("/reset"))
+              .willReturn(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)));
+      lookupUnavailable();
+      for (String path : List.of("/echo", "/fail", "/reused", "/garbled", "/reset")) {
+        OperationId operation = OperationId.of("op" + path.replace('/', '-'));
+        try {
+          destination.write(token(1, "worker-a"), operation, ApiRequest.postJson(path, "{}"));
+        } catch (RuntimeException e) {
+          shown.addAll(messages(e));
+        }
+        try {
+          shown.add(String.valueOf(destination.lookup(RESOURCE, operation)));
+        } catch (RuntimeException e) {
+          shown.addAll(messages(e));
+        }
+      }
+      WireMockServer dead = new WireMockServer(options().dynamicPort());
+      dead.start();
+      URI deadUri = URI.create(dead.baseUrl());
+      dead.stop();
+      try {
+        destination(b -> b.baseUri(deadUri)).write(token(1, "worker-a"), OPERATION, PAYMENT);
+      } catch (RuntimeException e) {
+        shown.addAll(messages(e));
+      }
+      try {
+        builder(openIntentStore(NAME))
+            .environment(Map.of("PARTNER_TOKEN", SECRET + " with space")::get)
+            .build();
+      } catch (RuntimeException e) {
+        shown.addAll(messages(e));
+      }
+    } finally {
+      logger.removeHandler(collect);
+      logger.setLevel(level);
+    }
+
+    assertThat(journal()).extracting(Received::authorization).contains("Bearer " + SECRET);
+    assertThat(shown).hasSizeGreaterThan(15);
+    assertThat(shown)
+        .anyMatch(m -> m.contains("HTTP 401"))
+        .anyMatch(m -> m.contains("DEBUG") || m.contains("FINE"));
+    assertThat(shown).noneMatch(m -> m.contains(SECRET));
+  }
+
+  /** Message and toString of an exception and each of its causes and suppressed exceptions. */
+  static List<String> messages(Throwable e) {
+    List<String> out = new ArrayList<>();
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      out.add(String.valueOf(t.getMessage()));
+      out.add(t.toString());
+      for (Throwable suppressed : t.getSuppressed()) {
+        out.addAll(messages(suppressed));
+      }
+      java.io.StringWriter trace = new java.io.StringWriter();
+      t.printStackTrace(new java.io.PrintWriter(trace));
+      out.add(trace.toString());
+    }
+    return out;
+  }
+
+  @Test
+  void intentModeReportsFencedAtIntentWithLookup() {
+    HttpApiDestination destination = destination();
+    assertThat(destination.guarantee()).isEqualTo(Guarantee.FENCED_AT_INTENT);
+    assertThat(destination.capabilities())
+        .containsExactlyInAnyOrder(
+            dev.fenceline.spi.Capability.FENCED_INTENT,
+            dev.fenceline.spi.Capability.IDEMPOTENCY_KEY,
+            dev.fenceline.spi.Capability.RESULT_LOOKUP);
+  }
+}

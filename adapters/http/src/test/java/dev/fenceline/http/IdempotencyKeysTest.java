@@ -1,0 +1,51 @@
+package dev.fenceline.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.fenceline.spi.OperationId;
+import dev.fenceline.spi.ResourceId;
+import org.junit.jupiter.api.Test;
+
+class IdempotencyKeysTest {
+
+  private static final ResourceId RESOURCE = ResourceId.of("invoice-7");
+  private static final OperationId OPERATION = OperationId.of("pay-7");
+
+  @Test
+  void theKeyIsAPureFunctionOfDestinationResourceAndOperation() {
+    String key = IdempotencyKeys.of("payments", RESOURCE, OPERATION);
+
+    assertThat(key).matches("fl1-[0-9a-f]{64}");
+    assertThat(IdempotencyKeys.of("payments", ResourceId.of("invoice-7"), OperationId.of("pay-7")))
+        .isEqualTo(key);
+    // Pinned: a change of the derivation would send retries of old operations under new keys.
+    assertThat(key)
+        .isEqualTo("fl1-8acefdb72f0bd247e24ecfaa29b944f194d2da43aa9462efd5301cdcbc2f9145");
+  }
+
+  @Test
+  void everyPartChangesTheKey() {
+    String key = IdempotencyKeys.of("payments", RESOURCE, OPERATION);
+    assertThat(
+            java.util.List.of(
+                IdempotencyKeys.of("refunds", RESOURCE, OPERATION),
+                IdempotencyKeys.of("payments", ResourceId.of("invoice-8"), OPERATION),
+                IdempotencyKeys.of("payments", RESOURCE, OperationId.of("pay-8"))))
+        .doesNotContain(key)
+        .doesNotHaveDuplicates();
+  }
+
+  @Test
+  void lengthPrefixesKeepFieldBoundaries() {
+    assertThat(IdempotencyKeys.of("a", ResourceId.of("bc"), OperationId.of("d")))
+        .isNotEqualTo(IdempotencyKeys.of("a", ResourceId.of("b"), OperationId.of("cd")));
+  }
+
+  @Test
+  void refusesAnInvalidDestinationName() {
+    assertThatThrownBy(() -> IdempotencyKeys.of("Payments!", RESOURCE, OPERATION))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("Payments!");
+  }
+}
