@@ -27,6 +27,13 @@ final class FakePaymentsApi implements ResponseDefinitionTransformerV2 {
   private final Map<String, String> paymentsByKey = new LinkedHashMap<>();
   private final List<String> effects = new ArrayList<>();
   private boolean honoursKeys = true;
+  private final java.util.concurrent.Semaphore effectsSeen = new java.util.concurrent.Semaphore(0);
+
+  /** Waits until {@code count} more effective operations happened; false if that took too long. */
+  boolean awaitEffects(int count, java.time.Duration timeout) throws InterruptedException {
+    return effectsSeen.tryAcquire(
+        count, timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+  }
 
   /** From now on, every effective request creates a new payment, whatever its key. */
   synchronized void ignoreKeys() {
@@ -77,6 +84,7 @@ final class FakePaymentsApi implements ResponseDefinitionTransformerV2 {
       payment = "pay-" + (effects.size() + 1);
       paymentsByKey.put(key, payment);
       effects.add(key);
+      effectsSeen.release();
     }
     // A stub with its own body (e.g. not JSON) answers with it; otherwise the payment is the body.
     if (stub.getStatus() >= 200
