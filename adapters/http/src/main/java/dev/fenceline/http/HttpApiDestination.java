@@ -80,7 +80,9 @@ import tools.jackson.databind.JsonNode;
  *
  * <p>What this cannot prevent: a worker whose intent was recorded before a newer owner registered
  * can still send its request during the takeover (the API cannot compare epochs), and an API that
- * ignores or forgets idempotency keys can apply a retried request twice.
+ * ignores idempotency keys can apply a retried request twice. For an API that forgets keys after
+ * some hours, set {@link Builder#keyRetention}: past it, an operation whose lookup does not find it
+ * is never re-sent.
  *
  * <p>The bearer token is read from an environment variable when the destination is built; its value
  * never appears in {@link #toString()}, messages, exceptions or logs. Thread-safe.
@@ -104,6 +106,7 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
   private final ReceiptFields fields;
   private final BearerToken bearer;
   private final Clock clock;
+  private final Optional<Duration> keyRetention;
   private final Set<Capability> capabilities;
 
   private HttpApiDestination(Builder builder, ApiCalls calls, BearerToken bearer) {
@@ -115,6 +118,7 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
     this.fields = new ReceiptFields(builder.fields);
     this.bearer = bearer;
     this.clock = builder.clock;
+    this.keyRetention = Optional.ofNullable(builder.keyRetention);
     EnumSet<Capability> set = EnumSet.of(Capability.FENCED_INTENT, Capability.IDEMPOTENCY_KEY);
     if (lookup != null) {
       set.add(Capability.RESULT_LOOKUP);
@@ -178,6 +182,18 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
     ResourceId resource = token.resource();
     String key = IdempotencyKeys.of(name, resource, operation);
     boolean earlierMayHaveSent = intent.mayHaveBeenSent();
+    Optional<String> keyMayBeForgotten =
+        earlierMayHaveSent ? keyMayBeForgotten(intent) : Optional.empty();
+    if (keyMayBeForgotten.isPresent() && lookup == null) {
+      throw inDoubt(
+          resource,
+          operation,
+          key,
+          keyMayBeForgotten.get()
+              + ", and no lookup request is configured: re-sending under the same key could apply"
+              + " it twice; nothing was sent now",
+          null);
+    }
     if (earlierMayHaveSent && lookup != null) {
       ApiCalls.LookupResult found = calls.lookup(lookup, key, resource, operation);
       if (found instanceof ApiCalls.Found record) {
@@ -197,6 +213,17 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
                 + "; nothing was sent now",
             unavailable.cause());
       }
+      if (keyMayBeForgotten.isPresent()) {
+        throw inDoubt(
+            resource,
+            operation,
+            key,
+            keyMayBeForgotten.get()
+                + ": the lookup did not find it, but the API may have forgotten the key of an"
+                + " earlier attempt that landed, and re-sending could apply it twice; nothing was"
+                + " sent now",
+            null);
+      }
       LOG.log(
           System.Logger.Level.INFO,
           () ->
@@ -210,6 +237,29 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
     }
     ApiCalls.SendReport report = calls.send(key, request);
     return finish(token, operation, key, report, earlierMayHaveSent);
+  }
+
+  /**
+   * Why the API may have forgotten the key of an earlier attempt: the intent was first recorded
+   * longer ago than the configured key retention (by the intent store's clock against this
+   * destination's clock).
+   */
+  private Optional<String> keyMayBeForgotten(Intent intent) {
+    if (keyRetention.isEmpty()) {
+      return Optional.empty();
+    }
+    Duration age = Duration.between(intent.recordedAt(), clock.instant());
+    if (age.compareTo(keyRetention.get()) < 0) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        "its first attempt was recorded at "
+            + intent.recordedAt()
+            + ", "
+            + age.withNanos(0)
+            + " ago, longer than the API keeps idempotency keys ("
+            + keyRetention.get()
+            + ")");
   }
 
   private WriteOutcome finish(
@@ -790,7 +840,25 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
       return this;
     }
 
-    /** The clock of receipts built by {@link HttpApiDestination#lookup}; default UTC. */
+    /**
+     * How long the API keeps idempotency keys (for example 24 hours), if it forgets them at all.
+     * Once an operation's first attempt is older than this, an earlier attempt may have landed
+     * under a key the API no longer knows: a lookup that does not find the operation is then not
+     * trusted, and the operation is never re-sent; it stays in doubt ({@link
+     * ApiOutcomeUnknownException}) for someone to resolve with the API's operators. A lookup that
+     * finds it still completes it. Unset (the default) means the API keeps keys for as long as
+     * operations are retried. Ages are measured from the intent store's clock to this destination's
+     * {@linkplain #clock clock}, so leave a margin for clock skew.
+     */
+    public Builder keyRetention(Duration retention) {
+      this.keyRetention = positive("key retention", retention);
+      return this;
+    }
+
+    /**
+     * The clock for the age of intents ({@link #keyRetention}) and of receipts built by {@link
+     * HttpApiDestination#lookup}; default UTC.
+     */
     public Builder clock(Clock clock) {
       this.clock = requireNonNull(clock, "clock is null");
       return this;

@@ -513,6 +513,52 @@ abstract class HttpApiDestinationContract {
     assertThat(api.effectsPerKey()).isEmpty();
   }
 
+  @Test
+  void anInDoubtOperationOlderThanTheApisKeyRetentionIsNeverSentAgain() {
+    // Worker A's request is lost before the API processed it, and the lookup is down: in doubt.
+    postAnswers(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER));
+    StubMapping down = lookupUnavailable();
+    assertThatThrownBy(() -> destination().write(token(1, "worker-a"), OPERATION, PAYMENT))
+        .isInstanceOf(ApiOutcomeUnknownException.class);
+    int sentByA = journal().size();
+    server.removeStub(down);
+    server.resetScenarios();
+    postAnswers(created());
+    lookupAnswers();
+
+    // 25 hours later worker B takes over; the API keeps keys for 24 hours, so its "not found"
+    // may mean "forgotten": B must not send.
+    java.time.Clock later =
+        java.time.Clock.offset(java.time.Clock.systemUTC(), Duration.ofHours(25));
+    ApiOutcomeUnknownException inDoubt =
+        catchThrowableOfType(
+            ApiOutcomeUnknownException.class,
+            () ->
+                destination(
+                        b ->
+                            b.intentStore(openIntentStore(NAME))
+                                .keyRetention(Duration.ofHours(24))
+                                .clock(later))
+                    .write(token(2, "worker-b"), OPERATION, PAYMENT));
+
+    assertThat(inDoubt).as("past the key retention the operation stays in doubt").isNotNull();
+    assertThat(inDoubt.getMessage())
+        .contains("longer than the API keeps idempotency keys", "nothing was sent now", KEY);
+    assertThat(methods(journal().subList(sentByA, journal().size()))).containsExactly("GET");
+    assertThat(api.effectsPerKey()).isEmpty();
+
+    // Within the retention, the same "not found" is trusted and B re-sends under the same key.
+    int sentBefore = journal().size();
+    WriteOutcome outcome =
+        destination(b -> b.intentStore(openIntentStore(NAME)).keyRetention(Duration.ofHours(24)))
+            .write(token(2, "worker-b"), OPERATION, PAYMENT);
+    assertThat(outcome).isInstanceOf(Applied.class);
+    assertThat(methods(journal().subList(sentBefore, journal().size())))
+        .containsExactly("GET", "POST");
+    assertOneKeyAndCredentials(journal());
+    assertExactlyOneEffect();
+  }
+
   /**
    * The documented case Fenceline cannot prevent: an API that ignores idempotency keys applies a
    * retry after a lost answer a second time, although both requests carry the same key.
