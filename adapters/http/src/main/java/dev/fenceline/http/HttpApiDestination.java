@@ -590,6 +590,7 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
     private ApiCalls.LookupRequest lookup;
     private HttpClient httpClient;
     private Clock clock = Clock.systemUTC();
+    private Duration keyRetention;
     private int maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES;
 
     private Builder() {}
