@@ -59,7 +59,12 @@ abstract class HttpApiDestinationContract {
       ApiRequest.postJson("/payments", "{\"amount\":1200,\"currency\":\"EUR\"}");
 
   /** Opens the intent store named {@code name}; a second call is the same store after a restart. */
-  abstract IntentStore openIntentStore(String name);
+  IntentStore openIntentStore(String name) {
+    return openIntentStore(name, dev.fenceline.spi.StepListener.NONE);
+  }
+
+  /** Opens the intent store named {@code name}, reporting its steps to {@code steps}. */
+  abstract IntentStore openIntentStore(String name, dev.fenceline.spi.StepListener steps);
 
   FakePaymentsApi api;
   WireMockServer server;
@@ -511,6 +516,45 @@ abstract class HttpApiDestinationContract {
     assertThat(rejected.getMessage()).contains("HTTP 400", "amount too large");
     assertThat(methods(journal())).containsExactly("POST");
     assertThat(api.effectsPerKey()).isEmpty();
+  }
+
+  /**
+   * The row of the failure table that makes this mode weaker than FENCED: worker A's intent was
+   * recorded, then A stalls before sending; B takes over and completes the operation; A wakes up
+   * and its one request still reaches the API. Only the shared idempotency key keeps it from paying
+   * twice.
+   */
+  @Test
+  void staleWorkerPausedAfterItsIntentStillSendsItsOneRequestUnderTheSameKey() throws Exception {
+    postAnswers(created());
+    lookupAnswers();
+    dev.fenceline.tck.PausePoints steps = new dev.fenceline.tck.PausePoints();
+    dev.fenceline.tck.PausePoints.Pause stalled =
+        steps.pauseAt(dev.fenceline.spi.FencingStep.AFTER_COMMIT, "worker-a");
+    HttpApiDestination workerA = destination(b -> b.intentStore(openIntentStore(NAME, steps)));
+    java.util.concurrent.CompletableFuture<WriteOutcome> a =
+        java.util.concurrent.CompletableFuture.supplyAsync(
+            () -> workerA.write(token(1, "worker-a"), OPERATION, PAYMENT));
+    stalled.awaitReached(); // A's intent is committed; A has sent nothing
+
+    WriteOutcome b =
+        destination(x -> x.intentStore(openIntentStore(NAME)))
+            .write(token(2, "worker-b"), OPERATION, PAYMENT);
+    assertThat(b).isInstanceOf(Applied.class);
+    assertThat(methods(journal())).containsExactly("GET", "POST");
+
+    stalled.resume();
+    WriteOutcome late = a.get(30, java.util.concurrent.TimeUnit.SECONDS);
+
+    assertThat(methods(journal()))
+        .as("the stale worker's request still reached the API, after the takeover")
+        .containsExactly("GET", "POST", "POST");
+    assertOneKeyAndCredentials(journal());
+    assertExactlyOneEffect();
+    assertThat(late)
+        .as("B recorded the result first; A's replayed answer finds it recorded")
+        .isInstanceOf(AlreadyApplied.class);
+    assertThat(((AlreadyApplied) late).receipt()).isEqualTo(((Applied) b).receipt());
   }
 
   @Test

@@ -11,7 +11,7 @@ class InMemoryHttpApiDestinationTest extends HttpApiDestinationContract {
   private final InMemoryIntentStore.Storage storage = new InMemoryIntentStore.Storage();
 
   @Override
-  IntentStore openIntentStore(String name) {
-    return new InMemoryIntentStore(storage, name, StepListener.NONE, Clock.systemUTC(), null);
+  IntentStore openIntentStore(String name, StepListener steps) {
+    return new InMemoryIntentStore(storage, name, steps, Clock.systemUTC(), null);
   }
 }

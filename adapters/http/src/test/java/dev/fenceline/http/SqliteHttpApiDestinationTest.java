@@ -2,6 +2,7 @@ package dev.fenceline.http;
 
 import dev.fenceline.jdbc.JdbcStore;
 import dev.fenceline.spi.IntentStore;
+import dev.fenceline.spi.StepListener;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,10 +20,10 @@ class SqliteHttpApiDestinationTest extends HttpApiDestinationContract {
   private final List<JdbcStore> opened = new ArrayList<>();
 
   @Override
-  IntentStore openIntentStore(String name) {
+  IntentStore openIntentStore(String name, StepListener steps) {
     JdbcStore store = JdbcStore.sqlite(dir.resolve("intents.db"));
     opened.add(store);
-    return store.intentStore(name);
+    return store.intentStore(name, steps);
   }
 
   @AfterEach
