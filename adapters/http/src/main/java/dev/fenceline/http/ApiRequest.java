@@ -337,7 +337,9 @@ public final class ApiRequest {
         .limit(80)
         .forEach(
             c -> {
-              if (c < 0x20 || c == 0x7f || c == '"' || c == '\\') {
+              if (c == '"' || c == '\\') {
+                out.append('\\').appendCodePoint(c);
+              } else if (c < 0x20 || c == 0x7f) {
                 out.append(String.format("\\u%04x", c));
               } else {
                 out.appendCodePoint(c);
