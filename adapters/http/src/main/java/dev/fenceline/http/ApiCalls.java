@@ -9,42 +9,78 @@ import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.retry.Retry;
 import io.github.resilience4j.retry.RetryConfig;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.ConnectException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Flow;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Predicate;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonPointer;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Sends the requests of one business operation to an API: every attempt under the one idempotency
- * key it is given, with the bearer token, a per-attempt time limit, Resilience4j's retry and
- * circuit breaker, and a bounded response body. It decides nothing about intents; it reports what
- * happened precisely enough for the caller to tell "never reached the API" from "may have landed".
- * Shared by the intent mode and, later, a native mode. Thread-safe.
+ * The one place that talks HTTP for both modes: it adds the credentials ({@link BearerToken}) and
+ * the idempotency key, runs every attempt within a time limit that covers the whole exchange (the
+ * response headers <em>and</em> the bounded body), retries through Resilience4j's {@link Retry} and
+ * {@link CircuitBreaker}, keeps at most {@code maxResponseBytes} of any body, and reports precisely
+ * enough for the caller to tell "never reached the API" from "may have landed". It decides nothing
+ * about intents or epochs: what is worth another attempt is the caller's {@link Predicate} per
+ * call. Thread-safe.
  */
 final class ApiCalls {
 
   /** Statuses worth another attempt under the same key: 409 = the same key is still processing. */
   static final Set<Integer> RETRYABLE_STATUSES = Set.of(409, 429, 500, 502, 503, 504);
 
+  /** {@link #RETRYABLE_STATUSES} as a per-call predicate. */
+  static final Predicate<Response> RETRYABLE = statusIn(RETRYABLE_STATUSES);
+
   private static final System.Logger LOG = System.getLogger(ApiCalls.class.getName());
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
-  /** An answer of the API, with at most {@code maxResponseBytes} of its body. */
-  record Response(int status, byte[] body, boolean truncated) {
+  /**
+   * An answer of the API: its status line and headers arrived, so it is a definite answer.
+   *
+   * @param body at most {@code maxResponseBytes} of the body, possibly less if it was cut off
+   * @param truncated true if the body was longer than the bound (the rest was never read)
+   * @param bodyError why the body is incomplete although it was not too long (the attempt's time
+   *     limit passed or the connection broke while it was read); empty if it is complete
+   */
+  record Response(
+      int status, HttpHeaders headers, byte[] body, boolean truncated, Optional<String> bodyError) {
+    Response {
+      requireNonNull(headers, "headers is null");
+      requireNonNull(body, "body is null");
+      requireNonNull(bodyError, "bodyError is null");
+    }
+
     boolean successful() {
       return status >= 200 && status < 300;
+    }
+
+    /** The first value of header {@code name} (case-insensitive). */
+    Optional<String> header(String name) {
+      return headers.firstValue(name);
     }
   }
 
@@ -52,13 +88,14 @@ final class ApiCalls {
    * What all attempts of one send came to.
    *
    * @param response the last answer, or null if the last attempt got none
-   * @param failure the last attempt's failure (an {@link IOException}, {@link
+   * @param failure the last attempt's failure (an {@link IOException}, an {@link
+   *     HttpTimeoutException} when the time limit passed before an answer, {@link
    *     CallNotPermittedException} or an interruption), or null if it got an answer
    * @param mayHaveReached true if any attempt may have reached the API (it answered, or the
    *     connection broke after it was open); false only if every attempt failed to connect or was
    *     refused by the breaker
    * @param lostBeforeLast true if an attempt before the last one may have landed without an answer
-   *     (lost answer or retryable status)
+   *     (lost answer or retryable answer)
    * @param attempts how many attempts were made or refused
    */
   record SendReport(
@@ -105,12 +142,12 @@ final class ApiCalls {
     }
   }
 
-  /** Thrown inside an attempt for a retryable status, so that Resilience4j retries it. */
-  private static final class RetryableStatus extends RuntimeException {
+  /** Thrown inside an attempt for a retryable answer, so that Resilience4j retries it. */
+  private static final class RetryableAnswer extends RuntimeException {
     private static final long serialVersionUID = 1L;
     private final transient Response response;
 
-    RetryableStatus(Response response) {
+    RetryableAnswer(Response response) {
       super("HTTP " + response.status(), null, false, false);
       this.response = response;
     }
@@ -146,9 +183,16 @@ final class ApiCalls {
   private final Duration attemptTimeout;
   private final Retry sendRetry;
   private final Retry lookupRetry;
+  private final Retry once;
   private final CircuitBreaker breaker;
   private final int maxResponseBytes;
 
+  /**
+   * @param keyHeader the idempotency key header
+   * @param bearer the token sent as {@code Authorization: Bearer}, or null for none
+   * @param attemptTimeout the time limit of one attempt, headers and body included
+   * @param retryConfig attempts and backoff; what is retried is decided here and per call
+   */
   ApiCalls(
       HttpClient client,
       URI baseUri,
@@ -166,11 +210,15 @@ final class ApiCalls {
     this.attemptTimeout = requireNonNull(attemptTimeout, "attemptTimeout is null");
     RetryConfig config =
         RetryConfig.from(retryConfig)
-            .retryOnException(e -> e instanceof IOException || e instanceof RetryableStatus)
+            .retryOnException(e -> e instanceof IOException || e instanceof RetryableAnswer)
             .build();
     this.sendRetry = Retry.of(name + "-send", config);
     this.lookupRetry = Retry.of(name + "-lookup", config);
+    this.once = Retry.of(name + "-once", RetryConfig.from(config).maxAttempts(1).build());
     this.breaker = requireNonNull(breaker, "breaker is null");
+    if (maxResponseBytes < 1) {
+      throw new IllegalArgumentException("maxResponseBytes must be positive: " + maxResponseBytes);
+    }
     this.maxResponseBytes = maxResponseBytes;
   }
 
@@ -179,20 +227,76 @@ final class ApiCalls {
     return breaker;
   }
 
-  /** Sends {@code request} under {@code key}, retrying lost answers and retryable statuses. */
+  /** The time limit of one attempt. */
+  Duration attemptTimeout() {
+    return attemptTimeout;
+  }
+
+  /** A predicate that retries exactly the answers with one of {@code statuses}. */
+  static Predicate<Response> statusIn(Set<Integer> statuses) {
+    Set<Integer> copy = Set.copyOf(statuses);
+    return response -> copy.contains(response.status());
+  }
+
+  /** Sends {@code request} under {@code key}, retrying lost answers and {@link #RETRYABLE}. */
   SendReport send(String key, ApiRequest request) {
+    return send(key, request, Map.of(), RETRYABLE, true);
+  }
+
+  /**
+   * Sends {@code request} under {@code key} with {@code extraHeaders} besides the request's own.
+   *
+   * @param retryable which answers are worth another attempt under the same key
+   * @param retry false for one attempt only (the API would not recognise a repeat)
+   * @throws java.io.UncheckedIOException if a file body is gone (nothing was sent)
+   */
+  SendReport send(
+      String key,
+      ApiRequest request,
+      Map<String, String> extraHeaders,
+      Predicate<Response> retryable,
+      boolean retry) {
     HttpRequest.Builder builder =
         HttpRequest.newBuilder(request.resolve(baseUri))
-            .timeout(attemptTimeout)
             .header("Content-Type", request.contentType())
             .method(request.method(), publisher(request.body()));
     request.headers().forEach(builder::header);
-    HttpRequest http = withCredentials(builder, key).build();
+    extraHeaders.forEach(builder::header);
+    builder.header(keyHeader, key);
+    return exchange(builder, retryable, retry ? sendRetry : once);
+  }
+
+  /**
+   * Sends a request without a body and without an idempotency key (register, reads), with the
+   * credentials and the same time limit, breaker and bound.
+   *
+   * @param retry false for one attempt only: without a key, a retried change is not recognised
+   */
+  SendReport call(
+      String method,
+      URI uri,
+      Map<String, String> headers,
+      Predicate<Response> retryable,
+      boolean retry) {
+    HttpRequest.Builder builder =
+        HttpRequest.newBuilder(uri).method(method, HttpRequest.BodyPublishers.noBody());
+    headers.forEach(builder::header);
+    return exchange(builder, retryable, retry ? lookupRetry : once);
+  }
+
+  private SendReport exchange(
+      HttpRequest.Builder builder, Predicate<Response> retryable, Retry retry) {
+    // The client's own timeout ends a wait for headers early; the attempt's limit covers the rest.
+    builder.timeout(attemptTimeout);
+    if (bearer != null) {
+      builder.header("Authorization", bearer.headerValue());
+    }
+    HttpRequest http = builder.build();
     Attempts attempts = new Attempts();
     try {
-      Response response = sendRetry.executeCheckedSupplier(() -> attempt(http, attempts));
+      Response response = retry.executeCheckedSupplier(() -> attempt(http, retryable, attempts));
       return new SendReport(response, null, true, attempts.lostBeforeLast, attempts.count);
-    } catch (RetryableStatus exhausted) {
+    } catch (RetryableAnswer exhausted) {
       return new SendReport(
           exhausted.response, null, true, attempts.lostBeforeLast, attempts.count);
     } catch (IOException | CallNotPermittedException | InterruptedException failure) {
@@ -212,22 +316,13 @@ final class ApiCalls {
   LookupResult lookup(
       LookupRequest lookup, String key, ResourceId resource, OperationId operation) {
     URI uri = new ApiRequestPath(lookup.path(key, resource, operation)).resolve(baseUri);
-    HttpRequest http =
-        withCredentials(HttpRequest.newBuilder(uri).timeout(attemptTimeout).GET(), key).build();
-    Attempts attempts = new Attempts();
-    Response response;
-    try {
-      response = lookupRetry.executeCheckedSupplier(() -> attempt(http, attempts));
-    } catch (RetryableStatus exhausted) {
-      return new Unavailable("the lookup answered HTTP " + exhausted.response.status(), null);
-    } catch (CallNotPermittedException e) {
-      return new Unavailable("the circuit breaker is open", e);
-    } catch (Throwable e) {
-      if (e instanceof InterruptedException) {
-        Thread.currentThread().interrupt();
-      }
-      if (e instanceof Error error) {
-        throw error;
+    SendReport report =
+        exchange(HttpRequest.newBuilder(uri).GET().header(keyHeader, key), RETRYABLE, lookupRetry);
+    Response response = report.response();
+    if (response == null) {
+      Throwable e = report.failure();
+      if (e instanceof CallNotPermittedException) {
+        return new Unavailable("the circuit breaker is open", e);
       }
       return new Unavailable("the lookup failed: " + describe(e), e);
     }
@@ -240,6 +335,10 @@ final class ApiCalls {
     if (response.truncated()) {
       return new Unavailable(
           "the lookup's answer is larger than " + maxResponseBytes + " bytes", null);
+    }
+    if (response.bodyError().isPresent()) {
+      return new Unavailable(
+          "the lookup's answer is incomplete: " + response.bodyError().get(), null);
     }
     JsonNode body;
     try {
@@ -272,25 +371,20 @@ final class ApiCalls {
     }
   }
 
-  private HttpRequest.Builder withCredentials(HttpRequest.Builder builder, String key) {
-    builder.header(keyHeader, key);
-    if (bearer != null) {
-      builder.header("Authorization", bearer.headerValue());
-    }
-    return builder;
+  /** {@code text} with the bearer token replaced by {@code ***}. */
+  String redact(String text) {
+    return bearer == null ? text : bearer.redact(text);
   }
 
-  private Response attempt(HttpRequest http, Attempts attempts)
+  private Response attempt(HttpRequest http, Predicate<Response> retryable, Attempts attempts)
       throws IOException, InterruptedException {
     attempts.begin();
     breaker.acquirePermission();
     long start = breaker.getCurrentTimestamp();
     Response response;
     try {
-      HttpResponse<InputStream> answer =
-          client.send(http, HttpResponse.BodyHandlers.ofInputStream());
+      response = timeLimited(http);
       attempts.reached = true;
-      response = read(answer);
     } catch (IOException e) {
       boolean neverReached = neverReached(e);
       if (!neverReached) {
@@ -323,7 +417,24 @@ final class ApiCalls {
     } else {
       breaker.onSuccess(elapsed(start), breaker.getTimestampUnit());
     }
-    if (RETRYABLE_STATUSES.contains(response.status())) {
+    response
+        .bodyError()
+        .ifPresent(
+            why ->
+                LOG.log(
+                    System.Logger.Level.DEBUG,
+                    () ->
+                        "Attempt "
+                            + attempts.count
+                            + " of "
+                            + http.method()
+                            + " "
+                            + http.uri().getRawPath()
+                            + " answered HTTP "
+                            + response.status()
+                            + " but "
+                            + why));
+    if (retryable.test(response)) {
       attempts.lost = true;
       LOG.log(
           System.Logger.Level.DEBUG,
@@ -335,24 +446,199 @@ final class ApiCalls {
                   + " "
                   + http.uri().getRawPath()
                   + " answered HTTP "
-                  + response.status());
-      throw new RetryableStatus(response);
+                  + response.status()
+                  + ", retryable");
+      throw new RetryableAnswer(response);
     }
     return response;
+  }
+
+  /**
+   * One exchange that ends within the attempt's time limit, body included. {@code
+   * HttpRequest.timeout} alone ends only the wait for the headers; a server that then stalls the
+   * body would hold the caller forever. Past the limit the exchange is cancelled: the body
+   * subscription (stops reading) and the future with {@code cancel(true)}, which on the JDK's
+   * client (since 16) attempts to abort the exchange; on HTTP/1.1 that closes the connection.
+   *
+   * @return the answer, with {@link Response#bodyError} if its headers arrived but its body did not
+   *     arrive completely
+   * @throws HttpTimeoutException if no headers arrived within the limit
+   * @throws IOException if the exchange failed before the headers arrived
+   */
+  private Response timeLimited(HttpRequest http) throws IOException, InterruptedException {
+    BoundedBody body = new BoundedBody(maxResponseBytes);
+    CompletableFuture<HttpResponse<Void>> future = client.sendAsync(http, body);
+    try {
+      future.get(attemptTimeout.toNanos(), TimeUnit.NANOSECONDS);
+      return body.response(Optional.empty()).orElseThrow();
+    } catch (TimeoutException e) {
+      body.cancel();
+      future.cancel(true);
+      String why = "its body did not arrive within the attempt time limit of " + attemptTimeout;
+      return body.response(Optional.of(why))
+          .orElseThrow(
+              () ->
+                  new HttpTimeoutException(
+                      "no answer within the attempt time limit of " + attemptTimeout));
+    } catch (InterruptedException e) {
+      body.cancel();
+      future.cancel(true);
+      throw e;
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      Optional<Response> partial =
+          body.response(Optional.of("its body was cut off (" + describe(cause) + ")"));
+      if (partial.isPresent()) {
+        return partial.get();
+      }
+      if (cause instanceof IOException io) {
+        throw io;
+      }
+      if (cause instanceof RuntimeException runtime) {
+        throw runtime;
+      }
+      if (cause instanceof Error error) {
+        throw error;
+      }
+      throw new IOException(describe(cause), cause);
+    }
   }
 
   private long elapsed(long start) {
     return Math.max(0, breaker.getCurrentTimestamp() - start);
   }
 
-  private Response read(HttpResponse<InputStream> answer) throws IOException {
-    try (InputStream body = answer.body()) {
-      byte[] bytes = body.readNBytes(maxResponseBytes + 1);
-      boolean truncated = bytes.length > maxResponseBytes;
-      if (truncated) {
-        bytes = java.util.Arrays.copyOf(bytes, maxResponseBytes);
+  /**
+   * Keeps at most {@code max} bytes of a body and stops reading past them: it requests one chunk at
+   * a time and cancels its subscription once the bound is exceeded, so a huge or endless body never
+   * takes more than {@code max} bytes (plus the client's one chunk in flight).
+   */
+  static final class BoundedBody implements HttpResponse.BodyHandler<Void> {
+    private final int max;
+    private final CompletableFuture<Void> done = new CompletableFuture<>();
+    private final Object lock = new Object();
+    private byte[] kept = new byte[0];
+    private int size;
+    private boolean truncated;
+    private boolean complete;
+    private boolean cancelled;
+    private Flow.Subscription subscription;
+    private HttpResponse.ResponseInfo info;
+
+    BoundedBody(int max) {
+      this.max = max;
+    }
+
+    @Override
+    public HttpResponse.BodySubscriber<Void> apply(HttpResponse.ResponseInfo responseInfo) {
+      synchronized (lock) {
+        this.info = responseInfo;
       }
-      return new Response(answer.statusCode(), bytes, truncated);
+      return new Subscriber();
+    }
+
+    /** Stops reading (idempotent). */
+    void cancel() {
+      Flow.Subscription toCancel;
+      synchronized (lock) {
+        cancelled = true;
+        toCancel = subscription;
+      }
+      if (toCancel != null) {
+        toCancel.cancel();
+      }
+    }
+
+    /** How many bytes are kept. */
+    int keptBytes() {
+      synchronized (lock) {
+        return size;
+      }
+    }
+
+    /** The answer so far, if its headers arrived; {@code bodyError} unless it is complete. */
+    Optional<Response> response(Optional<String> bodyError) {
+      synchronized (lock) {
+        if (info == null) {
+          return Optional.empty();
+        }
+        return Optional.of(
+            new Response(
+                info.statusCode(),
+                info.headers(),
+                Arrays.copyOf(kept, size),
+                truncated,
+                complete ? Optional.empty() : bodyError));
+      }
+    }
+
+    private final class Subscriber implements HttpResponse.BodySubscriber<Void> {
+      @Override
+      public CompletionStage<Void> getBody() {
+        return done;
+      }
+
+      @Override
+      public void onSubscribe(Flow.Subscription s) {
+        boolean cancelNow;
+        synchronized (lock) {
+          cancelNow = cancelled || subscription != null;
+          if (!cancelNow) {
+            subscription = s;
+          }
+        }
+        if (cancelNow) {
+          s.cancel();
+        } else {
+          s.request(1);
+        }
+      }
+
+      @Override
+      public void onNext(List<ByteBuffer> buffers) {
+        boolean stop;
+        synchronized (lock) {
+          for (ByteBuffer buffer : buffers) {
+            int take = Math.min(buffer.remaining(), max - size);
+            if (take > 0) {
+              if (kept.length < size + take) {
+                kept = Arrays.copyOf(kept, Math.min(max, Math.max(size + take, size * 2)));
+              }
+              buffer.get(kept, size, take);
+              size += take;
+            }
+            if (buffer.hasRemaining()) {
+              truncated = true;
+            }
+          }
+          stop = truncated || cancelled;
+          // Cut at the bound, the body is as complete as it will be; cancelled, it is not.
+          complete = truncated && !cancelled;
+        }
+        if (stop) {
+          subscription.cancel();
+          if (complete) {
+            done.complete(null);
+          } else {
+            done.completeExceptionally(new java.util.concurrent.CancellationException());
+          }
+        } else {
+          subscription.request(1);
+        }
+      }
+
+      @Override
+      public void onError(Throwable throwable) {
+        done.completeExceptionally(throwable);
+      }
+
+      @Override
+      public void onComplete() {
+        synchronized (lock) {
+          complete = true;
+        }
+        done.complete(null);
+      }
     }
   }
 

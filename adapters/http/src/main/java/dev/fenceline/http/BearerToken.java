@@ -9,6 +9,9 @@ import static java.util.Objects.requireNonNull;
  */
 final class BearerToken {
 
+  private static final java.util.regex.Pattern VARIABLE =
+      java.util.regex.Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,127}");
+
   private final String variable;
   private final String value;
 
@@ -35,7 +38,7 @@ final class BearerToken {
               + variable
               + " with the API's token before starting)");
     }
-    value = value.strip();
+    // Not stripped: a token with stray whitespace is refused rather than silently changed.
     if (value.chars().anyMatch(c -> c < 0x21 || c > 0x7e)) {
       throw new dev.fenceline.spi.ConfigurationException(
           "Cannot use the bearer token in environment variable "
@@ -44,6 +47,24 @@ final class BearerToken {
               + " variable is set; the value is not shown)");
     }
     return new BearerToken(variable, value);
+  }
+
+  /**
+   * Checks that {@code variable} is an environment variable name, as both destination builders
+   * require before reading it.
+   *
+   * @throws dev.fenceline.spi.ConfigurationException naming the variable if it is not one
+   */
+  static String checkVariable(String variable) {
+    requireNonNull(variable, "variable is null");
+    if (!VARIABLE.matcher(variable).matches()) {
+      throw new dev.fenceline.spi.ConfigurationException(
+          "Cannot read the bearer token from environment variable "
+              + ApiRequest.quote(variable)
+              + ": it is not a variable name (expected [A-Za-z_][A-Za-z0-9_]*, e.g."
+              + " PARTNER_TOKEN)");
+    }
+    return variable;
   }
 
   /** The environment variable the token came from. */

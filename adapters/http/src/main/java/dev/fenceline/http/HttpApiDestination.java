@@ -23,8 +23,6 @@ import dev.fenceline.spi.WriteOutcome;
 import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
-import io.github.resilience4j.core.IntervalFunction;
-import io.github.resilience4j.retry.RetryConfig;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
@@ -403,6 +401,10 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
           "the body is larger than " + response.body().length + " bytes; fields not read");
       return attributes;
     }
+    if (response.bodyError().isPresent()) {
+      attributes.put("response-error", response.bodyError().get() + "; fields not read");
+      return attributes;
+    }
     if (response.body().length == 0) {
       if (!fields.isEmpty()) {
         attributes.put("response-error", "the body is empty; fields not read");
@@ -558,7 +560,6 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
    */
   public static final class Builder {
     private static final Pattern HEADER_NAME = Pattern.compile("[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}");
-    private static final Pattern VARIABLE = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,127}");
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{([^}]*)}");
     private static final Set<String> PLACEHOLDERS = Set.of("key", "resource", "operation");
     private static final Set<String> RESERVED_HEADERS =
@@ -579,13 +580,7 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
     private String bearerVariable;
     private Function<String, String> environment = System::getenv;
     private Duration attemptTimeout = Duration.ofSeconds(30);
-    private int maxAttempts = 3;
-    private Duration initialBackoff = Duration.ofMillis(500);
-    private Duration maxBackoff = Duration.ofSeconds(30);
-    private double backoffMultiplier = 2.0;
-    private double jitter = 0.5;
-    private CircuitBreaker circuitBreaker;
-    private CircuitBreakerConfig circuitBreakerConfig;
+    private final ResilienceSettings resilience = new ResilienceSettings();
     private final Map<String, JsonPointer> fields = new LinkedHashMap<>();
     private ApiCalls.LookupRequest lookup;
     private HttpClient httpClient;
@@ -661,14 +656,7 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
      * {@code variable} when the destination is built. The value is never shown anywhere.
      */
     public Builder bearerTokenFromEnv(String variable) {
-      requireNonNull(variable, "variable is null");
-      if (!VARIABLE.matcher(variable).matches()) {
-        throw new ConfigurationException(
-            "Cannot read the bearer token from environment variable "
-                + ApiRequest.quote(variable)
-                + ": expected a variable name from [A-Za-z0-9_] (e.g. PARTNER_TOKEN)");
-      }
-      this.bearerVariable = variable;
+      this.bearerVariable = BearerToken.checkVariable(variable);
       return this;
     }
 
@@ -679,9 +667,9 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
     }
 
     /**
-     * The time limit of <em>one attempt</em> (the request's {@link
-     * java.net.http.HttpRequest#timeout}, until the response headers arrive), not of the whole
-     * write: with retries a write can take up to max attempts × this limit plus the backoffs.
+     * The time limit of <em>one attempt</em>, the whole exchange up to the last byte of the
+     * (bounded) answer, not of the whole write: with retries a write can take up to max attempts ×
+     * this limit plus the backoffs. A 2xx whose body is cut off by the limit is still applied.
      * Default 30 s.
      */
     public Builder attemptTimeLimit(Duration limit) {
@@ -691,13 +679,7 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
 
     /** Attempts per request, the first included, 1 to 20; default 3. Lookups use the same. */
     public Builder maxAttempts(int maxAttempts) {
-      if (maxAttempts < 1 || maxAttempts > 20) {
-        throw new ConfigurationException(
-            "Cannot use max attempts "
-                + maxAttempts
-                + ": expected 1 to 20 (1 = no retry; every retry reuses the idempotency key)");
-      }
-      this.maxAttempts = maxAttempts;
+      resilience.maxAttempts(maxAttempts);
       return this;
     }
 
@@ -706,23 +688,7 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
      * per retry, at most {@code max}; defaults 500 ms, 2.0, 30 s.
      */
     public Builder backoff(Duration initial, double multiplier, Duration max) {
-      Duration first = positive("initial backoff", initial);
-      Duration last = positive("max backoff", max);
-      if (!(multiplier >= 1.0) || multiplier > 10.0) {
-        throw new ConfigurationException(
-            "Cannot use backoff multiplier " + multiplier + ": expected 1.0 to 10.0 (e.g. 2.0)");
-      }
-      if (last.compareTo(first) < 0) {
-        throw new ConfigurationException(
-            "Cannot use max backoff "
-                + last
-                + ": it is shorter than the initial backoff "
-                + first
-                + " (raise the max or lower the initial backoff)");
-      }
-      this.initialBackoff = first;
-      this.backoffMultiplier = multiplier;
-      this.maxBackoff = last;
+      resilience.backoff(initial, multiplier, max);
       return this;
     }
 
@@ -731,11 +697,7 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
      * jitter), so that workers retrying together spread out. Default 0.5.
      */
     public Builder jitter(double jitter) {
-      if (!(jitter >= 0.0) || jitter >= 1.0) {
-        throw new ConfigurationException(
-            "Cannot use backoff jitter " + jitter + ": expected at least 0 and below 1 (e.g. 0.5)");
-      }
-      this.jitter = jitter;
+      resilience.jitter(jitter);
       return this;
     }
 
@@ -746,15 +708,13 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
      * least 5), open for 30 s.
      */
     public Builder circuitBreaker(CircuitBreakerConfig config) {
-      this.circuitBreakerConfig = requireNonNull(config, "config is null");
-      this.circuitBreaker = null;
+      resilience.circuitBreaker(config);
       return this;
     }
 
     /** An existing circuit breaker (e.g. from a registry, shared), reported to as above. */
     public Builder circuitBreaker(CircuitBreaker breaker) {
-      this.circuitBreaker = requireNonNull(breaker, "breaker is null");
-      this.circuitBreakerConfig = null;
+      resilience.circuitBreaker(breaker);
       return this;
     }
 
@@ -915,27 +875,6 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
       }
       BearerToken bearer =
           bearerVariable == null ? null : BearerToken.fromEnvironment(bearerVariable, environment);
-      RetryConfig retry =
-          RetryConfig.custom()
-              .maxAttempts(maxAttempts)
-              .intervalFunction(
-                  IntervalFunction.ofExponentialRandomBackoff(
-                      initialBackoff, backoffMultiplier, jitter, maxBackoff))
-              .build();
-      CircuitBreaker breaker = circuitBreaker;
-      if (breaker == null) {
-        breaker =
-            CircuitBreaker.of(
-                name,
-                circuitBreakerConfig != null
-                    ? circuitBreakerConfig
-                    : CircuitBreakerConfig.custom()
-                        .failureRateThreshold(50)
-                        .slidingWindowSize(10)
-                        .minimumNumberOfCalls(5)
-                        .waitDurationInOpenState(Duration.ofSeconds(30))
-                        .build());
-      }
       HttpClient client =
           httpClient != null
               ? httpClient
@@ -950,8 +889,8 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
               keyHeader,
               bearer,
               attemptTimeout,
-              retry,
-              breaker,
+              resilience.retryConfig(),
+              resilience.breaker(name),
               maxResponseBytes,
               name);
       return new HttpApiDestination(this, calls, bearer);

@@ -21,10 +21,14 @@ import dev.fenceline.spi.SupportsEpochReset;
 import dev.fenceline.spi.UnsupportedCapabilityException;
 import dev.fenceline.spi.UntrustedTokenException;
 import dev.fenceline.spi.WriteOutcome;
-import java.io.FileNotFoundException;
+import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
+import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -84,15 +88,22 @@ import tools.jackson.databind.json.JsonMapper;
  * retry would apply the change twice. Fenceline cannot verify what an API claims; test the API
  * against {@code DestinationContract} as this module's tests do.
  *
- * <p>Each call is one attempt within the {@linkplain Builder#attemptTimeout attempt timeout};
- * retrying with the same operation ID is safe. The bearer token is read from an environment
+ * <p>Every attempt ends within the {@linkplain Builder#attemptTimeout attempt timeout}, the
+ * answer's (bounded) body included. With a replay marker a write whose answer was lost, a 5xx, 429
+ * or the stale status without an epoch (the key is still being processed) is retried under the same
+ * key through Resilience4j's retry and circuit breaker ({@linkplain Builder#maxAttempts attempts},
+ * {@linkplain Builder#backoff backoff}); the stale status with an epoch is a definite answer.
+ * Retrying with the same operation ID is safe. The bearer token is read from an environment
  * variable, sent as {@code Authorization: Bearer}, and never appears in a message or log. Thread
  * safe.
  */
 public final class NativeHttpDestination implements Destination<ApiRequest>, SupportsEpochReset {
 
   private static final ObjectMapper JSON = JsonMapper.builder().build();
-  private static final HttpRequest.BodyPublisher NO_BODY = HttpRequest.BodyPublishers.noBody();
+
+  /** Statuses a read or a keyed write retries besides lost answers: overload and server errors. */
+  private static final Set<Integer> RETRYABLE_STATUSES = Set.of(429, 500, 502, 503, 504);
+
   private static final int MAX_SHOWN = 600;
 
   private final String name;
@@ -116,10 +127,10 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
   private final JsonPointer recordedAtPointer;
   private final JsonPointer messagePointer;
   private final Map<String, JsonPointer> receiptAttributes;
-  private final HttpSender sender;
+  private final ApiCalls calls;
   private final Set<Capability> capabilities;
 
-  private NativeHttpDestination(Builder b, Optional<String> bearerToken) {
+  private NativeHttpDestination(Builder b, BearerToken bearer) {
     this.name = b.name;
     this.baseUri = b.baseUri;
     this.tokenHeader = b.tokenHeader;
@@ -148,7 +159,17 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
                 .connectTimeout(b.attemptTimeout)
                 .followRedirects(HttpClient.Redirect.NEVER)
                 .build();
-    this.sender = new HttpSender(client, b.attemptTimeout, bearerToken);
+    this.calls =
+        new ApiCalls(
+            client,
+            b.baseUri,
+            b.idempotencyKeyHeader,
+            bearer,
+            b.attemptTimeout,
+            b.resilience.retryConfig(),
+            b.resilience.breaker(b.name),
+            HttpApiDestination.DEFAULT_MAX_RESPONSE_BYTES,
+            b.name);
     EnumSet<Capability> set = EnumSet.noneOf(Capability.class);
     if (replay.isPresent()) {
       set.add(Capability.NATIVE_EPOCH_CHECK);
@@ -204,18 +225,27 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
       }
     }
     String key = IdempotencyKeys.of(name, resource, operation);
-    Map<String, String> headers = new LinkedHashMap<>(request.headers());
-    headers.put("Content-Type", request.contentType());
-    headers.put(tokenHeader, tokenFormat.encode(token));
-    headers.put(idempotencyKeyHeader, key);
-    HttpSender.Response response =
-        send(
-            action,
-            true,
-            request.method(),
-            request.resolve(baseUri),
-            headers,
-            body(action, request));
+    ApiCalls.SendReport report;
+    try {
+      // Retried under the same key only if the API replays results: then a repeat that finds the
+      // operation applied answers the stored result; without replay it could apply it twice.
+      report =
+          calls.send(
+              key,
+              request,
+              Map.of(tokenHeader, tokenFormat.encode(token)),
+              this::retryableWrite,
+              replay.isPresent());
+    } catch (UncheckedIOException e) {
+      throw new StoreException(
+          "Cannot "
+              + action
+              + ": the request body cannot be read (it must stay in place until the operation is"
+              + " applied)",
+          e,
+          false);
+    }
+    ApiCalls.Response response = answer(action, true, request.resolve(baseUri), report);
     if (isSuccess(response)) {
       Receipt receipt = receipt(action, resource, operation, response, true);
       boolean replayed = replay.map(marker -> marker.matches(response)).orElse(false);
@@ -261,8 +291,18 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
     requireNonNull(token, "token is null");
     String action = "register " + token + " at " + name;
     URI uri = resolve(registerPath.expand(Map.of("resource", token.resource().value())));
-    HttpSender.Response response =
-        send(action, true, "POST", uri, Map.of(tokenHeader, tokenFormat.encode(token)), NO_BODY);
+    // One attempt: without a key, a repeat would answer with the repeat's previous epoch.
+    ApiCalls.Response response =
+        answer(
+            action,
+            true,
+            uri,
+            calls.call(
+                "POST",
+                uri,
+                Map.of(tokenHeader, tokenFormat.encode(token)),
+                this::retryableRead,
+                false));
     if (isSuccess(response)) {
       JsonNode body = json(action, response, false);
       return new Registered(
@@ -301,7 +341,8 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
     URI uri =
         resolve(
             lookupPath.get().expand(Map.of("resource", resource.value(), "idempotency-key", key)));
-    HttpSender.Response response = send(action, false, "GET", uri, Map.of(), NO_BODY);
+    ApiCalls.Response response =
+        answer(action, false, uri, calls.call("GET", uri, Map.of(), this::retryableRead, true));
     if (response.status() == 404) {
       return Optional.empty();
     }
@@ -322,7 +363,8 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
     requireNonNull(resource, "resource is null");
     String action = "read the current epoch of " + resource + " at " + name;
     URI uri = resolve(currentEpochPath.expand(Map.of("resource", resource.value())));
-    HttpSender.Response response = send(action, false, "GET", uri, Map.of(), NO_BODY);
+    ApiCalls.Response response =
+        answer(action, false, uri, calls.call("GET", uri, Map.of(), this::retryableRead, true));
     if (isSuccess(response)) {
       return epochAt(action, json(action, response, false), currentEpochPointer, response, false);
     }
@@ -361,7 +403,8 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
                         Long.toString(epoch.value()),
                         "reason",
                         reason)));
-    HttpSender.Response response = send(action, true, "POST", uri, Map.of(), NO_BODY);
+    ApiCalls.Response response =
+        answer(action, true, uri, calls.call("POST", uri, Map.of(), this::retryableRead, false));
     if (isSuccess(response)) {
       return epochAt(action, json(action, response, true), previousEpochPointer, response, true);
     }
@@ -373,58 +416,80 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
     return "NativeHttpDestination[" + name + " at " + baseUri + ", " + capabilities + "]";
   }
 
-  private HttpSender.Response send(
-      String action,
-      boolean changes,
-      String method,
-      URI uri,
-      Map<String, String> headers,
-      HttpRequest.BodyPublisher body) {
-    try {
-      return sender.send(method, uri, headers, body);
-    } catch (HttpSender.NoAnswer e) {
-      String hint;
-      if (!e.mayHaveArrived()) {
-        hint = "nothing reached the API; retry when it is reachable";
-      } else if (changes) {
-        hint =
-            "the API may have applied it; retry with the same operation ID, which sends the same"
-                + " idempotency key, or look the result up";
-      } else {
-        hint = "retry later";
-      }
-      throw new StoreException(
-          "Cannot " + action + ": " + e.getMessage() + " from " + uri + " (" + hint + ")",
-          e,
-          e.mayHaveArrived());
-    }
+  /** The circuit breaker every request of this destination goes through. */
+  public CircuitBreaker circuitBreaker() {
+    return calls.breaker();
   }
 
-  private HttpRequest.BodyPublisher body(String action, ApiRequest request) {
-    if (request.body() instanceof ApiRequest.FileBody file) {
-      try {
-        return HttpRequest.BodyPublishers.ofFile(file.file());
-      } catch (FileNotFoundException e) {
-        throw new StoreException(
-            "Cannot "
-                + action
-                + ": request body file "
-                + file.file()
-                + " cannot be read (it must stay in place until the operation is applied)",
-            e,
-            false);
-      }
+  /**
+   * A keyed write is worth another attempt under the same key for a server error, 429, the stale
+   * status <em>without</em> a current epoch (the key is still being processed), and a success whose
+   * body was cut off (the repeat is answered with the stored result). The stale status with a
+   * current epoch is a definite answer and never retried.
+   */
+  private boolean retryableWrite(ApiCalls.Response response) {
+    if (response.status() == staleTokenStatus) {
+      JsonNode node = parse(response).at(currentEpochPointer);
+      return node.isMissingNode() || node.isNull();
     }
-    return HttpRequest.BodyPublishers.ofByteArray(((ApiRequest.BytesBody) request.body()).bytes());
+    return retryableRead(response);
   }
 
-  private static boolean isSuccess(HttpSender.Response response) {
+  private boolean retryableRead(ApiCalls.Response response) {
+    return RETRYABLE_STATUSES.contains(response.status())
+        || (isSuccess(response) && response.bodyError().isPresent());
+  }
+
+  /** The last answer of {@code report}, or a {@link StoreException} saying why there is none. */
+  private ApiCalls.Response answer(
+      String action, boolean changes, URI uri, ApiCalls.SendReport report) {
+    if (report.response() != null) {
+      return report.response();
+    }
+    Throwable failure = report.failure();
+    String reason;
+    if (failure instanceof CallNotPermittedException) {
+      reason = "the circuit breaker is open";
+    } else if (failure instanceof IOException io && ApiCalls.neverReached(io)) {
+      reason = "the connection failed (" + describe(failure) + ")";
+    } else if (failure instanceof HttpTimeoutException) {
+      reason = "no answer within the attempt timeout of " + calls.attemptTimeout();
+    } else if (failure instanceof InterruptedException) {
+      reason = "the calling thread was interrupted while waiting";
+    } else {
+      reason = "the exchange failed (" + describe(failure) + ")";
+    }
+    if (report.attempts() > 1) {
+      reason += " on the last of " + report.attempts() + " attempts";
+    }
+    String hint;
+    if (!report.mayHaveReached()) {
+      hint = "nothing reached the API; retry when it is reachable";
+    } else if (changes) {
+      hint =
+          "the API may have applied it; retry with the same operation ID, which sends the same"
+              + " idempotency key, or look the result up";
+    } else {
+      hint = "retry later";
+    }
+    throw new StoreException(
+        "Cannot " + action + ": " + reason + " from " + uri + " (" + hint + ")",
+        failure,
+        report.mayHaveReached());
+  }
+
+  private String describe(Throwable e) {
+    String message = e.getMessage();
+    return e.getClass().getSimpleName() + (message == null ? "" : ": " + calls.redact(message));
+  }
+
+  private static boolean isSuccess(ApiCalls.Response response) {
     return response.status() >= 200 && response.status() <= 299;
   }
 
   /** A stale-token answer: the stale status with a current epoch; empty for anything else. */
   private Optional<RejectedStale> stale(
-      String action, FencingToken token, HttpSender.Response response) {
+      String action, FencingToken token, ApiCalls.Response response) {
     if (response.status() != staleTokenStatus) {
       return Optional.empty();
     }
@@ -452,7 +517,7 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
     return Optional.of(new RejectedStale(token.resource(), token.epoch(), current));
   }
 
-  private void refuseIfUntrusted(String action, FencingToken token, HttpSender.Response response) {
+  private void refuseIfUntrusted(String action, FencingToken token, ApiCalls.Response response) {
     if (response.status() != untrustedTokenStatus) {
       return;
     }
@@ -473,7 +538,7 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
             + " the API needs the issuer's keys)");
   }
 
-  private StoreException failed(String action, HttpSender.Response response, boolean changes) {
+  private StoreException failed(String action, ApiCalls.Response response, boolean changes) {
     int status = response.status();
     boolean unknown = status >= 500 || status < 400 || status == staleTokenStatus;
     String hint;
@@ -505,7 +570,7 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
       String action,
       ResourceId resource,
       OperationId operation,
-      HttpSender.Response response,
+      ApiCalls.Response response,
       boolean applied) {
     JsonNode body = json(action, response, applied);
     Epoch epoch = epochAt(action, body, epochPointer, response, applied);
@@ -547,7 +612,7 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
       String action,
       JsonNode body,
       JsonPointer pointer,
-      HttpSender.Response response,
+      ApiCalls.Response response,
       boolean applied) {
     JsonNode node = body.at(pointer);
     String text =
@@ -564,7 +629,26 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
     }
   }
 
-  private JsonNode json(String action, HttpSender.Response response, boolean applied) {
+  private JsonNode json(String action, ApiCalls.Response response, boolean applied) {
+    if (response.bodyError().isPresent() || response.truncated()) {
+      String why =
+          response.truncated()
+              ? "its body is larger than " + response.body().length + " bytes"
+              : response.bodyError().get();
+      throw new StoreException(
+          "Cannot "
+              + action
+              + ": the API answered "
+              + response.status()
+              + " but "
+              + why
+              + (applied
+                  ? " (the API says it applied the operation; retry with the same operation ID,"
+                      + " which the API answers with the stored result, or look the result up)"
+                  : " (retry later)"),
+          null,
+          applied);
+    }
     try {
       JsonNode node = JSON.readTree(response.body());
       if (node != null && node.isObject()) {
@@ -577,7 +661,7 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
   }
 
   /** The body as JSON, or an empty object if it is not JSON (for reading optional fields). */
-  private static JsonNode parse(HttpSender.Response response) {
+  private static JsonNode parse(ApiCalls.Response response) {
     try {
       JsonNode node = JSON.readTree(response.body());
       return node == null ? JSON.createObjectNode() : node;
@@ -587,7 +671,7 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
   }
 
   private StoreException unreadable(
-      String action, HttpSender.Response response, boolean applied, String reason, String what) {
+      String action, ApiCalls.Response response, boolean applied, String reason, String what) {
     return new StoreException(
         "Cannot "
             + action
@@ -605,12 +689,12 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
   }
 
   /** {@code ": "} and the API's error message, redacted and shown safely, or nothing. */
-  private String apiMessage(HttpSender.Response response) {
+  private String apiMessage(ApiCalls.Response response) {
     JsonNode node = parse(response).at(messagePointer);
     if (!node.isString() || node.stringValue().isBlank()) {
       return "";
     }
-    return ": " + shown(sender.redact(node.stringValue()));
+    return ": " + shown(calls.redact(node.stringValue()));
   }
 
   /** At most {@value #MAX_SHOWN} characters, every control character escaped. */
@@ -675,6 +759,7 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
     private JsonPointer messagePointer = JsonPointer.compile("/message");
     private final Map<String, JsonPointer> receiptAttributes = new LinkedHashMap<>();
     private String bearerTokenVariable;
+    private final ResilienceSettings resilience = new ResilienceSettings();
     private Function<String, String> environment = System::getenv;
     private HttpClient httpClient;
     private Duration attemptTimeout = Duration.ofSeconds(10);
@@ -895,14 +980,7 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
      * destination is built; its value never appears in messages or logs.
      */
     public Builder bearerTokenFromEnvironment(String variable) {
-      requireNonNull(variable, "variable is null");
-      if (!variable.matches("[A-Za-z_][A-Za-z0-9_]{0,127}")) {
-        throw new ConfigurationException(
-            "Cannot read the bearer token from environment variable "
-                + ApiRequest.quote(variable)
-                + ": it is not a variable name (e.g. PAYMENTS_API_TOKEN)");
-      }
-      this.bearerTokenVariable = variable;
+      this.bearerTokenVariable = BearerToken.checkVariable(variable);
       return this;
     }
 
@@ -928,6 +1006,47 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
                 + ": it must be positive (e.g. Duration.ofSeconds(10))");
       }
       this.attemptTimeout = timeout;
+      return this;
+    }
+
+    /**
+     * Attempts per request, the first included, 1 to 20; default 3 (as {@link
+     * HttpApiDestination.Builder#maxAttempts}). A write is retried under the same idempotency key
+     * only when the API {@linkplain #replayMarkedBy replays results}; reads are retried; register
+     * and reset requests, which carry no key, are sent once.
+     */
+    public Builder maxAttempts(int maxAttempts) {
+      resilience.maxAttempts(maxAttempts);
+      return this;
+    }
+
+    /**
+     * Exponential backoff between attempts: {@code initial}, times {@code multiplier} (at least 1)
+     * per retry, at most {@code max}; defaults 500 ms, 2.0, 30 s.
+     */
+    public Builder backoff(Duration initial, double multiplier, Duration max) {
+      resilience.backoff(initial, multiplier, max);
+      return this;
+    }
+
+    /** The randomization factor of the backoff, in [0, 1); default 0.5. */
+    public Builder jitter(double jitter) {
+      resilience.jitter(jitter);
+      return this;
+    }
+
+    /**
+     * A circuit breaker built from {@code config}; IO failures and 5xx answers count as errors. By
+     * default: 50% failures over the last 10 calls (at least 5), open for 30 s.
+     */
+    public Builder circuitBreaker(CircuitBreakerConfig config) {
+      resilience.circuitBreaker(config);
+      return this;
+    }
+
+    /** An existing circuit breaker (e.g. from a registry, shared), reported to as above. */
+    public Builder circuitBreaker(CircuitBreaker breaker) {
+      resilience.circuitBreaker(breaker);
       return this;
     }
 
@@ -967,24 +1086,11 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
               + " and conflict status "
               + conflictStatus
               + " must differ");
-      Optional<String> bearerToken = Optional.empty();
-      if (bearerTokenVariable != null) {
-        String value = environment.apply(bearerTokenVariable);
-        require(
-            value != null && !value.isBlank(),
-            subject,
-            "environment variable "
-                + bearerTokenVariable
-                + " is not set or blank (export it with the API's bearer token)");
-        require(
-            value.chars().noneMatch(c -> c <= 0x20 || c >= 0x7f),
-            subject,
-            "environment variable "
-                + bearerTokenVariable
-                + " holds characters a bearer token cannot have (value not shown)");
-        bearerToken = Optional.of(value);
-      }
-      return new NativeHttpDestination(this, bearerToken);
+      BearerToken bearer =
+          bearerTokenVariable == null
+              ? null
+              : BearerToken.fromEnvironment(bearerTokenVariable, environment);
+      return new NativeHttpDestination(this, bearer);
     }
 
     private static void require(boolean condition, String subject, String reason) {

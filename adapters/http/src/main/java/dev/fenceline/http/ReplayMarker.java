@@ -70,7 +70,7 @@ public final class ReplayMarker {
     return status;
   }
 
-  boolean matches(HttpSender.Response response) {
+  boolean matches(ApiCalls.Response response) {
     if (headerName == null) {
       return response.status() == status;
     }

@@ -19,6 +19,8 @@ import dev.fenceline.spi.StepListener;
 import dev.fenceline.spi.StoreException;
 import dev.fenceline.spi.UnsupportedCapabilityException;
 import dev.fenceline.tck.PausePoints;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -61,7 +63,11 @@ class NativeHttpDestinationBehaviourTest {
     return FakeFencedApi.configuredFor(api.profile(steps, Optional.empty()).baseUri())
         .name("reports")
         .httpClient(CLIENT)
-        .attemptTimeout(Duration.ofSeconds(30));
+        .attemptTimeout(Duration.ofSeconds(30))
+        .backoff(Duration.ofMillis(1), 2.0, Duration.ofMillis(5))
+        // Tests that script errors must not trip the breaker; one test sets a tight breaker.
+        .circuitBreaker(
+            CircuitBreakerConfig.custom().slidingWindowSize(100).minimumNumberOfCalls(100).build());
   }
 
   private FencingToken token(ResourceId resource, long epoch) {
@@ -165,7 +171,9 @@ class NativeHttpDestinationBehaviourTest {
         .isInstanceOfSatisfying(StoreException.class, e -> assertThat(e.outcomeUnknown()).isFalse())
         .hasMessageContaining("rejected Authorization: Bearer ***")
         .hasMessageNotContaining(SECRET);
-    api.answerNextWriteWith(503, "upstream said " + SECRET);
+    for (int attempt = 0; attempt < 3; attempt++) {
+      api.answerNextWriteWith(503, "upstream said " + SECRET);
+    }
     assertThatThrownBy(
             () -> destination.write(token(resource, 1), OperationId.of("p-3"), report("pay")))
         .hasMessageNotContaining(SECRET);
@@ -201,8 +209,9 @@ class NativeHttpDestinationBehaviourTest {
     ResourceId resource = ResourceId.of("reports/lost");
     PausePoints pauses = new PausePoints();
     PausePoints.Pause afterCommit = pauses.pauseAt(FencingStep.AFTER_COMMIT, "worker-5");
+    // One attempt: a retry would be answered with the replay, and this test is about the lost one.
     NativeHttpDestination impatient =
-        builder(pauses).attemptTimeout(Duration.ofMillis(300)).build();
+        builder(pauses).attemptTimeout(Duration.ofMillis(300)).maxAttempts(1).build();
     NativeHttpDestination destination = builder(StepListener.NONE).build();
 
     CompletableFuture<Void> waitForCommit = CompletableFuture.runAsync(afterCommit::awaitReached);
@@ -243,7 +252,9 @@ class NativeHttpDestinationBehaviourTest {
     ResourceId resource = ResourceId.of("reports/errors");
     NativeHttpDestination destination = builder(StepListener.NONE).build();
 
-    api.answerNextWriteWith(500, "database on fire");
+    for (int attempt = 0; attempt < 3; attempt++) {
+      api.answerNextWriteWith(500, "database on fire");
+    }
     assertThatThrownBy(
             () -> destination.write(token(resource, 1), OperationId.of("e-1"), report("x")))
         .isInstanceOfSatisfying(StoreException.class, e -> assertThat(e.outcomeUnknown()).isTrue())
@@ -251,7 +262,9 @@ class NativeHttpDestinationBehaviourTest {
             "Cannot write operation e-1 of reports/errors to reports: the API answered 500:"
                 + " database on fire (the API may have applied it; retry with the same operation"
                 + " ID, which sends the same idempotency key, or look the result up)");
-    api.answerNextWriteWith(409, "a request with this key is in progress");
+    for (int attempt = 0; attempt < 3; attempt++) {
+      api.answerNextWriteWith(409, "a request with this key is in progress");
+    }
     assertThatThrownBy(
             () -> destination.write(token(resource, 1), OperationId.of("e-2"), report("x")))
         .as("409 without a current epoch: the same key is still being processed")
@@ -263,6 +276,75 @@ class NativeHttpDestinationBehaviourTest {
         .hasMessageContaining("the API answered 400: amount is missing")
         .hasMessageContaining("changed nothing");
     assertThat(api.applyCount(resource)).isZero();
+    assertThat(api.businessRequests())
+        .as(
+            "500 and 409 without an epoch were retried under the same key (3 attempts each), 400 not")
+        .isEqualTo(3 + 3 + 1);
+  }
+
+  @Test
+  void aServerErrorIsRetriedUnderTheSameKeyAndTheOperationIsAppliedOnce() {
+    ResourceId resource = ResourceId.of("reports/retried");
+    NativeHttpDestination destination = builder(StepListener.NONE).build();
+    api.answerNextWriteWith(503, "try again");
+
+    assertThat(destination.write(token(resource, 1), OperationId.of("r-1"), report("R")))
+        .isInstanceOf(Applied.class);
+
+    assertThat(api.businessRequests()).as("the 503, then the retry").isEqualTo(2);
+    assertThat(api.applyCount(resource)).isEqualTo(1);
+  }
+
+  @Test
+  void withoutAReplayMarkerAWriteIsSentOnceBecauseARetryCouldApplyItTwice() {
+    ResourceId resource = ResourceId.of("reports/no-replay");
+    NativeHttpDestination noReplay =
+        NativeHttpDestination.builder()
+            .name("reports")
+            .baseUri(api.profile(StepListener.NONE, Optional.empty()).baseUri())
+            .httpClient(CLIENT)
+            .registerRequest("/fencing/register")
+            .currentEpochRequest("/fencing/epoch?resource={resource}")
+            .maxAttempts(5)
+            .backoff(Duration.ofMillis(1), 2.0, Duration.ofMillis(5))
+            .build();
+    api.answerNextWriteWith(500, "maybe applied");
+
+    assertThatThrownBy(() -> noReplay.write(token(resource, 1), OperationId.of("n-1"), report("N")))
+        .isInstanceOfSatisfying(StoreException.class, e -> assertThat(e.outcomeUnknown()).isTrue());
+
+    assertThat(api.businessRequests()).as("no retry without replay").isEqualTo(1);
+  }
+
+  @Test
+  void theCircuitBreakerOpensOnADeadApiAndThenNothingIsSent() throws IOException {
+    int closedPort;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      closedPort = socket.getLocalPort();
+    }
+    NativeHttpDestination dead =
+        builder(StepListener.NONE)
+            .baseUri(URI.create("http://127.0.0.1:" + closedPort))
+            .maxAttempts(2)
+            .circuitBreaker(
+                CircuitBreakerConfig.custom()
+                    .slidingWindowSize(2)
+                    .minimumNumberOfCalls(2)
+                    .waitDurationInOpenState(Duration.ofMinutes(5))
+                    .build())
+            .build();
+
+    assertThatThrownBy(
+            () -> dead.write(token(ResourceId.of("r"), 1), OperationId.of("d-1"), report("x")))
+        .isInstanceOfSatisfying(StoreException.class, e -> assertThat(e.outcomeUnknown()).isFalse())
+        .hasMessageContaining("the connection failed")
+        .hasMessageContaining("on the last of 2 attempts");
+    assertThat(dead.circuitBreaker().getState()).isEqualTo(CircuitBreaker.State.OPEN);
+    assertThatThrownBy(
+            () -> dead.write(token(ResourceId.of("r"), 1), OperationId.of("d-2"), report("x")))
+        .isInstanceOfSatisfying(StoreException.class, e -> assertThat(e.outcomeUnknown()).isFalse())
+        .hasMessageContaining("the circuit breaker is open")
+        .hasMessageContaining("nothing reached the API");
   }
 
   @Test
@@ -317,10 +399,18 @@ class NativeHttpDestinationBehaviourTest {
         .hasMessageContaining("Cannot use attempt timeout PT0S: it must be positive");
     assertThatThrownBy(() -> ReplayMarker.status(409))
         .hasMessageContaining("Cannot use status 409 as the replay marker");
+    assertThatThrownBy(() -> base.maxAttempts(0))
+        .as("the same validation as the intent mode's builder")
+        .hasMessageContaining("Cannot use max attempts 0: expected 1 to 20");
+    assertThatThrownBy(() -> base.backoff(Duration.ofSeconds(2), 2.0, Duration.ofSeconds(1)))
+        .hasMessageContaining("Cannot use max backoff PT1S");
+    assertThatThrownBy(() -> base.jitter(1.0)).hasMessageContaining("backoff jitter 1.0");
     assertThatThrownBy(() -> base.bearerTokenFromEnvironment("NOT SET").build())
         .hasMessageContaining("it is not a variable name");
     assertThatThrownBy(
             () -> base.bearerTokenFromEnvironment("UNSET_VAR").environment(name -> null).build())
-        .hasMessageContaining("environment variable UNSET_VAR is not set or blank");
+        .hasMessageContaining(
+            "Cannot read the bearer token from environment variable UNSET_VAR: it is not set or"
+                + " blank");
   }
 }
