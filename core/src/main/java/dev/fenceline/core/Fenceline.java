@@ -186,10 +186,10 @@ public final class Fenceline implements AutoCloseable {
     return switch (guarantee) {
       case FENCED_AT_INTENT ->
           "a stale writer whose intent was recorded before a takeover can"
-              + " still send one request, and duplicates are stopped only while the called system"
+              + " still send its request, and duplicates are stopped only while the called system"
               + " honours idempotency keys";
       case IDEMPOTENT_ONLY ->
-          "it deduplicates retries but cannot reject a stale writer's new" + " operation";
+          "it deduplicates retries but cannot reject a stale writer's new operation";
       default -> "a stale writer could overwrite newer results";
     };
   }
@@ -270,7 +270,7 @@ public final class Fenceline implements AutoCloseable {
     /**
      * Allows publishing to {@link Guarantee#FENCED_AT_INTENT} destinations, such as an external API
      * called through a fenced intent (default false): a writer that is stale when it begins never
-     * sends, but one whose intent was recorded before a takeover can still send one request. {@link
+     * sends, but one whose intent was recorded before a takeover can still send its request. {@link
      * #allowIdempotentOnly} and {@link #allowUnguarded} imply this.
      */
     public Builder allowFencedAtIntent(boolean allowFencedAtIntent) {

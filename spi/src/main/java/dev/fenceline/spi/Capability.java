@@ -42,9 +42,10 @@ public enum Capability {
   /**
    * Before calling a system that cannot compare epochs, the destination records an intent in an
    * {@link IntentStore} with an epoch check in the same atomic step, and sends every attempt of an
-   * operation under one idempotency key: a writer that is stale when it begins never sends, and a
-   * completed operation is never sent again. A writer whose intent was recorded before a newer
-   * owner registered can still send one request (R7).
+   * operation under one idempotency key: a writer that is stale when it begins never sends, and no
+   * attempt that begins after the operation completed sends. A writer whose intent was recorded
+   * before a newer owner registered can still send its request (its retries included, all under the
+   * one key) during the takeover (R7).
    */
   FENCED_INTENT
 }

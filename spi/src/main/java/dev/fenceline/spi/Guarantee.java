@@ -23,11 +23,12 @@ public enum Guarantee {
   FENCED_BY_STAGING,
 
   /**
-   * A writer that is already stale when it begins is rejected before it sends anything, and a
-   * completed operation is never sent again; retries reuse one idempotency key. Weaker than {@link
-   * #FENCED}: the called system cannot compare epochs, so a writer whose intent was recorded before
-   * a newer owner took over can still land its request during the takeover, and duplicates are
-   * prevented only as long as the called system honours idempotency keys.
+   * A writer that is already stale when it begins is rejected before it sends anything, no attempt
+   * that begins after the operation completed sends, and every attempt of an operation reuses one
+   * idempotency key. Weaker than {@link #FENCED}: the called system cannot compare epochs, so a
+   * writer whose intent was recorded before a newer owner took over can still land its request
+   * during the takeover, and duplicates are prevented only as long as the called system honours
+   * idempotency keys.
    */
   FENCED_AT_INTENT,
 

@@ -12,8 +12,8 @@ import java.util.Optional;
  *
  * <p>This is weaker than a fenced destination: a worker whose intent was recorded before a newer
  * owner registered can still send its request during the takeover. What it prevents is every
- * request of a worker that was already stale when it began, and a second request for an operation
- * whose result is recorded.
+ * request of a worker that was already stale when it began, and every request of an attempt that
+ * begins after the operation's result was recorded.
  *
  * <p>Like destinations, intent stores are scoped by {@linkplain #name() name}, refuse untrusted
  * tokens ({@link UntrustedTokenException}) before comparing epochs, and share the registered epoch
