@@ -88,7 +88,7 @@ import tools.jackson.databind.json.JsonMapper;
  * retry would apply the change twice. Fenceline cannot verify what an API claims; test the API
  * against {@code DestinationContract} as this module's tests do.
  *
- * <p>Every attempt ends within the {@linkplain Builder#attemptTimeout attempt timeout}, the
+ * <p>Every attempt ends within the {@linkplain Builder#attemptTimeLimit attempt time limit}, the
  * answer's (bounded) body included. With a replay marker a write whose answer was lost, a 5xx, 429
  * or the stale status without an epoch (the key is still being processed) is retried under the same
  * key through Resilience4j's retry and circuit breaker ({@linkplain Builder#maxAttempts attempts},
@@ -453,7 +453,7 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
     } else if (failure instanceof IOException io && ApiCalls.neverReached(io)) {
       reason = "the connection failed (" + describe(failure) + ")";
     } else if (failure instanceof HttpTimeoutException) {
-      reason = "no answer within the attempt timeout of " + calls.attemptTimeout();
+      reason = "no answer within the attempt time limit of " + calls.attemptTimeout();
     } else if (failure instanceof InterruptedException) {
       reason = "the calling thread was interrupted while waiting";
     } else {
@@ -800,7 +800,7 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
             "Cannot use a base URI with user info for destination "
                 + (name == null ? "(unnamed)" : name)
                 + ": credentials never go into URIs (put the token in an environment variable"
-                + " and call bearerTokenFromEnvironment)");
+                + " and call bearerTokenFromEnv)");
       }
       this.baseUri = baseUri;
       return this;
@@ -979,7 +979,7 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
      * Sends {@code Authorization: Bearer <value of variable>}. The variable is read when the
      * destination is built; its value never appears in messages or logs.
      */
-    public Builder bearerTokenFromEnvironment(String variable) {
+    public Builder bearerTokenFromEnv(String variable) {
       this.bearerTokenVariable = BearerToken.checkVariable(variable);
       return this;
     }
@@ -996,12 +996,15 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
       return this;
     }
 
-    /** How long one attempt may take, answer included. Default 10 s. */
-    public Builder attemptTimeout(Duration timeout) {
+    /**
+     * How long one attempt may take, answer included (as {@link
+     * HttpApiDestination.Builder#attemptTimeLimit}). Default 10 s.
+     */
+    public Builder attemptTimeLimit(Duration timeout) {
       requireNonNull(timeout, "timeout is null");
       if (timeout.isNegative() || timeout.isZero()) {
         throw new ConfigurationException(
-            "Cannot use attempt timeout "
+            "Cannot use attempt time limit "
                 + timeout
                 + ": it must be positive (e.g. Duration.ofSeconds(10))");
       }

@@ -198,7 +198,7 @@ class AttemptTimeLimitTest {
         .name(NAME)
         .baseUri(api.baseUri())
         .httpClient(CLIENT)
-        .attemptTimeout(LIMIT)
+        .attemptTimeLimit(LIMIT)
         .maxAttempts(maxAttempts)
         .backoff(Duration.ofMillis(1), 2.0, Duration.ofMillis(5))
         .replayMarkedBy(ReplayMarker.header("Idempotent-Replayed", "true"))

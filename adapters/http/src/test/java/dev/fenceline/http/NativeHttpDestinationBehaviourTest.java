@@ -63,7 +63,7 @@ class NativeHttpDestinationBehaviourTest {
     return FakeFencedApi.configuredFor(api.profile(steps, Optional.empty()).baseUri())
         .name("reports")
         .httpClient(CLIENT)
-        .attemptTimeout(Duration.ofSeconds(30))
+        .attemptTimeLimit(Duration.ofSeconds(30))
         .backoff(Duration.ofMillis(1), 2.0, Duration.ofMillis(5))
         // Tests that script errors must not trip the breaker; one test sets a tight breaker.
         .circuitBreaker(
@@ -156,7 +156,7 @@ class NativeHttpDestinationBehaviourTest {
     ResourceId resource = ResourceId.of("payments/acct-42");
     NativeHttpDestination destination =
         builder(StepListener.NONE)
-            .bearerTokenFromEnvironment("PAYMENTS_API_TOKEN")
+            .bearerTokenFromEnv("PAYMENTS_API_TOKEN")
             .environment(Map.of("PAYMENTS_API_TOKEN", SECRET)::get)
             .build();
 
@@ -179,7 +179,7 @@ class NativeHttpDestinationBehaviourTest {
         .hasMessageNotContaining(SECRET);
     NativeHttpDestination wrongToken =
         builder(StepListener.NONE)
-            .bearerTokenFromEnvironment("PAYMENTS_API_TOKEN")
+            .bearerTokenFromEnv("PAYMENTS_API_TOKEN")
             .environment(Map.of("PAYMENTS_API_TOKEN", SECRET + "x")::get)
             .build();
     assertThatThrownBy(
@@ -190,7 +190,7 @@ class NativeHttpDestinationBehaviourTest {
     assertThatThrownBy(
             () ->
                 builder(StepListener.NONE)
-                    .bearerTokenFromEnvironment("PAYMENTS_API_TOKEN")
+                    .bearerTokenFromEnv("PAYMENTS_API_TOKEN")
                     .environment(Map.of("PAYMENTS_API_TOKEN", SECRET + " \n")::get)
                     .build())
         .isInstanceOf(ConfigurationException.class)
@@ -211,7 +211,7 @@ class NativeHttpDestinationBehaviourTest {
     PausePoints.Pause afterCommit = pauses.pauseAt(FencingStep.AFTER_COMMIT, "worker-5");
     // One attempt: a retry would be answered with the replay, and this test is about the lost one.
     NativeHttpDestination impatient =
-        builder(pauses).attemptTimeout(Duration.ofMillis(300)).maxAttempts(1).build();
+        builder(pauses).attemptTimeLimit(Duration.ofMillis(300)).maxAttempts(1).build();
     NativeHttpDestination destination = builder(StepListener.NONE).build();
 
     CompletableFuture<Void> waitForCommit = CompletableFuture.runAsync(afterCommit::awaitReached);
@@ -219,7 +219,7 @@ class NativeHttpDestinationBehaviourTest {
             () -> impatient.write(token(resource, 5), OperationId.of("lost-1"), report("L")))
         .isInstanceOfSatisfying(StoreException.class, e -> assertThat(e.outcomeUnknown()).isTrue())
         .hasMessageContaining("Cannot write operation lost-1 of reports/lost to reports")
-        .hasMessageContaining("no answer within the attempt timeout of PT0.3S")
+        .hasMessageContaining("no answer within the attempt time limit of PT0.3S")
         .hasMessageContaining("retry with the same operation ID");
     waitForCommit.join();
     afterCommit.resume();
@@ -395,8 +395,8 @@ class NativeHttpDestinationBehaviourTest {
         .hasMessageContaining("Cannot use token header \"Authorization\"");
     assertThatThrownBy(() -> base.baseUri(URI.create("ftp://api.example.com")))
         .hasMessageContaining("give an absolute http or https URI");
-    assertThatThrownBy(() -> base.attemptTimeout(Duration.ZERO))
-        .hasMessageContaining("Cannot use attempt timeout PT0S: it must be positive");
+    assertThatThrownBy(() -> base.attemptTimeLimit(Duration.ZERO))
+        .hasMessageContaining("Cannot use attempt time limit PT0S: it must be positive");
     assertThatThrownBy(() -> ReplayMarker.status(409))
         .hasMessageContaining("Cannot use status 409 as the replay marker");
     assertThatThrownBy(() -> base.maxAttempts(0))
@@ -405,10 +405,9 @@ class NativeHttpDestinationBehaviourTest {
     assertThatThrownBy(() -> base.backoff(Duration.ofSeconds(2), 2.0, Duration.ofSeconds(1)))
         .hasMessageContaining("Cannot use max backoff PT1S");
     assertThatThrownBy(() -> base.jitter(1.0)).hasMessageContaining("backoff jitter 1.0");
-    assertThatThrownBy(() -> base.bearerTokenFromEnvironment("NOT SET").build())
+    assertThatThrownBy(() -> base.bearerTokenFromEnv("NOT SET").build())
         .hasMessageContaining("it is not a variable name");
-    assertThatThrownBy(
-            () -> base.bearerTokenFromEnvironment("UNSET_VAR").environment(name -> null).build())
+    assertThatThrownBy(() -> base.bearerTokenFromEnv("UNSET_VAR").environment(name -> null).build())
         .hasMessageContaining(
             "Cannot read the bearer token from environment variable UNSET_VAR: it is not set or"
                 + " blank");

@@ -54,7 +54,7 @@ class NativeHttpDestinationTest extends DestinationContract<ApiRequest> {
             .name(name)
             .httpClient(CLIENT)
             // Longer than the suite's pauses (PausePoints.TIMEOUT), which hold a request open.
-            .attemptTimeout(Duration.ofSeconds(60))
+            .attemptTimeLimit(Duration.ofSeconds(60))
             // The suite simulates a worker crash inside the API, which the destination sees as a
             // 500; a crashed worker sends nothing more, so its requests are sent once here.
             .maxAttempts(1)
