@@ -5,6 +5,7 @@ import dev.fenceline.spi.LeaseIssuer;
 import dev.fenceline.spi.LeaseStatus;
 import dev.fenceline.spi.ResourceId;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -58,5 +59,31 @@ abstract class ContractSupport {
   /** A resource no other test uses. */
   protected ResourceId freshResource(String name) {
     return ResourceId.of("tck-" + run + "/" + name + "-" + COUNTER.incrementAndGet());
+  }
+
+  /** True if {@code future} completed (normally or not) within {@code millis}. */
+  static boolean awaitDone(CompletableFuture<?> future, long millis) {
+    try {
+      future.get(millis, TimeUnit.MILLISECONDS);
+      return true;
+    } catch (java.util.concurrent.TimeoutException e) {
+      return false;
+    } catch (java.util.concurrent.ExecutionException e) {
+      return true;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
+    }
+  }
+
+  /** Waits until {@code event} was logged {@code times} times; fails after the TCK timeout. */
+  static void awaitLogged(PausePoints pauses, String event, int times) {
+    long deadline = System.nanoTime() + PausePoints.TIMEOUT.toNanos();
+    while (pauses.log().stream().filter(event::equals).count() < times) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(event + " was not logged " + times + " times: " + pauses.log());
+      }
+      Thread.onSpinWait();
+    }
   }
 }

@@ -729,20 +729,6 @@ public abstract class DestinationContract<C> extends ContractSupport {
     return new SecondStep(true, seen, epoch);
   }
 
-  private static boolean awaitDone(CompletableFuture<?> future, long millis) {
-    try {
-      future.get(millis, TimeUnit.MILLISECONDS);
-      return true;
-    } catch (java.util.concurrent.TimeoutException e) {
-      return false;
-    } catch (java.util.concurrent.ExecutionException e) {
-      return true;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError(e);
-    }
-  }
-
   private static void awaitLatch(CountDownLatch latch) {
     try {
       if (!latch.await(PausePoints.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
@@ -751,16 +737,6 @@ public abstract class DestinationContract<C> extends ContractSupport {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new AssertionError(e);
-    }
-  }
-
-  private static void awaitLogged(PausePoints pauses, String event, int times) {
-    long deadline = System.nanoTime() + PausePoints.TIMEOUT.toNanos();
-    while (pauses.log().stream().filter(event::equals).count() < times) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError(event + " was not logged " + times + " times: " + pauses.log());
-      }
-      Thread.onSpinWait();
     }
   }
 }

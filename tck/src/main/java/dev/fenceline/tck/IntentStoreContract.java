@@ -30,9 +30,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -671,29 +668,5 @@ public abstract class IntentStoreContract extends ContractSupport {
     }
     return new SecondStep(
         true, intents().lookup(resource, operation), intents().currentEpoch(resource));
-  }
-
-  private static boolean awaitDone(CompletableFuture<?> future, long millis) {
-    try {
-      future.get(millis, TimeUnit.MILLISECONDS);
-      return true;
-    } catch (TimeoutException e) {
-      return false;
-    } catch (ExecutionException e) {
-      return true;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError(e);
-    }
-  }
-
-  private static void awaitLogged(PausePoints pauses, String event, int times) {
-    long deadline = System.nanoTime() + PausePoints.TIMEOUT.toNanos();
-    while (pauses.log().stream().filter(event::equals).count() < times) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError(event + " was not logged " + times + " times: " + pauses.log());
-      }
-      Thread.onSpinWait();
-    }
   }
 }
