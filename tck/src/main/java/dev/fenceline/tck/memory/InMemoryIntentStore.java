@@ -22,7 +22,6 @@ import dev.fenceline.spi.RequestFingerprint;
 import dev.fenceline.spi.ResourceId;
 import dev.fenceline.spi.StepListener;
 import dev.fenceline.spi.TokenKeys;
-import dev.fenceline.spi.UntrustedTokenException;
 import dev.fenceline.spi.WriteOutcome;
 import java.time.Clock;
 import java.util.Map;
@@ -43,8 +42,7 @@ public final class InMemoryIntentStore implements IntentStore {
   public static final class Storage {
     private final String id = "memory-" + UUID.randomUUID();
     private final ReentrantLock writeLock = new ReentrantLock();
-    private final Map<ResourceId, Epoch> epochs = new ConcurrentHashMap<>();
-    private final Map<ResourceId, String> issuers = new ConcurrentHashMap<>();
+    private final RegisteredEpochs epochs = new RegisteredEpochs();
     private final Map<Key, Intent> intents = new ConcurrentHashMap<>();
   }
 
@@ -88,15 +86,15 @@ public final class InMemoryIntentStore implements IntentStore {
   public RegisterOutcome register(FencingToken token) {
     requireNonNull(token, "token is null");
     String action = "register epoch " + token.epoch() + " at " + name;
-    trust(token, action);
+    RegisteredEpochs.trust(keys, token, action);
     storage.writeLock.lock();
     try {
-      bindIssuer(token, action);
+      storage.epochs.bindIssuer(token, action);
       Epoch current = currentEpoch(token.resource());
       if (token.epoch().isOlderThan(current)) {
         return new RejectedStale(token.resource(), token.epoch(), current);
       }
-      registerNewer(token);
+      storage.epochs.registerNewer(token);
       return new Registered(token.resource(), token.epoch(), current);
     } finally {
       storage.writeLock.unlock();
@@ -111,12 +109,12 @@ public final class InMemoryIntentStore implements IntentStore {
     requireNonNull(fingerprint, "fingerprint is null");
     ResourceId resource = token.resource();
     String action = "begin operation " + operation + " at " + name;
-    trust(token, action);
+    RegisteredEpochs.trust(keys, token, action);
     steps.reached(FencingStep.BEFORE_LOCK, token, operation);
     Intent recorded;
     storage.writeLock.lock();
     try {
-      bindIssuer(token, action);
+      storage.epochs.bindIssuer(token, action);
       Epoch current = currentEpoch(resource);
       if (token.epoch().isOlderThan(current)) {
         return new RejectedStale(resource, token.epoch(), current);
@@ -154,7 +152,7 @@ public final class InMemoryIntentStore implements IntentStore {
       }
       // Nothing is visible until every step passed: a listener that throws here aborts it all.
       steps.reached(FencingStep.AFTER_APPLY, token, operation);
-      registerNewer(token);
+      storage.epochs.registerNewer(token);
       storage.intents.put(key, recorded);
     } finally {
       storage.writeLock.unlock();
@@ -170,10 +168,10 @@ public final class InMemoryIntentStore implements IntentStore {
     requireNonNull(operation, "operation is null");
     requireNonNull(attributes, "attributes is null");
     String action = "complete operation " + operation + " at " + name;
-    trust(token, action);
+    RegisteredEpochs.trust(keys, token, action);
     storage.writeLock.lock();
     try {
-      bindIssuer(token, action);
+      storage.epochs.bindIssuer(token, action);
       Key key = new Key(name, token.resource(), operation);
       Intent intent = storage.intents.get(key);
       if (intent == null) {
@@ -217,26 +215,6 @@ public final class InMemoryIntentStore implements IntentStore {
   @Override
   public Epoch currentEpoch(ResourceId resource) {
     requireNonNull(resource, "resource is null");
-    return storage.epochs.getOrDefault(resource, Epoch.NONE);
-  }
-
-  private void trust(FencingToken token, String action) {
-    if (keys != null) {
-      keys.verify(token, action);
-    }
-  }
-
-  private void bindIssuer(FencingToken token, String action) {
-    String registered = storage.issuers.get(token.resource());
-    if (registered != null && !registered.equals(token.issuer())) {
-      throw UntrustedTokenException.foreignIssuer(token, registered, action);
-    }
-  }
-
-  private void registerNewer(FencingToken token) {
-    if (token.epoch().isNewerThan(currentEpoch(token.resource()))) {
-      storage.epochs.put(token.resource(), token.epoch());
-    }
-    storage.issuers.putIfAbsent(token.resource(), token.issuer());
+    return storage.epochs.current(resource);
   }
 }

@@ -23,7 +23,6 @@ import dev.fenceline.spi.ResourceId;
 import dev.fenceline.spi.StepListener;
 import dev.fenceline.spi.SupportsEpochReset;
 import dev.fenceline.spi.TokenKeys;
-import dev.fenceline.spi.UntrustedTokenException;
 import dev.fenceline.spi.WriteOutcome;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -50,8 +49,7 @@ public final class InMemoryPointerStore implements PointerStore, SupportsEpochRe
   public static final class Storage {
     private final String id = "memory-" + UUID.randomUUID();
     private final ReentrantLock writeLock = new ReentrantLock();
-    private final Map<ResourceId, Epoch> epochs = new ConcurrentHashMap<>();
-    private final Map<ResourceId, String> issuers = new ConcurrentHashMap<>();
+    private final RegisteredEpochs epochs = new RegisteredEpochs();
     private final Map<Scope, Map<OperationId, Recorded>> operations = new ConcurrentHashMap<>();
     // Newest last; replaced as a whole on every commit so readers see a consistent list.
     private final Map<Scope, List<PointerState>> pointers = new ConcurrentHashMap<>();
@@ -108,16 +106,15 @@ public final class InMemoryPointerStore implements PointerStore, SupportsEpochRe
   public RegisterOutcome register(FencingToken token) {
     requireNonNull(token, "token is null");
     String action = "register epoch " + token.epoch() + " at " + name;
-    trust(token, action);
+    RegisteredEpochs.trust(keys, token, action);
     storage.writeLock.lock();
     try {
-      bindIssuer(token, action);
+      storage.epochs.bindIssuer(token, action);
       Epoch current = currentEpoch(token.resource());
       if (token.epoch().isOlderThan(current)) {
         return new RejectedStale(token.resource(), token.epoch(), current);
       }
-      storage.epochs.put(token.resource(), token.epoch());
-      storage.issuers.put(token.resource(), token.issuer());
+      storage.epochs.registerNewer(token);
       return new Registered(token.resource(), token.epoch(), current);
     } finally {
       storage.writeLock.unlock();
@@ -133,12 +130,12 @@ public final class InMemoryPointerStore implements PointerStore, SupportsEpochRe
     requireNonNull(fingerprint, "fingerprint is null");
     ResourceId resource = token.resource();
     String action = "write operation " + operation + " to " + name;
-    trust(token, action);
+    RegisteredEpochs.trust(keys, token, action);
     steps.reached(FencingStep.BEFORE_LOCK, token, operation);
     WriteOutcome outcome;
     storage.writeLock.lock();
     try {
-      bindIssuer(token, action);
+      storage.epochs.bindIssuer(token, action);
       Epoch current = currentEpoch(resource);
       if (token.epoch().isOlderThan(current)) {
         return new RejectedStale(resource, token.epoch(), current);
@@ -150,7 +147,7 @@ public final class InMemoryPointerStore implements PointerStore, SupportsEpochRe
         if (!previous.fingerprint().equals(fingerprint)) {
           throw OperationConflictException.differentRequest(previous.receipt(), fingerprint);
         }
-        registerNewer(token);
+        storage.epochs.registerNewer(token);
         outcome = new AlreadyApplied(previous.receipt());
       } else {
         Receipt receipt =
@@ -166,7 +163,7 @@ public final class InMemoryPointerStore implements PointerStore, SupportsEpochRe
             new PointerState(resource, change, token.epoch(), operation, history.size() + 1L));
         // Nothing is visible until every step passed: a listener that throws here aborts it all.
         steps.reached(FencingStep.AFTER_APPLY, token, operation);
-        registerNewer(token);
+        storage.epochs.registerNewer(token);
         storage.pointers.put(scope, List.copyOf(history));
         storage
             .operations
@@ -193,7 +190,7 @@ public final class InMemoryPointerStore implements PointerStore, SupportsEpochRe
   @Override
   public Epoch currentEpoch(ResourceId resource) {
     requireNonNull(resource, "resource is null");
-    return storage.epochs.getOrDefault(resource, Epoch.NONE);
+    return storage.epochs.current(resource);
   }
 
   @Override
@@ -215,8 +212,7 @@ public final class InMemoryPointerStore implements PointerStore, SupportsEpochRe
     storage.writeLock.lock();
     try {
       Epoch previous = currentEpoch(resource);
-      storage.epochs.put(resource, epoch);
-      storage.issuers.remove(resource);
+      storage.epochs.reset(resource, epoch);
       System.getLogger(InMemoryPointerStore.class.getName())
           .log(
               System.Logger.Level.WARNING,
@@ -232,27 +228,6 @@ public final class InMemoryPointerStore implements PointerStore, SupportsEpochRe
     } finally {
       storage.writeLock.unlock();
     }
-  }
-
-  private void trust(FencingToken token, String action) {
-    if (keys != null) {
-      keys.verify(token, action);
-    }
-  }
-
-  /** Refuses a token of another issuer than the one the resource was first registered with. */
-  private void bindIssuer(FencingToken token, String action) {
-    String registered = storage.issuers.get(token.resource());
-    if (registered != null && !registered.equals(token.issuer())) {
-      throw UntrustedTokenException.foreignIssuer(token, registered, action);
-    }
-  }
-
-  private void registerNewer(FencingToken token) {
-    if (token.epoch().isNewerThan(currentEpoch(token.resource()))) {
-      storage.epochs.put(token.resource(), token.epoch());
-    }
-    storage.issuers.putIfAbsent(token.resource(), token.issuer());
   }
 
   private List<PointerState> historyOf(Scope scope) {

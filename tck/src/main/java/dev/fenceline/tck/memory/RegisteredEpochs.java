@@ -1,0 +1,53 @@
+package dev.fenceline.tck.memory;
+
+import dev.fenceline.spi.Epoch;
+import dev.fenceline.spi.FencingToken;
+import dev.fenceline.spi.ResourceId;
+import dev.fenceline.spi.TokenKeys;
+import dev.fenceline.spi.UntrustedTokenException;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The registered epoch and issuer of each resource, for the in-memory reference stores that
+ * serialize changes with one lock: callers hold that lock around every change; reads need none.
+ */
+final class RegisteredEpochs {
+
+  private final Map<ResourceId, Epoch> epochs = new ConcurrentHashMap<>();
+  private final Map<ResourceId, String> issuers = new ConcurrentHashMap<>();
+
+  /** Refuses a token not signed with {@code keys}, if keys are configured. */
+  static void trust(TokenKeys keys, FencingToken token, String action) {
+    if (keys != null) {
+      keys.verify(token, action);
+    }
+  }
+
+  /** The registered epoch of {@code resource}, or {@link Epoch#NONE}. */
+  Epoch current(ResourceId resource) {
+    return epochs.getOrDefault(resource, Epoch.NONE);
+  }
+
+  /** Refuses a token of another issuer than the one the resource was first registered with. */
+  void bindIssuer(FencingToken token, String action) {
+    String registered = issuers.get(token.resource());
+    if (registered != null && !registered.equals(token.issuer())) {
+      throw UntrustedTokenException.foreignIssuer(token, registered, action);
+    }
+  }
+
+  /** Registers the token's epoch if it is newer, and binds its issuer if none is bound. */
+  void registerNewer(FencingToken token) {
+    if (token.epoch().isNewerThan(current(token.resource()))) {
+      epochs.put(token.resource(), token.epoch());
+    }
+    issuers.putIfAbsent(token.resource(), token.issuer());
+  }
+
+  /** Sets the registered epoch and clears the issuer binding (an operator's reset). */
+  void reset(ResourceId resource, Epoch epoch) {
+    epochs.put(resource, epoch);
+    issuers.remove(resource);
+  }
+}
