@@ -965,7 +965,9 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
      * {key}}, {@code {resource}} and {@code {operation}} are replaced URL-encoded, e.g. {@code
      * /payments/by-key/{key}}: a 200 with a JSON record = found; 404, or a 200 whose body is empty,
      * {@code null}, {@code []} or {@code {}} = definitely not found; a 200 that is not JSON and
-     * anything else = unavailable (nothing is sent while the lookup cannot tell).
+     * anything else = unavailable (nothing is sent while the lookup cannot tell). A wrapper such as
+     * {@code {"data":[]}} is not empty: for a list endpoint, select the record with {@link
+     * #lookup(String, String)} and check its key with {@link #lookup(String, String, String)}.
      */
     public Builder lookup(String pathTemplate) {
       return lookup(pathTemplate, null);
