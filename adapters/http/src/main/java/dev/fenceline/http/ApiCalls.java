@@ -45,7 +45,8 @@ import tools.jackson.databind.json.JsonMapper;
  * {@link CircuitBreaker}, keeps at most {@code maxResponseBytes} of any body, and reports precisely
  * enough for the caller to tell "never reached the API" from "may have landed". It decides nothing
  * about intents or epochs: what is worth another attempt is the caller's {@link Predicate} per
- * call. Thread-safe.
+ * call, and whether an attempt may still go out is the caller's {@link BeforeAttempt}. A file body
+ * is checked before every attempt ({@link ApiRequest#checkBodyUnchanged}). Thread-safe.
  */
 final class ApiCalls {
 
@@ -105,13 +106,31 @@ final class ApiCalls {
       boolean lostBeforeLast,
       int attempts) {}
 
+  /**
+   * Asked before each attempt of a send, before any byte of it goes out: the caller's last chance
+   * to stop sending (for example because its operation was completed or taken over meanwhile).
+   */
+  @FunctionalInterface
+  interface BeforeAttempt {
+    /** Lets every attempt go out. */
+    BeforeAttempt NONE = (attempt, mayHaveReached) -> {};
+
+    /**
+     * @param attempt the attempt about to start, 1 for the first
+     * @param mayHaveReached true if an earlier attempt of this send may have reached the API
+     * @throws RuntimeException to send nothing more: it propagates out of {@link ApiCalls#send}
+     *     unchanged
+     */
+    void check(int attempt, boolean mayHaveReached);
+  }
+
   /** The answer of a result lookup. */
   sealed interface LookupResult permits Found, NotFound, Unavailable {}
 
   /** The API knows the operation; {@code record} is what the lookup selected. */
   record Found(JsonNode record) implements LookupResult {}
 
-  /** The API says it never saw the key. */
+  /** The API says it never saw the key: a 404, or a 200 with an empty answer or record. */
   record NotFound(int status) implements LookupResult {}
 
   /** The lookup gave no definite answer. */
@@ -122,12 +141,17 @@ final class ApiCalls {
    *
    * @param pathTemplate a path and query under the base URI with {@code {key}}, {@code {resource}}
    *     and {@code {operation}} placeholders, filled in URL-encoded
-   * @param recordPointer selects the record in a 200 answer; missing, null or empty = not found
+   * @param recordPointer selects the record in a 200 answer (empty: the whole answer); missing,
+   *     null or an empty array or object = not found
+   * @param keyPointer if present, where the record holds the idempotency key it was sent with: a
+   *     record with another value there proves that the lookup does not filter by key
    */
-  record LookupRequest(String pathTemplate, Optional<JsonPointer> recordPointer) {
+  record LookupRequest(
+      String pathTemplate, Optional<JsonPointer> recordPointer, Optional<JsonPointer> keyPointer) {
     LookupRequest {
       requireNonNull(pathTemplate, "pathTemplate is null");
       requireNonNull(recordPointer, "recordPointer is null");
+      requireNonNull(keyPointer, "keyPointer is null");
     }
 
     String path(String key, ResourceId resource, OperationId operation) {
@@ -238,17 +262,16 @@ final class ApiCalls {
     return response -> copy.contains(response.status());
   }
 
-  /** Sends {@code request} under {@code key}, retrying lost answers and {@link #RETRYABLE}. */
-  SendReport send(String key, ApiRequest request) {
-    return send(key, request, Map.of(), RETRYABLE, true);
+  /**
+   * Sends {@code request} under {@code key}, retrying lost answers and {@link #RETRYABLE}, asking
+   * {@code before} before every attempt.
+   */
+  SendReport send(String key, ApiRequest request, BeforeAttempt before) {
+    return send(key, request, Map.of(), RETRYABLE, true, before);
   }
 
   /**
-   * Sends {@code request} under {@code key} with {@code extraHeaders} besides the request's own.
-   *
-   * @param retryable which answers are worth another attempt under the same key
-   * @param retry false for one attempt only (the API would not recognise a repeat)
-   * @throws java.io.UncheckedIOException if a file body is gone (nothing was sent)
+   * As {@link #send(String, ApiRequest, Map, Predicate, boolean, BeforeAttempt)}, never stopped.
    */
   SendReport send(
       String key,
@@ -256,14 +279,46 @@ final class ApiCalls {
       Map<String, String> extraHeaders,
       Predicate<Response> retryable,
       boolean retry) {
+    return send(key, request, extraHeaders, retryable, retry, BeforeAttempt.NONE);
+  }
+
+  /**
+   * Sends {@code request} under {@code key} with {@code extraHeaders} besides the request's own.
+   *
+   * @param retryable which answers are worth another attempt under the same key
+   * @param retry false for one attempt only (the API would not recognise a repeat)
+   * @param before asked before every attempt; what it throws propagates
+   * @return the report; its failure is an {@link ApiRequest.BodyChangedException} if a file body
+   *     changed or is gone, and then no byte of the refused attempt was sent
+   */
+  SendReport send(
+      String key,
+      ApiRequest request,
+      Map<String, String> extraHeaders,
+      Predicate<Response> retryable,
+      boolean retry,
+      BeforeAttempt before) {
+    requireNonNull(before, "before is null");
+    HttpRequest.BodyPublisher publisher;
+    try {
+      publisher = publisher(request.body());
+    } catch (ApiRequest.BodyChangedException gone) {
+      return new SendReport(null, gone, false, false, 0);
+    }
     HttpRequest.Builder builder =
         HttpRequest.newBuilder(request.resolve(baseUri))
             .header("Content-Type", request.contentType())
-            .method(request.method(), publisher(request.body()));
+            .method(request.method(), publisher);
     request.headers().forEach(builder::header);
     extraHeaders.forEach(builder::header);
     builder.header(keyHeader, key);
-    return exchange(builder, retryable, retry ? sendRetry : once);
+    BeforeAttempt checked =
+        (attempt, mayHaveReached) -> {
+          before.check(attempt, mayHaveReached);
+          // The file is streamed again on every attempt; its fingerprint was taken only once.
+          request.checkBodyUnchanged();
+        };
+    return exchange(builder, retryable, retry ? sendRetry : once, checked);
   }
 
   /**
@@ -281,11 +336,14 @@ final class ApiCalls {
     HttpRequest.Builder builder =
         HttpRequest.newBuilder(uri).method(method, HttpRequest.BodyPublishers.noBody());
     headers.forEach(builder::header);
-    return exchange(builder, retryable, retry ? lookupRetry : once);
+    return exchange(builder, retryable, retry ? lookupRetry : once, BeforeAttempt.NONE);
   }
 
   private SendReport exchange(
-      HttpRequest.Builder builder, Predicate<Response> retryable, Retry retry) {
+      HttpRequest.Builder builder,
+      Predicate<Response> retryable,
+      Retry retry,
+      BeforeAttempt before) {
     // The client's own timeout ends a wait for headers early; the attempt's limit covers the rest.
     builder.timeout(attemptTimeout);
     if (bearer != null) {
@@ -294,11 +352,20 @@ final class ApiCalls {
     HttpRequest http = builder.build();
     Attempts attempts = new Attempts();
     try {
-      Response response = retry.executeCheckedSupplier(() -> attempt(http, retryable, attempts));
+      Response response =
+          retry.executeCheckedSupplier(() -> attempt(http, retryable, attempts, before));
       return new SendReport(response, null, true, attempts.lostBeforeLast, attempts.count);
     } catch (RetryableAnswer exhausted) {
       return new SendReport(
           exhausted.response, null, true, attempts.lostBeforeLast, attempts.count);
+    } catch (ApiRequest.BodyChangedException changed) {
+      // Refused before the attempt started: lostBeforeLast covers every attempt that went out.
+      return new SendReport(
+          null,
+          changed,
+          attempts.reached,
+          attempts.lostBeforeLast || attempts.lost,
+          attempts.count);
     } catch (IOException | CallNotPermittedException | InterruptedException failure) {
       if (failure instanceof InterruptedException) {
         Thread.currentThread().interrupt();
@@ -317,7 +384,11 @@ final class ApiCalls {
       LookupRequest lookup, String key, ResourceId resource, OperationId operation) {
     URI uri = new ApiRequestPath(lookup.path(key, resource, operation)).resolve(baseUri);
     SendReport report =
-        exchange(HttpRequest.newBuilder(uri).GET().header(keyHeader, key), RETRYABLE, lookupRetry);
+        exchange(
+            HttpRequest.newBuilder(uri).GET().header(keyHeader, key),
+            RETRYABLE,
+            lookupRetry,
+            BeforeAttempt.NONE);
     Response response = report.response();
     if (response == null) {
       Throwable e = report.failure();
@@ -344,19 +415,37 @@ final class ApiCalls {
     try {
       body = JSON.readTree(response.body());
     } catch (JacksonException e) {
-      if (lookup.recordPointer().isEmpty()) {
-        return new Found(null);
-      }
-      return new Unavailable("the lookup's answer is not JSON", null);
+      // Neither "found" nor "not found" can be read from it.
+      return new Unavailable("the lookup answered HTTP 200 with a body that is not JSON", null);
     }
     JsonNode record =
         lookup.recordPointer().map(pointer -> body == null ? null : body.at(pointer)).orElse(body);
-    if (lookup.recordPointer().isPresent()
-        && (record == null
-            || record.isMissingNode()
-            || record.isNull()
-            || ((record.isArray() || record.isObject()) && record.isEmpty()))) {
+    // A list endpoint answers 200 with an empty list when nothing matches: that is "not found".
+    if (record == null
+        || record.isMissingNode()
+        || record.isNull()
+        || ((record.isArray() || record.isObject()) && record.isEmpty())) {
       return new NotFound(200);
+    }
+    if (lookup.keyPointer().isPresent()) {
+      JsonNode recorded = record.at(lookup.keyPointer().get());
+      if (!recorded.isString() || !recorded.stringValue().equals(key)) {
+        String shown =
+            recorded.isMissingNode()
+                ? "nothing"
+                : ApiRequest.quote(
+                    redact(recorded.isString() ? recorded.stringValue() : recorded.toString()));
+        return new Unavailable(
+            "the lookup's record holds "
+                + shown
+                + " at "
+                + lookup.keyPointer().get()
+                + " instead of the idempotency key "
+                + key
+                + ", so the lookup does not filter by key and cannot tell whether the API saw"
+                + " this operation (fix the lookup path)",
+            null);
+      }
     }
     return new Found(record);
   }
@@ -376,8 +465,11 @@ final class ApiCalls {
     return bearer == null ? text : bearer.redact(text);
   }
 
-  private Response attempt(HttpRequest http, Predicate<Response> retryable, Attempts attempts)
+  private Response attempt(
+      HttpRequest http, Predicate<Response> retryable, Attempts attempts, BeforeAttempt before)
       throws IOException, InterruptedException {
+    // Before the count, the permission and any byte: a refused attempt is no attempt.
+    before.check(attempts.count + 1, attempts.reached);
     attempts.begin();
     breaker.acquirePermission();
     long start = breaker.getCurrentTimestamp();
@@ -664,8 +756,7 @@ final class ApiCalls {
       try {
         return HttpRequest.BodyPublishers.ofFile(file.file());
       } catch (java.io.FileNotFoundException e) {
-        throw new java.io.UncheckedIOException(
-            "Cannot send request body " + file.file() + ": the file is gone (" + e + ")", e);
+        throw new ApiRequest.BodyChangedException(file.file(), "the file is gone", e);
       }
     }
     return HttpRequest.BodyPublishers.ofByteArray(((ApiRequest.BytesBody) body).bytes());

@@ -5,9 +5,10 @@ import dev.fenceline.spi.StoreException;
 /**
  * The API answered the request with a definite refusal that retrying cannot fix: a 4xx other than
  * 409 (still processing) and 429 (too many requests). {@code 422} means the idempotency key was
- * used before with another payload. The intent stays recorded and not completed. {@link
- * #outcomeUnknown()} is true only if an earlier attempt of the same call lost its answer (it may
- * have landed before the refusal).
+ * used before with another payload: the request passed the destination's own fingerprint check, so
+ * the API holds some other payload under the operation's key. The intent stays recorded and not
+ * completed. {@link #outcomeUnknown()} is true if an earlier attempt, of this call or of an earlier
+ * one, may have landed before the refusal.
  */
 public class ApiRejectedException extends StoreException {
 

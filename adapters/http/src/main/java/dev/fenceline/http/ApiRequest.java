@@ -11,6 +11,7 @@ import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Collections;
@@ -28,7 +29,8 @@ import java.util.regex.Pattern;
  *
  * <p>The body is either bytes held in memory (small JSON documents) or a file that is streamed on
  * every attempt and never loaded whole. A file must not change while an operation is retried: its
- * fingerprint is taken once, when the request is created.
+ * fingerprint is taken once, when the request is created, together with the file's size and
+ * last-modified time; an attempt is refused before any byte of it is sent if either changed.
  *
  * <p>Create requests with {@link #postJson} or {@link #of}. Two requests are equal when their
  * fingerprints are.
@@ -119,6 +121,8 @@ public final class ApiRequest {
   private final Map<String, String> headers;
   private final Body body;
   private final RequestFingerprint fingerprint;
+  // A file body's size and last-modified time when its fingerprint was taken; null for bytes.
+  private final BasicFileAttributes fileState;
 
   private ApiRequest(
       String method, String path, String contentType, Map<String, String> headers, Body body) {
@@ -171,7 +175,71 @@ public final class ApiRequest {
     this.contentType = contentType;
     this.headers = Collections.unmodifiableSortedMap(copy);
     this.body = body;
+    // Taken before the content is read: a change while it is read shows as a change later.
+    this.fileState = body instanceof FileBody file ? attributes(file.file()) : null;
     this.fingerprint = fingerprintOf(method, path, contentType, this.headers, body);
+  }
+
+  /**
+   * A file body changed after its fingerprint was taken, or is gone: an attempt sending it would
+   * not send the request the operation recorded. Thrown before any byte of the attempt is sent.
+   */
+  static final class BodyChangedException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    private final transient Path file;
+
+    BodyChangedException(Path file, String reason, Throwable cause) {
+      super(reason, cause);
+      this.file = file;
+    }
+
+    /** The body's file. */
+    Path file() {
+      return file;
+    }
+  }
+
+  /**
+   * Checks that a file body still has the size and last-modified time it had when the fingerprint
+   * was taken; a bytes body never changes.
+   *
+   * @throws BodyChangedException if either changed or the file cannot be read
+   */
+  void checkBodyUnchanged() {
+    if (!(body instanceof FileBody file)) {
+      return;
+    }
+    BasicFileAttributes now;
+    try {
+      now = Files.readAttributes(file.file(), BasicFileAttributes.class);
+    } catch (IOException e) {
+      throw new BodyChangedException(
+          file.file(), "it cannot be read any more (" + e.getClass().getSimpleName() + ")", e);
+    }
+    if (now.size() != fileState.size()
+        || !now.lastModifiedTime().equals(fileState.lastModifiedTime())) {
+      throw new BodyChangedException(
+          file.file(),
+          "it changed since its fingerprint was taken (then "
+              + fileState.size()
+              + " bytes, last modified "
+              + fileState.lastModifiedTime()
+              + "; now "
+              + now.size()
+              + " bytes, last modified "
+              + now.lastModifiedTime()
+              + ")",
+          null);
+    }
+  }
+
+  private static BasicFileAttributes attributes(Path file) {
+    try {
+      return Files.readAttributes(file, BasicFileAttributes.class);
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "Cannot read the request body " + file + " to fingerprint it: " + e.getMessage(), e);
+    }
   }
 
   /** {@code POST}, {@code PUT}, {@code PATCH} or {@code DELETE}. */

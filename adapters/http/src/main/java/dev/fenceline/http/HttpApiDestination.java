@@ -34,6 +34,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import tools.jackson.core.JsonPointer;
@@ -55,32 +56,55 @@ import tools.jackson.databind.JsonNode;
  *   <li>If an earlier attempt (of this worker or an older owner) may have sent the request, the
  *       result is looked up first: found → recorded and answered {@link AlreadyApplied} (the effect
  *       came from that earlier attempt, not from this call); definitely not found → sent; lookup
- *       unavailable → {@link ApiOutcomeUnknownException}, nothing sent. Without a lookup request
- *       the destination re-sends under the same key and relies on the API replaying the stored
- *       result for a repeated key.
+ *       unavailable → {@link ApiOutcomeUnknownException}, nothing sent. Without a lookup request it
+ *       stays in doubt ({@link ApiOutcomeUnknownException}, nothing sent) unless {@link
+ *       Builder#resendInDoubtWithoutLookup} opts in to re-sending under the same key, relying on
+ *       the API replaying the stored result for a repeated key.
  *   <li>Every request, on every path, carries the key {@link IdempotencyKeys#of}(name, resource,
  *       operation) and the bearer token. Lost answers (timeouts, resets) and the statuses 409 (the
  *       same key is still processing), 429, 500, 502, 503 and 504 are retried with exponential
  *       backoff and jitter.
- *   <li>A 2xx answer is recorded with {@link IntentStore#complete} and its outcome returned: {@link
- *       Applied}, or {@link AlreadyApplied} if a concurrent attempt recorded first. The receipt
- *       holds {@code http-status}, {@code idempotency-key} and the configured {@linkplain
- *       Builder#receiptField receipt fields}. A 2xx whose body is too large or not JSON is still
- *       recorded as applied (the call landed), with {@code response-error} saying why the fields
- *       are missing.
- *   <li>422 (key used with another payload) and other 4xx are definite refusals: {@link
- *       ApiRejectedException}; the intent stays.
- *   <li>Retries exhausted without a definite answer → the result is looked up: found → recorded,
- *       {@link Applied}; otherwise {@link ApiOutcomeUnknownException}. If no attempt could have
- *       reached the API (refused connections, open breaker) and no earlier attempt may have sent
- *       it, {@link ApiUnreachableException} (outcome known: nothing applied).
+ *   <li>Before every retry, and before the first attempt if more than a second passed since the
+ *       intent was recorded (a stalled worker), the intent is read again: completed meanwhile →
+ *       nothing more is sent, {@link AlreadyApplied} with the recorded receipt; begun by a newer
+ *       owner → nothing more is sent, {@link RejectedStale} if nothing of this call may have
+ *       reached the API, else {@link ApiOutcomeUnknownException}; older than the {@linkplain
+ *       Builder#keyRetention key retention} while an earlier attempt may have landed → nothing more
+ *       is sent, {@link ApiOutcomeUnknownException}.
+ *   <li>A 2xx answer is recorded with {@link IntentStore#complete} and its outcome returned (see
+ *       below for {@link Applied} or {@link AlreadyApplied}). The receipt holds {@code
+ *       http-status}, {@code idempotency-key} and the configured {@linkplain Builder#receiptField
+ *       receipt fields}. A 2xx whose body is too large or not JSON is still recorded as applied
+ *       (the call landed), with {@code response-error} saying why the fields are missing.
+ *   <li>422 (the API holds another payload under the key: our own fingerprint check passed, so it
+ *       is not this request's) and other 4xx are definite refusals: {@link ApiRejectedException},
+ *       with {@link ApiRejectedException#outcomeUnknown()} if an earlier attempt, of this call or
+ *       an earlier one, may have landed; the intent stays.
+ *   <li>Retries exhausted without a definite answer → the result is looked up: found → recorded;
+ *       otherwise {@link ApiOutcomeUnknownException}. If no attempt could have reached the API
+ *       (refused connections, open breaker) and no earlier attempt may have sent it, {@link
+ *       ApiUnreachableException} (outcome known: nothing applied).
+ *   <li>A file body whose size or last-modified time changed since the request's fingerprint was
+ *       taken is never sent: the attempt is refused before any byte goes out, with {@link
+ *       ApiOutcomeUnknownException} if an earlier attempt may have reached the API, else a {@link
+ *       StoreException} whose outcome is known.
  * </ol>
  *
+ * <p>{@link Applied} or {@link AlreadyApplied}: a write answers {@link Applied} only if the effect
+ * can only be this call's: no earlier call may have sent the operation, or the API said it never
+ * saw it before this call sent it. It answers {@link AlreadyApplied} when the result was found or
+ * recorded without this call sending (a lookup found it, the intent was completed by someone else
+ * meanwhile) and when this call re-sent without a lookup ({@link
+ * Builder#resendInDoubtWithoutLookup}), where the API may have replayed an earlier attempt's
+ * result.
+ *
  * <p>What this cannot prevent: a worker whose intent was recorded before a newer owner registered
- * can still send its request during the takeover (the API cannot compare epochs), and an API that
- * ignores idempotency keys can apply a retried request twice. For an API that forgets keys after
- * some hours, set {@link Builder#keyRetention}: past it, an operation whose lookup does not find it
- * is never re-sent.
+ * can still send its request during the takeover (the API cannot compare epochs). The re-reading of
+ * the intent before each attempt narrows that window but does not close it: a request already on
+ * the wire, or sent right after its last check, still lands after the takeover, and only the shared
+ * idempotency key keeps it from applying twice. An API that ignores idempotency keys can apply a
+ * retried request twice. For an API that forgets keys after some hours, set {@link
+ * Builder#keyRetention}: past it, an operation whose lookup does not find it is never re-sent.
  *
  * <p>The bearer token is read from an environment variable when the destination is built; its value
  * never appears in {@link #toString()}, messages, exceptions or logs. Thread-safe.
@@ -92,6 +116,12 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
 
   /** Default bound of a response body that is read: 1 MiB. */
   public static final int DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
+
+  /**
+   * A first attempt that starts longer than this after {@code begin} returned (a stall between
+   * recording the intent and sending) reads the intent again first; retries always do.
+   */
+  static final Duration STALL_BEFORE_RECHECK = Duration.ofSeconds(1);
 
   private static final System.Logger LOG = System.getLogger(HttpApiDestination.class.getName());
   private static final int MAX_EXCERPT = 200;
@@ -105,6 +135,8 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
   private final BearerToken bearer;
   private final Clock clock;
   private final Optional<Duration> keyRetention;
+  private final boolean resendInDoubtWithoutLookup;
+  private final LongSupplier nanoTime;
   private final Set<Capability> capabilities;
 
   private HttpApiDestination(Builder builder, ApiCalls calls, BearerToken bearer) {
@@ -117,6 +149,8 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
     this.bearer = bearer;
     this.clock = builder.clock;
     this.keyRetention = Optional.ofNullable(builder.keyRetention);
+    this.resendInDoubtWithoutLookup = builder.resendInDoubtWithoutLookup;
+    this.nanoTime = builder.nanoTime;
     EnumSet<Capability> set = EnumSet.of(Capability.FENCED_INTENT, Capability.IDEMPOTENCY_KEY);
     if (lookup != null) {
       set.add(Capability.RESULT_LOOKUP);
@@ -173,6 +207,7 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
     if (begun instanceof RejectedStale stale) {
       return stale;
     }
+    long begunAt = nanoTime.getAsLong();
     Intent intent = ((IntentRecorded) begun).intent();
     if (intent.completed()) {
       return new AlreadyApplied(intent.receipt().orElseThrow());
@@ -192,6 +227,22 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
               + " it twice; nothing was sent now",
           null);
     }
+    if (earlierMayHaveSent && lookup == null && !resendInDoubtWithoutLookup) {
+      throw inDoubt(
+          resource,
+          operation,
+          key,
+          intent.attempts()
+              - 1
+              + " earlier attempt(s) may have sent it and no lookup request is configured to ask"
+              + " the API whether it saw it; nothing was sent now (configure a lookup, or opt in"
+              + " with resendInDoubtWithoutLookup(true) if the API replays the stored result for a"
+              + " repeated key)",
+          null);
+    }
+    // Whether an effect can only come from this call: true on a first attempt and after the API
+    // said it never saw the operation; false after a blind re-send (see the class comment).
+    boolean effectIsThisCalls = !earlierMayHaveSent;
     if (earlierMayHaveSent && lookup != null) {
       ApiCalls.LookupResult found = calls.lookup(lookup, key, resource, operation);
       if (found instanceof ApiCalls.Found record) {
@@ -232,9 +283,117 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
                   + " (key "
                   + key
                   + "); sending it again under the same key");
+      effectIsThisCalls = true;
     }
-    ApiCalls.SendReport report = calls.send(key, request);
-    return finish(token, operation, key, report, earlierMayHaveSent);
+    ApiCalls.SendReport report;
+    try {
+      report =
+          calls.send(key, request, recheck(token, operation, key, begunAt, earlierMayHaveSent));
+    } catch (StopSending stop) {
+      return stop.outcome;
+    }
+    return finish(token, operation, key, report, earlierMayHaveSent, effectIsThisCalls);
+  }
+
+  /** Thrown by {@link #recheck} to stop sending and answer {@code outcome} instead. */
+  private static final class StopSending extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    private final transient WriteOutcome outcome;
+
+    StopSending(WriteOutcome outcome) {
+      super(null, null, false, false);
+      this.outcome = outcome;
+    }
+  }
+
+  /**
+   * The check before each attempt (item of the class comment on stale workers): before every retry,
+   * and before the first attempt if more than {@link #STALL_BEFORE_RECHECK} passed since {@code
+   * begin} returned, the intent is read again. Completed meanwhile → stop, {@link AlreadyApplied}.
+   * Begun by a newer owner → stop: {@link RejectedStale} if nothing of this call may have reached
+   * the API, else in doubt. Older than the key retention while an earlier attempt may have landed →
+   * stop, in doubt.
+   */
+  private ApiCalls.BeforeAttempt recheck(
+      FencingToken token,
+      OperationId operation,
+      String key,
+      long begunAt,
+      boolean earlierMayHaveSent) {
+    ResourceId resource = token.resource();
+    return (attempt, reachedNow) -> {
+      if (attempt == 1 && nanoTime.getAsLong() - begunAt <= STALL_BEFORE_RECHECK.toNanos()) {
+        return;
+      }
+      boolean mayHaveLanded = reachedNow || earlierMayHaveSent;
+      Intent now;
+      try {
+        now =
+            intents
+                .lookup(resource, operation)
+                .orElseThrow(
+                    () ->
+                        new IllegalStateException(
+                            "the intent of operation "
+                                + operation
+                                + " of "
+                                + resource
+                                + " is gone"));
+      } catch (StoreException e) {
+        if (!mayHaveLanded) {
+          throw e;
+        }
+        throw inDoubt(
+            resource,
+            operation,
+            key,
+            "the intent store failed when it was read again before attempt "
+                + attempt
+                + " ("
+                + e.getMessage()
+                + ") and an earlier attempt may have sent it; attempt "
+                + attempt
+                + " was not sent",
+            e);
+      }
+      if (now.completed()) {
+        throw new StopSending(new AlreadyApplied(now.receipt().orElseThrow()));
+      }
+      if (now.epoch().isNewerThan(token.epoch())) {
+        if (!reachedNow) {
+          throw new StopSending(new RejectedStale(resource, token.epoch(), now.epoch()));
+        }
+        throw inDoubt(
+            resource,
+            operation,
+            key,
+            "a newer owner (epoch "
+                + now.epoch()
+                + ") took the operation over before attempt "
+                + attempt
+                + " of "
+                + token
+                + ", whose earlier attempt may have reached the API; attempt "
+                + attempt
+                + " was not sent and the newer owner looks the result up first",
+            null);
+      }
+      if (mayHaveLanded) {
+        Optional<String> forgotten = keyMayBeForgotten(now);
+        if (forgotten.isPresent()) {
+          throw inDoubt(
+              resource,
+              operation,
+              key,
+              forgotten.get()
+                  + ": an earlier attempt may have landed under a key the API no longer keeps, and"
+                  + " another attempt could apply it twice; attempt "
+                  + attempt
+                  + " was not sent",
+              null);
+        }
+      }
+    };
   }
 
   /**
@@ -265,13 +424,50 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
       OperationId operation,
       String key,
       ApiCalls.SendReport report,
-      boolean earlierMayHaveSent) {
+      boolean earlierMayHaveSent,
+      boolean effectIsThisCalls) {
     ResourceId resource = token.resource();
     ApiCalls.Response response = report.response();
+    boolean mayHaveLandedBefore = report.lostBeforeLast() || earlierMayHaveSent;
+    if (report.failure() instanceof ApiRequest.BodyChangedException changed) {
+      String what =
+          "request body file "
+              + ApiRequest.quote(changed.file().toString())
+              + " "
+              + changed.getMessage()
+              + ", so attempt "
+              + (report.attempts() + 1)
+              + " was not sent";
+      if (report.mayHaveReached() || earlierMayHaveSent) {
+        throw inDoubt(
+            resource,
+            operation,
+            key,
+            what
+                + ", and an earlier attempt may have reached the API (put the file back as it was"
+                + " when the request was created before retrying)",
+            changed);
+      }
+      throw new StoreException(
+          "Cannot send operation "
+              + operation
+              + " of "
+              + resource
+              + " to "
+              + name
+              + ": "
+              + what
+              + " and no request of it reached the API (keep the file unchanged until the"
+              + " operation is applied: put it back and retry with the same operation ID, or send"
+              + " the new content under a new operation ID)",
+          changed,
+          false);
+    }
     if (response != null && response.successful()) {
-      return complete(token, operation, key, responseAttributes(key, response));
+      return complete(token, operation, key, responseAttributes(key, response), effectIsThisCalls);
     }
     if (response != null && response.status() == 422) {
+      // Our own fingerprint check passed, so the API holds something else under our key.
       throw new ApiRejectedException(
           "Cannot apply operation "
               + operation
@@ -279,14 +475,16 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
               + resource
               + " at "
               + name
-              + ": the API answered HTTP 422, the idempotency key "
+              + ": the API answered HTTP 422, it holds another payload under idempotency key "
               + key
-              + " was used before with another payload"
               + excerpt(response)
-              + " (an operation ID names exactly one request; give a different request its own"
-              + " operation ID)",
+              + (mayHaveLandedBefore
+                  ? "; an earlier attempt of this operation may have landed"
+                  : "")
+              + " (an operation ID names exactly one request; ask the API's operators what they"
+              + " hold under that key, and give a different request its own operation ID)",
           422,
-          false);
+          mayHaveLandedBefore);
     }
     if (response != null
         && response.status() >= 400
@@ -302,10 +500,13 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
               + ": the API refused it with HTTP "
               + response.status()
               + excerpt(response)
+              + (mayHaveLandedBefore
+                  ? "; an earlier attempt of this operation may have landed"
+                  : "")
               + " (fix the request or the credentials; the intent stays, so a retry with the same"
               + " operation ID looks the result up first)",
           response.status(),
-          report.lostBeforeLast());
+          mayHaveLandedBefore);
     }
     if (!report.mayHaveReached()) {
       String why =
@@ -351,7 +552,7 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
     }
     ApiCalls.LookupResult found = calls.lookup(lookup, key, resource, operation);
     if (found instanceof ApiCalls.Found record) {
-      return complete(token, operation, key, lookupAttributes(key, record));
+      return complete(token, operation, key, lookupAttributes(key, record), effectIsThisCalls);
     }
     String lookupSaid =
         found instanceof ApiCalls.Unavailable unavailable
@@ -365,6 +566,23 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
         report.failure() != null
             ? report.failure()
             : found instanceof ApiCalls.Unavailable u ? u.cause() : null);
+  }
+
+  /**
+   * Records the result; answers {@link AlreadyApplied} instead of {@link Applied} unless {@code
+   * effectIsThisCalls} (the rule in the class comment).
+   */
+  private WriteOutcome complete(
+      FencingToken token,
+      OperationId operation,
+      String key,
+      Map<String, String> attributes,
+      boolean effectIsThisCalls) {
+    WriteOutcome recorded = complete(token, operation, key, attributes);
+    if (recorded instanceof Applied applied && !effectIsThisCalls) {
+      return new AlreadyApplied(applied.receipt());
+    }
+    return recorded;
   }
 
   private WriteOutcome complete(
@@ -489,7 +707,9 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
    * The receipt of {@code operation}: the intent store's, if the operation is completed. If its
    * intent is pending and a lookup request is configured, the API is asked: found → a receipt built
    * from the lookup (not recorded here, since recording needs a token; the next {@link #write} of
-   * the operation records it without sending); not found → empty.
+   * the operation records it without sending); not found → empty. Empty for a pending intent means
+   * "not applied as far as the API knows now": a worker already past {@link IntentStore#begin} may
+   * still send it, so it is no proof that it never will be applied.
    *
    * @throws ApiOutcomeUnknownException if the intent is pending and no lookup is configured or it
    *     gave no definite answer
@@ -586,6 +806,8 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
     private HttpClient httpClient;
     private Clock clock = Clock.systemUTC();
     private Duration keyRetention;
+    private boolean resendInDoubtWithoutLookup;
+    private LongSupplier nanoTime = System::nanoTime;
     private int maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES;
 
     private Builder() {}
@@ -741,19 +963,35 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
     /**
      * Looks results up with {@code GET} on {@code pathTemplate} (under the base URI), whose {@code
      * {key}}, {@code {resource}} and {@code {operation}} are replaced URL-encoded, e.g. {@code
-     * /payments?idempotency_key={key}}: 200 = found, 404 = definitely not found, anything else =
-     * unavailable.
+     * /payments/by-key/{key}}: a 200 with a JSON record = found; 404, or a 200 whose body is empty,
+     * {@code null}, {@code []} or {@code {}} = definitely not found; a 200 that is not JSON and
+     * anything else = unavailable (nothing is sent while the lookup cannot tell). A wrapper such as
+     * {@code {"data":[]}} is not empty: for a list endpoint, select the record with {@link
+     * #lookup(String, String)} and check its key with {@link #lookup(String, String, String)}.
      */
     public Builder lookup(String pathTemplate) {
       return lookup(pathTemplate, null);
     }
 
     /**
-     * As {@link #lookup(String)}, where a 200 answer is found only if JSON pointer {@code
-     * recordPointer} selects a record (missing, null or an empty array or object = not found), e.g.
-     * {@code lookup("/payments?key={key}", "/data/0")}. Receipt fields are read from that record.
+     * As {@link #lookup(String)}, where JSON pointer {@code recordPointer} selects the record in a
+     * 200 answer (missing, null or an empty array or object = not found), e.g. {@code
+     * lookup("/payments?key={key}", "/data/0")} for a list endpoint. Receipt fields are read from
+     * that record. Null selects the whole answer.
      */
     public Builder lookup(String pathTemplate, String recordPointer) {
+      return lookup(pathTemplate, recordPointer, null);
+    }
+
+    /**
+     * As {@link #lookup(String, String)}, and a found record must hold this operation's idempotency
+     * key at JSON pointer {@code keyPointer} (e.g. {@code "/idempotency_key"}). A record that holds
+     * anything else there proves that the API ignores the lookup's key filter (a misspelt query
+     * parameter, say, answers the newest payment of all): the answer is then treated as
+     * unavailable, never as found or not found, and nothing is sent. Recommended for list
+     * endpoints. Null checks nothing.
+     */
+    public Builder lookup(String pathTemplate, String recordPointer, String keyPointer) {
       requireNonNull(pathTemplate, "pathTemplate is null");
       Matcher placeholders = PLACEHOLDER.matcher(pathTemplate);
       boolean any = false;
@@ -791,7 +1029,29 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
               pathTemplate,
               recordPointer == null
                   ? Optional.empty()
-                  : Optional.of(pointer("lookup record pointer", recordPointer)));
+                  : Optional.of(pointer("lookup record pointer", recordPointer)),
+              keyPointer == null
+                  ? Optional.empty()
+                  : Optional.of(pointer("lookup key pointer", keyPointer)));
+      return this;
+    }
+
+    /**
+     * Without a {@linkplain #lookup lookup request}, whether an operation that an earlier attempt
+     * may have sent is sent again under the same key. Default false: it stays in doubt ({@link
+     * ApiOutcomeUnknownException}) and nothing is sent, since nothing can tell whether the API saw
+     * it. True relies entirely on the API replaying the stored result for a repeated key, for as
+     * long as it keeps keys: an API that ignores keys, or has forgotten the key, applies it twice.
+     * Past the {@linkplain #keyRetention key retention} it is never re-sent, even with this set.
+     */
+    public Builder resendInDoubtWithoutLookup(boolean resend) {
+      this.resendInDoubtWithoutLookup = resend;
+      return this;
+    }
+
+    /** The monotonic time source in nanoseconds for stalls before sending; tests only. */
+    Builder nanoTime(LongSupplier nanoTime) {
+      this.nanoTime = requireNonNull(nanoTime, "nanoTime is null");
       return this;
     }
 
@@ -809,7 +1069,10 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
      * ApiOutcomeUnknownException}) for someone to resolve with the API's operators. A lookup that
      * finds it still completes it. Unset (the default) means the API keeps keys for as long as
      * operations are retried. Ages are measured from the intent store's clock to this destination's
-     * {@linkplain #clock clock}, so leave a margin for clock skew.
+     * {@linkplain #clock clock}, so leave a margin for clock skew. A retry is not sent either once
+     * the operation is older than this and an earlier attempt may have landed. {@link #build}
+     * refuses a retention that one write's own attempts could outlast (max attempts × (attempt time
+     * limit + max backoff)).
      */
     public Builder keyRetention(Duration retention) {
       this.keyRetention = positive("key retention", retention);
@@ -841,7 +1104,8 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
      * Builds the destination; reads the bearer token from the environment now.
      *
      * @throws ConfigurationException if the name, base URI or intent store is missing, the intent
-     *     store has another name, or the token variable is unset
+     *     store has another name, the token variable is unset, or the key retention is not longer
+     *     than max attempts × (attempt time limit + max backoff)
      */
     public HttpApiDestination build() {
       if (name == null) {
@@ -872,6 +1136,23 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
                 + " (open the intent store as \""
                 + name
                 + "\")");
+      }
+      if (keyRetention != null) {
+        Duration ownRetries = resilience.longestRetrying(attemptTimeout);
+        if (ownRetries.compareTo(keyRetention) >= 0) {
+          throw new ConfigurationException(
+              "Cannot build HTTP API destination "
+                  + name
+                  + " with key retention "
+                  + keyRetention
+                  + ": one write's own attempts can take up to "
+                  + ownRetries
+                  + " (max attempts × (attempt time limit "
+                  + attemptTimeout
+                  + " + max backoff)), so the API could forget the key while the write still"
+                  + " retries (lower maxAttempts, attemptTimeLimit or the max backoff well below the"
+                  + " key retention)");
+        }
       }
       BearerToken bearer =
           bearerVariable == null ? null : BearerToken.fromEnvironment(bearerVariable, environment);

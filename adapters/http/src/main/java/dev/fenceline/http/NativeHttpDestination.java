@@ -25,7 +25,6 @@ import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpTimeoutException;
@@ -225,25 +224,30 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
       }
     }
     String key = IdempotencyKeys.of(name, resource, operation);
-    ApiCalls.SendReport report;
-    try {
-      // Retried under the same key only if the API replays results: then a repeat that finds the
-      // operation applied answers the stored result; without replay it could apply it twice.
-      report =
-          calls.send(
-              key,
-              request,
-              Map.of(tokenHeader, tokenFormat.encode(token)),
-              this::retryableWrite,
-              replay.isPresent());
-    } catch (UncheckedIOException e) {
+    // Retried under the same key only if the API replays results: then a repeat that finds the
+    // operation applied answers the stored result; without replay it could apply it twice.
+    ApiCalls.SendReport report =
+        calls.send(
+            key,
+            request,
+            Map.of(tokenHeader, tokenFormat.encode(token)),
+            this::retryableWrite,
+            replay.isPresent());
+    if (report.failure() instanceof ApiRequest.BodyChangedException changed) {
       throw new StoreException(
           "Cannot "
               + action
-              + ": the request body cannot be read (it must stay in place until the operation is"
-              + " applied)",
-          e,
-          false);
+              + ": request body file "
+              + ApiRequest.quote(changed.file().toString())
+              + " "
+              + changed.getMessage()
+              + (report.mayHaveReached()
+                  ? "; an earlier attempt may have reached the API"
+                  : "; nothing was sent")
+              + " (keep the file unchanged until the operation is applied; send other content under"
+              + " a new operation ID)",
+          changed,
+          report.mayHaveReached());
     }
     ApiCalls.Response response = answer(action, true, request.resolve(baseUri), report);
     if (isSuccess(response)) {

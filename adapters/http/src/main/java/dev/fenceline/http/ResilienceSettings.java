@@ -80,6 +80,14 @@ final class ResilienceSettings {
     this.circuitBreakerConfig = null;
   }
 
+  /**
+   * The longest one send can take with retries: max attempts × ({@code attemptTimeLimit} + max
+   * backoff). Resilience4j caps each randomized wait at the max backoff.
+   */
+  Duration longestRetrying(Duration attemptTimeLimit) {
+    return attemptTimeLimit.plus(maxBackoff).multipliedBy(maxAttempts);
+  }
+
   /** The retry: the attempts and the exponential random backoff; what is retried is per call. */
   RetryConfig retryConfig() {
     return RetryConfig.custom()

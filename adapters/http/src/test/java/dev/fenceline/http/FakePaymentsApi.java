@@ -18,7 +18,9 @@ import java.util.TreeMap;
  * status, delay or fault, so a reset or a slow answer models "processed, answer lost". An API that
  * honours keys stores key → payment and replays it for a repeated key; one that ignores keys
  * creates a payment on every such request. A stub with {@code lookup=true} answers {@code
- * {"data":[payment]}} or {@code {"data":[]}} for {@code ?idempotency_key=}.
+ * {"data":[payment]}} or {@code {"data":[]}} for {@code ?idempotency_key=}; a payment there carries
+ * its {@code idempotency_key}. {@link #beforeNextRequest} runs an action while the API holds a
+ * request, before it processes it (outside its lock, so other requests are served meanwhile).
  */
 final class FakePaymentsApi implements ResponseDefinitionTransformerV2 {
 
@@ -28,6 +30,16 @@ final class FakePaymentsApi implements ResponseDefinitionTransformerV2 {
   private final List<String> effects = new ArrayList<>();
   private boolean honoursKeys = true;
   private final java.util.concurrent.Semaphore effectsSeen = new java.util.concurrent.Semaphore(0);
+  private final java.util.concurrent.atomic.AtomicReference<Runnable> beforeNext =
+      new java.util.concurrent.atomic.AtomicReference<>();
+
+  /**
+   * Runs {@code action} when the next request of a stub naming this transformer arrives, before the
+   * API processes it; the request waits for the action to end.
+   */
+  void beforeNextRequest(Runnable action) {
+    beforeNext.set(action);
+  }
 
   /** Waits until {@code count} more effective operations happened; false if that took too long. */
   boolean awaitEffects(int count, java.time.Duration timeout) throws InterruptedException {
@@ -63,7 +75,15 @@ final class FakePaymentsApi implements ResponseDefinitionTransformerV2 {
   }
 
   @Override
-  public synchronized ResponseDefinition transform(ServeEvent event) {
+  public ResponseDefinition transform(ServeEvent event) {
+    Runnable action = beforeNext.getAndSet(null);
+    if (action != null) {
+      action.run();
+    }
+    return process(event);
+  }
+
+  private synchronized ResponseDefinition process(ServeEvent event) {
     LoggedRequest request = event.getRequest();
     ResponseDefinition stub = event.getResponseDefinition();
     Parameters parameters =
@@ -76,7 +96,8 @@ final class FakePaymentsApi implements ResponseDefinitionTransformerV2 {
       String payment = paymentsByKey.get(wanted);
       return ResponseDefinitionBuilder.like(stub)
           .withHeader("Content-Type", "application/json")
-          .withBody(payment == null ? "{\"data\":[]}" : "{\"data\":[" + json(payment) + "]}")
+          .withBody(
+              payment == null ? "{\"data\":[]}" : "{\"data\":[" + json(payment, wanted) + "]}")
           .build();
     }
     String payment = paymentsByKey.get(key);
@@ -93,13 +114,17 @@ final class FakePaymentsApi implements ResponseDefinitionTransformerV2 {
         && stub.getBody() == null) {
       return ResponseDefinitionBuilder.like(stub)
           .withHeader("Content-Type", "application/json")
-          .withBody(json(payment))
+          .withBody(json(payment, key))
           .build();
     }
     return stub;
   }
 
-  private static String json(String payment) {
-    return "{\"id\":\"" + payment + "\",\"status\":\"succeeded\"}";
+  private static String json(String payment, String key) {
+    return "{\"id\":\""
+        + payment
+        + "\",\"status\":\"succeeded\",\"idempotency_key\":\""
+        + key
+        + "\"}";
   }
 }

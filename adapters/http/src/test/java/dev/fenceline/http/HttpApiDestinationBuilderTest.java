@@ -121,12 +121,32 @@ class HttpApiDestinationBuilderTest {
   void lookupTemplateIsUrlEncoded() {
     ApiCalls.LookupRequest lookup =
         new ApiCalls.LookupRequest(
-            "/p/{resource}?op={operation}&k={key}", java.util.Optional.empty());
+            "/p/{resource}?op={operation}&k={key}",
+            java.util.Optional.empty(),
+            java.util.Optional.empty());
     assertThat(
             lookup.path(
                 "fl1-ab",
                 dev.fenceline.spi.ResourceId.of("reports/2026-10"),
                 dev.fenceline.spi.OperationId.of("a&b=c d")))
         .isEqualTo("/p/reports%2F2026-10?op=a%26b%3Dc%20d&k=fl1-ab");
+  }
+
+  @Test
+  void keyRetentionThatTheWritesOwnRetriesCouldOutlastIsRefused() {
+    // 4 × (50 s + 10 s) = 4 min: the API could forget the key while one write still retries.
+    HttpApiDestination.Builder tooShort =
+        valid()
+            .maxAttempts(4)
+            .attemptTimeLimit(Duration.ofSeconds(50))
+            .backoff(Duration.ofSeconds(1), 2.0, Duration.ofSeconds(10))
+            .keyRetention(Duration.ofMinutes(4));
+
+    assertThatThrownBy(tooShort::build)
+        .isInstanceOf(ConfigurationException.class)
+        .hasMessageStartingWith(
+            "Cannot build HTTP API destination payments with key retention PT4M")
+        .hasMessageContaining("up to PT4M", "attempt time limit PT50S", "lower maxAttempts");
+    assertThat(tooShort.keyRetention(Duration.ofMinutes(4).plusSeconds(1)).build()).isNotNull();
   }
 }

@@ -17,9 +17,11 @@ import com.github.tomakehurst.wiremock.http.Fault;
 import com.github.tomakehurst.wiremock.stubbing.Scenario;
 import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
 import com.github.tomakehurst.wiremock.stubbing.StubMapping;
+import dev.fenceline.http.ApiRequest.FileBody;
 import dev.fenceline.spi.AlreadyApplied;
 import dev.fenceline.spi.Applied;
 import dev.fenceline.spi.Epoch;
+import dev.fenceline.spi.FencingStep;
 import dev.fenceline.spi.FencingToken;
 import dev.fenceline.spi.Guarantee;
 import dev.fenceline.spi.Intent;
@@ -30,18 +32,30 @@ import dev.fenceline.spi.Receipt;
 import dev.fenceline.spi.RejectedStale;
 import dev.fenceline.spi.ResourceId;
 import dev.fenceline.spi.WriteOutcome;
+import dev.fenceline.tck.PausePoints;
+import dev.fenceline.tck.memory.MutableClock;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
+import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongSupplier;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The WireMock scenarios of the intent mode, each asserting the request journal. Subclasses supply
@@ -86,6 +100,10 @@ abstract class HttpApiDestinationContract {
   }
 
   HttpApiDestination.Builder builder(IntentStore store) {
+    return builderWithoutLookup(store).lookup(LOOKUP, "/data/0", "/idempotency_key");
+  }
+
+  HttpApiDestination.Builder builderWithoutLookup(IntentStore store) {
     return HttpApiDestination.builder()
         .name(NAME)
         .baseUri(URI.create(server.baseUrl()))
@@ -98,8 +116,7 @@ abstract class HttpApiDestinationContract {
         .jitter(0.5)
         .circuitBreaker(
             CircuitBreakerConfig.custom().slidingWindowSize(100).minimumNumberOfCalls(100).build())
-        .receiptField("payment-id", "/id")
-        .lookup(LOOKUP, "/data/0");
+        .receiptField("payment-id", "/id");
   }
 
   HttpApiDestination destination(UnaryOperator<HttpApiDestination.Builder> tweak) {
@@ -522,7 +539,9 @@ abstract class HttpApiDestinationContract {
    * The row of the failure table that makes this mode weaker than FENCED: worker A's intent was
    * recorded, then A stalls before sending; B takes over and completes the operation; A wakes up
    * and its one request still reaches the API. Only the shared idempotency key keeps it from paying
-   * twice.
+   * twice. A's stall is past its last check: to A no time passes between its intent and its request
+   * (its time source stands still), as for a worker paused right after it decided to send. The
+   * re-check before sending narrows this window; it cannot close it.
    */
   @Test
   void staleWorkerPausedAfterItsIntentStillSendsItsOneRequestUnderTheSameKey() throws Exception {
@@ -531,7 +550,8 @@ abstract class HttpApiDestinationContract {
     dev.fenceline.tck.PausePoints steps = new dev.fenceline.tck.PausePoints();
     dev.fenceline.tck.PausePoints.Pause stalled =
         steps.pauseAt(dev.fenceline.spi.FencingStep.AFTER_COMMIT, "worker-a");
-    HttpApiDestination workerA = destination(b -> b.intentStore(openIntentStore(NAME, steps)));
+    HttpApiDestination workerA =
+        destination(b -> b.intentStore(openIntentStore(NAME, steps)).nanoTime(() -> 0L));
     java.util.concurrent.CompletableFuture<WriteOutcome> a =
         java.util.concurrent.CompletableFuture.supplyAsync(
             () -> workerA.write(token(1, "worker-a"), OPERATION, PAYMENT));
@@ -751,5 +771,380 @@ abstract class HttpApiDestinationContract {
             dev.fenceline.spi.Capability.FENCED_INTENT,
             dev.fenceline.spi.Capability.IDEMPOTENCY_KEY,
             dev.fenceline.spi.Capability.RESULT_LOOKUP);
+  }
+
+  // ---- review fixes: lookups that cannot tell, doubt without a lookup, stale and late retries
+  // ----
+
+  /** A time source that has advanced two seconds at every reading: every gap is a stall. */
+  static LongSupplier stallingTicker() {
+    AtomicLong now = new AtomicLong();
+    return () -> now.addAndGet(Duration.ofSeconds(2).toNanos());
+  }
+
+  @Test
+  void lookupAnsweringAnEmptyListIsNotFoundAndNothingIsRecordedAsApplied() {
+    // No record pointer: the lookup endpoint answers a bare list, empty when nothing matches.
+    postAnswers(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER));
+    server.stubFor(
+        get(urlPathEqualTo("/payments")).willReturn(aResponse().withStatus(200).withBody("[]")));
+    HttpApiDestination destination =
+        builderWithoutLookup(openIntentStore(NAME)).lookup(LOOKUP).build();
+
+    ApiOutcomeUnknownException inDoubt =
+        catchThrowableOfType(
+            ApiOutcomeUnknownException.class,
+            () -> destination.write(token(1, "worker-a"), OPERATION, PAYMENT));
+
+    assertThat(inDoubt).as("an empty list must not count as found").isNotNull();
+    assertThat(inDoubt.getMessage()).contains("the lookup did not find it");
+    assertThat(methods(journal())).containsExactly("POST", "POST", "POST", "GET");
+    assertThat(api.effectsPerKey()).isEmpty();
+    assertThat(openIntentStore(NAME).lookup(RESOURCE, OPERATION).orElseThrow().completed())
+        .isFalse();
+  }
+
+  @Test
+  void lookupAnsweringTwoHundredThatIsNotJsonCannotTellAndNothingIsRecorded() {
+    postAnswers(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER));
+    server.stubFor(
+        get(urlPathEqualTo("/payments")).willReturn(aResponse().withStatus(200).withBody("OK")));
+    HttpApiDestination destination =
+        builderWithoutLookup(openIntentStore(NAME)).lookup(LOOKUP).build();
+
+    ApiOutcomeUnknownException inDoubt =
+        catchThrowableOfType(
+            ApiOutcomeUnknownException.class,
+            () -> destination.write(token(1, "worker-a"), OPERATION, PAYMENT));
+
+    assertThat(inDoubt).as("a 200 that is not JSON cannot tell").isNotNull();
+    assertThat(inDoubt.getMessage()).contains("not JSON");
+    assertThat(methods(journal())).containsExactly("POST", "POST", "POST", "GET");
+    assertThat(openIntentStore(NAME).lookup(RESOURCE, OPERATION).orElseThrow().completed())
+        .isFalse();
+  }
+
+  @Test
+  void lookupWhoseRecordCarriesAnotherKeyIsNeitherFoundNorNotFound() {
+    // A lookup that ignores its key filter answers someone else's payment.
+    server.stubFor(
+        get(urlPathEqualTo("/payments"))
+            .willReturn(
+                aResponse()
+                    .withStatus(200)
+                    .withBody(
+                        "{\"data\":[{\"id\":\"pay-77\",\"idempotency_key\":\"someone-else\"}]}")));
+    postAnswers(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER));
+
+    ApiOutcomeUnknownException inDoubt =
+        catchThrowableOfType(
+            ApiOutcomeUnknownException.class,
+            () -> destination().write(token(1, "worker-a"), OPERATION, PAYMENT));
+    assertThat(inDoubt).as("someone else's record is not ours").isNotNull();
+    assertThat(inDoubt.getMessage())
+        .contains("\"someone-else\"", "/idempotency_key", "does not filter by key");
+    int sentByA = journal().size();
+
+    // A new owner asks the same lookup: it cannot tell either, so it sends nothing.
+    assertThatThrownBy(
+            () ->
+                destination(b -> b.intentStore(openIntentStore(NAME)))
+                    .write(token(2, "worker-b"), OPERATION, PAYMENT))
+        .isInstanceOf(ApiOutcomeUnknownException.class)
+        .hasMessageContaining("does not filter by key");
+    assertThat(methods(journal().subList(sentByA, journal().size()))).containsExactly("GET");
+    assertThat(openIntentStore(NAME).lookup(RESOURCE, OPERATION).orElseThrow().completed())
+        .isFalse();
+  }
+
+  @Test
+  void refusalAfterAnEarlierCallMayHaveLandedIsReportedAsOutcomeUnknown() {
+    // Worker A's request lands, its answers are lost, and there is no lookup: in doubt.
+    postAnswers(applies(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)));
+    assertThatThrownBy(
+            () ->
+                builderWithoutLookup(openIntentStore(NAME))
+                    .build()
+                    .write(token(1, "worker-a"), OPERATION, PAYMENT))
+        .isInstanceOf(ApiOutcomeUnknownException.class);
+    int sentByA = journal().size();
+    server.resetScenarios();
+    postAnswers(aResponse().withStatus(400).withBody("{\"error\":\"duplicate\"}"));
+
+    ApiRejectedException rejected =
+        catchThrowableOfType(
+            ApiRejectedException.class,
+            () ->
+                builderWithoutLookup(openIntentStore(NAME))
+                    .resendInDoubtWithoutLookup(true)
+                    .build()
+                    .write(token(2, "worker-b"), OPERATION, PAYMENT));
+
+    assertThat(rejected.status()).isEqualTo(400);
+    assertThat(rejected.outcomeUnknown())
+        .as("worker A's request may have landed before B's refusal")
+        .isTrue();
+    assertThat(rejected.getMessage()).contains("an earlier attempt of this operation may have");
+    assertThat(methods(journal().subList(sentByA, journal().size()))).containsExactly("POST");
+    assertExactlyOneEffect();
+  }
+
+  @Test
+  void unprocessableEntityAfterALostAnswerIsReportedAsOutcomeUnknown() {
+    postAnswers(
+        applies(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)),
+        aResponse().withStatus(422));
+
+    ApiRejectedException rejected =
+        catchThrowableOfType(
+            ApiRejectedException.class,
+            () -> destination().write(token(1, "worker-a"), OPERATION, PAYMENT));
+
+    assertThat(rejected.status()).isEqualTo(422);
+    assertThat(rejected.outcomeUnknown()).as("the first attempt may have landed").isTrue();
+    assertThat(rejected.getMessage())
+        .contains("holds another payload under idempotency key " + KEY, "may have landed");
+    assertThat(methods(journal())).containsExactly("POST", "POST");
+    assertExactlyOneEffect();
+  }
+
+  @Test
+  void fileBodyChangedBetweenAttemptsIsNotSentAgainAndTheOutcomeIsUnknown(@TempDir Path dir)
+      throws IOException {
+    Path file = Files.writeString(dir.resolve("report.csv"), "a,b\n".repeat(1_000));
+    ApiRequest upload =
+        ApiRequest.of("POST", "/payments", "text/csv", Map.of(), new FileBody(file));
+    postAnswers(applies(aResponse().withStatus(503)), created());
+    // The file is rewritten while the API holds the first attempt.
+    api.beforeNextRequest(() -> rewrite(file, "x,y\n".repeat(2_000)));
+
+    ApiOutcomeUnknownException inDoubt =
+        catchThrowableOfType(
+            ApiOutcomeUnknownException.class,
+            () -> destination().write(token(1, "worker-a"), OPERATION, upload));
+
+    assertThat(inDoubt).as("the first attempt reached the API").isNotNull();
+    assertThat(inDoubt.getMessage())
+        .contains(file.toString(), "changed since its fingerprint was taken", "put the file back");
+    assertThat(methods(journal())).as("the changed file is never sent").containsExactly("POST");
+    assertExactlyOneEffect();
+  }
+
+  @Test
+  void fileBodyChangedBeforeTheFirstAttemptSendsNothingAndTheOutcomeIsKnown(@TempDir Path dir)
+      throws IOException {
+    Path file = Files.writeString(dir.resolve("report.csv"), "a,b\n".repeat(1_000));
+    ApiRequest upload =
+        ApiRequest.of("POST", "/payments", "text/csv", Map.of(), new FileBody(file));
+    postAnswers(created());
+    // Same size, other content, one minute newer: only the modification time tells.
+    FileTime taken = Files.getLastModifiedTime(file);
+    rewrite(file, "x,y\n".repeat(1_000));
+    Files.setLastModifiedTime(file, FileTime.from(taken.toInstant().plusSeconds(60)));
+
+    dev.fenceline.spi.StoreException refused =
+        catchThrowableOfType(
+            dev.fenceline.spi.StoreException.class,
+            () -> destination().write(token(1, "worker-a"), OPERATION, upload));
+
+    assertThat(refused).isNotNull().isNotInstanceOf(ApiOutcomeUnknownException.class);
+    assertThat(refused.outcomeUnknown()).isFalse();
+    assertThat(refused.getMessage())
+        .startsWith("Cannot send operation " + OPERATION)
+        .contains(file.toString(), "no request of it reached the API", "new operation ID");
+    assertThat(journal()).isEmpty();
+  }
+
+  static void rewrite(Path file, String content) {
+    try {
+      Files.writeString(file, content);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  @Test
+  void withoutALookupAPossiblySentOperationStaysInDoubtAndNothingIsSent() {
+    postAnswers(applies(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)));
+    assertThatThrownBy(
+            () ->
+                builderWithoutLookup(openIntentStore(NAME))
+                    .build()
+                    .write(token(1, "worker-a"), OPERATION, PAYMENT))
+        .isInstanceOf(ApiOutcomeUnknownException.class);
+    int sentByA = journal().size();
+    server.resetScenarios();
+    postAnswers(created());
+
+    ApiOutcomeUnknownException inDoubt =
+        catchThrowableOfType(
+            ApiOutcomeUnknownException.class,
+            () ->
+                builderWithoutLookup(openIntentStore(NAME))
+                    .build()
+                    .write(token(2, "worker-b"), OPERATION, PAYMENT));
+
+    assertThat(inDoubt).as("no lookup, so nothing says the API never saw it").isNotNull();
+    assertThat(inDoubt.getMessage())
+        .contains("no lookup request is configured", "resendInDoubtWithoutLookup", KEY);
+    assertThat(journal()).hasSize(sentByA);
+    assertExactlyOneEffect();
+    assertThat(openIntentStore(NAME).lookup(RESOURCE, OPERATION).orElseThrow().completed())
+        .isFalse();
+  }
+
+  @Test
+  void blindResendWithoutALookupAnswersAlreadyAppliedAndNeverPastTheKeyRetention() {
+    postAnswers(applies(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)));
+    assertThatThrownBy(
+            () ->
+                builderWithoutLookup(openIntentStore(NAME))
+                    .build()
+                    .write(token(1, "worker-a"), OPERATION, PAYMENT))
+        .isInstanceOf(ApiOutcomeUnknownException.class);
+    int sentByA = journal().size();
+    server.resetScenarios();
+    postAnswers(created());
+
+    // Past the key retention even the opt-in sends nothing.
+    java.time.Clock later =
+        java.time.Clock.offset(java.time.Clock.systemUTC(), Duration.ofHours(25));
+    assertThatThrownBy(
+            () ->
+                builderWithoutLookup(openIntentStore(NAME))
+                    .resendInDoubtWithoutLookup(true)
+                    .keyRetention(Duration.ofHours(24))
+                    .clock(later)
+                    .build()
+                    .write(token(2, "worker-b"), OPERATION, PAYMENT))
+        .isInstanceOf(ApiOutcomeUnknownException.class)
+        .hasMessageContaining("longer than the API keeps idempotency keys");
+    assertThat(journal()).hasSize(sentByA);
+
+    // Within it the opt-in re-sends under the same key; the API replays A's payment.
+    WriteOutcome outcome =
+        builderWithoutLookup(openIntentStore(NAME))
+            .resendInDoubtWithoutLookup(true)
+            .build()
+            .write(token(2, "worker-b"), OPERATION, PAYMENT);
+
+    assertThat(outcome)
+        .as("the effect may be worker A's: this call cannot claim it applied it")
+        .isInstanceOf(AlreadyApplied.class);
+    assertThat(((AlreadyApplied) outcome).receipt().attributes())
+        .containsEntry("payment-id", api.paymentFor(KEY));
+    assertThat(methods(journal().subList(sentByA, journal().size()))).containsExactly("POST");
+    assertOneKeyAndCredentials(journal());
+    assertExactlyOneEffect();
+  }
+
+  @Test
+  void workerStalledBeforeItsFirstAttemptAnswersAlreadyAppliedWhenTheOperationWasCompleted() {
+    postAnswers(created());
+    lookupAnswers();
+    PausePoints steps = new PausePoints();
+    PausePoints.Pause stalled = steps.pauseAt(FencingStep.AFTER_COMMIT, "worker-a");
+    HttpApiDestination workerA =
+        destination(b -> b.intentStore(openIntentStore(NAME, steps)).nanoTime(stallingTicker()));
+    CompletableFuture<WriteOutcome> a =
+        CompletableFuture.supplyAsync(
+            () -> workerA.write(token(1, "worker-a"), OPERATION, PAYMENT));
+    stalled.awaitReached();
+    WriteOutcome b =
+        destination(x -> x.intentStore(openIntentStore(NAME)))
+            .write(token(2, "worker-b"), OPERATION, PAYMENT);
+    assertThat(b).isInstanceOf(Applied.class);
+
+    stalled.resume();
+    WriteOutcome late = a.join();
+
+    assertThat(late).isEqualTo(new AlreadyApplied(((Applied) b).receipt()));
+    assertThat(methods(journal()))
+        .as("the stalled worker read its intent again and sent nothing")
+        .containsExactly("GET", "POST");
+    assertExactlyOneEffect();
+  }
+
+  @Test
+  void workerStalledBeforeItsFirstAttemptIsRejectedAsStaleOnceANewerOwnerBeganTheOperation() {
+    postAnswers(created());
+    lookupAnswers();
+    PausePoints steps = new PausePoints();
+    PausePoints.Pause stalled = steps.pauseAt(FencingStep.AFTER_COMMIT, "worker-a");
+    HttpApiDestination workerA =
+        destination(b -> b.intentStore(openIntentStore(NAME, steps)).nanoTime(stallingTicker()));
+    CompletableFuture<WriteOutcome> a =
+        CompletableFuture.supplyAsync(
+            () -> workerA.write(token(1, "worker-a"), OPERATION, PAYMENT));
+    stalled.awaitReached();
+    // Worker B begins the operation and is still at it.
+    openIntentStore(NAME).begin(token(2, "worker-b"), OPERATION, PAYMENT.fingerprint());
+
+    stalled.resume();
+
+    assertThat(a.join()).isEqualTo(new RejectedStale(RESOURCE, Epoch.of(1), Epoch.of(2)));
+    assertThat(journal()).isEmpty();
+  }
+
+  @Test
+  void retryIsNotSentWhenAnotherWorkerCompletedTheOperationMeanwhile() {
+    postAnswers(aResponse().withStatus(500), created());
+    lookupAnswers();
+    HttpApiDestination workerA = destination(b -> b.attemptTimeLimit(Duration.ofSeconds(30)));
+    HttpApiDestination workerB = destination(b -> b.intentStore(openIntentStore(NAME)));
+    AtomicReference<WriteOutcome> b = new AtomicReference<>();
+    // While the API holds A's first attempt, B takes over and completes the operation.
+    api.beforeNextRequest(() -> b.set(workerB.write(token(2, "worker-b"), OPERATION, PAYMENT)));
+
+    WriteOutcome a = workerA.write(token(1, "worker-a"), OPERATION, PAYMENT);
+
+    assertThat(b.get()).isInstanceOf(Applied.class);
+    assertThat(a).isEqualTo(new AlreadyApplied(((Applied) b.get()).receipt()));
+    assertThat(methods(journal()))
+        .as("A's first attempt, B's lookup and request; A's retry never went out")
+        .containsExactlyInAnyOrder("POST", "GET", "POST");
+    assertExactlyOneEffect();
+  }
+
+  @Test
+  void retryIsNotSentWhenANewerOwnerBeganTheOperationAfterThisCallsAttemptMayHaveLanded() {
+    postAnswers(applies(aResponse().withStatus(500)), created());
+    lookupAnswers();
+    HttpApiDestination workerA = destination(b -> b.attemptTimeLimit(Duration.ofSeconds(30)));
+    // While the API holds A's first attempt, worker B begins the operation.
+    api.beforeNextRequest(
+        () -> openIntentStore(NAME).begin(token(2, "worker-b"), OPERATION, PAYMENT.fingerprint()));
+
+    ApiOutcomeUnknownException inDoubt =
+        catchThrowableOfType(
+            ApiOutcomeUnknownException.class,
+            () -> workerA.write(token(1, "worker-a"), OPERATION, PAYMENT));
+
+    assertThat(inDoubt).as("A's first attempt may have landed: not stale, in doubt").isNotNull();
+    assertThat(inDoubt.getMessage()).contains("a newer owner (epoch 2) took the operation over");
+    assertThat(methods(journal())).containsExactly("POST");
+    assertExactlyOneEffect();
+  }
+
+  @Test
+  void retryIsNotSentOnceTheOperationIsOlderThanTheApisKeyRetention() {
+    postAnswers(applies(aResponse().withStatus(500)), created());
+    lookupAnswers();
+    MutableClock clock = new MutableClock(Instant.now());
+    HttpApiDestination destination =
+        destination(b -> b.keyRetention(Duration.ofHours(24)).clock(clock));
+    // The first attempt lands, and 25 hours pass before its answer (a long stall).
+    api.beforeNextRequest(() -> clock.advance(Duration.ofHours(25)));
+
+    ApiOutcomeUnknownException inDoubt =
+        catchThrowableOfType(
+            ApiOutcomeUnknownException.class,
+            () -> destination.write(token(1, "worker-a"), OPERATION, PAYMENT));
+
+    assertThat(inDoubt).as("the API may have forgotten the key of the landed attempt").isNotNull();
+    assertThat(inDoubt.getMessage())
+        .contains("longer than the API keeps idempotency keys", "attempt 2 was not sent");
+    assertThat(methods(journal())).containsExactly("POST");
+    assertExactlyOneEffect();
   }
 }
