@@ -310,9 +310,9 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
    * The check before each attempt (item of the class comment on stale workers): before every retry,
    * and before the first attempt if more than {@link #STALL_BEFORE_RECHECK} passed since {@code
    * begin} returned, the intent is read again. Completed meanwhile → stop, {@link AlreadyApplied}.
-   * Begun by a newer owner → stop: {@link RejectedStale} if nothing of this call may have reached
-   * the API, else in doubt. Older than the key retention while an earlier attempt may have landed →
-   * stop, in doubt.
+   * Begun by a newer owner, or a newer epoch registered for the resource → stop: {@link
+   * RejectedStale} if nothing of this call may have reached the API, else in doubt. Older than the
+   * key retention while an earlier attempt may have landed → stop, in doubt.
    */
   private ApiCalls.BeforeAttempt recheck(
       FencingToken token,
@@ -359,17 +359,23 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
       if (now.completed()) {
         throw new StopSending(new AlreadyApplied(now.receipt().orElseThrow()));
       }
-      if (now.epoch().isNewerThan(token.epoch())) {
+      // A newer owner that began this operation, or registered the resource at all: this worker
+      // is stale, and the newer owner looks the result up before it sends.
+      Epoch newer = now.epoch();
+      if (!newer.isNewerThan(token.epoch())) {
+        newer = intents.currentEpoch(resource);
+      }
+      if (newer.isNewerThan(token.epoch())) {
         if (!reachedNow) {
-          throw new StopSending(new RejectedStale(resource, token.epoch(), now.epoch()));
+          throw new StopSending(new RejectedStale(resource, token.epoch(), newer));
         }
         throw inDoubt(
             resource,
             operation,
             key,
             "a newer owner (epoch "
-                + now.epoch()
-                + ") took the operation over before attempt "
+                + newer
+                + ") took the resource over before attempt "
                 + attempt
                 + " of "
                 + token

@@ -1121,9 +1121,28 @@ abstract class HttpApiDestinationContract {
             () -> workerA.write(token(1, "worker-a"), OPERATION, PAYMENT));
 
     assertThat(inDoubt).as("A's first attempt may have landed: not stale, in doubt").isNotNull();
-    assertThat(inDoubt.getMessage()).contains("a newer owner (epoch 2) took the operation over");
+    assertThat(inDoubt.getMessage()).contains("a newer owner (epoch 2) took the resource over");
     assertThat(methods(journal())).containsExactly("POST");
     assertExactlyOneEffect();
+  }
+
+  @Test
+  void retryIsNotSentOnceANewerOwnerRegisteredTheResourceEvenBeforeItBeganTheOperation() {
+    postAnswers(aResponse().withStatus(503), created());
+    lookupAnswers();
+    HttpApiDestination workerA = destination();
+    // While the API holds A's first attempt, worker B only registers its newer epoch.
+    api.beforeNextRequest(() -> openIntentStore(NAME).register(token(2, "worker-b")));
+
+    ApiOutcomeUnknownException inDoubt =
+        catchThrowableOfType(
+            ApiOutcomeUnknownException.class,
+            () -> workerA.write(token(1, "worker-a"), OPERATION, PAYMENT));
+
+    assertThat(inDoubt).as("A's first attempt reached the API: in doubt, not stale").isNotNull();
+    assertThat(inDoubt.getMessage())
+        .contains("a newer owner (epoch 2) took the resource over", "attempt 2 was not sent");
+    assertThat(methods(journal())).containsExactly("POST");
   }
 
   @Test
