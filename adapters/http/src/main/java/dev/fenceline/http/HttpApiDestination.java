@@ -973,7 +973,8 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
      * {@code null}, {@code []} or {@code {}} = definitely not found; a 200 that is not JSON and
      * anything else = unavailable (nothing is sent while the lookup cannot tell). A wrapper such as
      * {@code {"data":[]}} is not empty: for a list endpoint, select the record with {@link
-     * #lookup(String, String)} and check its key with {@link #lookup(String, String, String)}.
+     * #lookup(String, String)} and check its key with {@link #lookup(String, String, String)}; a
+     * path with a query is refused here for that reason.
      */
     public Builder lookup(String pathTemplate) {
       return lookup(pathTemplate, null);
@@ -1029,6 +1030,15 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
                 + ApiRequest.quote(pathTemplate)
                 + ": it has no {key} placeholder, so it cannot find one operation (e.g."
                 + " /payments?idempotency_key={key})");
+      }
+      if (recordPointer == null && pathTemplate.contains("?")) {
+        throw new ConfigurationException(
+            "Cannot use lookup path "
+                + ApiRequest.quote(pathTemplate)
+                + " without a record pointer: a lookup with a query answers a list, and a list"
+                + " that does not hold the operation (e.g. {\"data\":[]}) would be taken as found"
+                + " (select the record and check its key, e.g. lookup(\"/payments?idempotency_key"
+                + "={key}\", \"/data/0\", \"/idempotency_key\"))");
       }
       this.lookup =
           new ApiCalls.LookupRequest(

@@ -113,6 +113,12 @@ class HttpApiDestinationBuilderTest {
         .hasMessageContaining("no {key} placeholder");
     assertThatThrownBy(() -> valid().lookup("payments/{key}"))
         .hasMessageContaining("starting with /");
+    assertThatThrownBy(() -> valid().lookup("/payments?idempotency_key={key}"))
+        .as("a list endpoint without a record pointer would take {\"data\":[]} as found")
+        .hasMessageContaining("without a record pointer")
+        .hasMessageContaining("\"/data/0\"");
+    assertThat(valid().lookup("/payments/by-key/{key}").build().capabilities())
+        .contains(dev.fenceline.spi.Capability.RESULT_LOOKUP);
     assertThatThrownBy(() -> valid().maxResponseBytes(10))
         .hasMessageContaining("max response bytes 10");
   }
