@@ -48,7 +48,7 @@ class ReadmeHttpExampleTest {
               .attemptTimeLimit(Duration.ofSeconds(10))
               .maxAttempts(4)
               .receiptField("payment-id", "/id")
-              .lookup("/v1/payments?idempotency_key={key}", "/data/0")
+              .lookup("/v1/payments?idempotency_key={key}", "/data/0", "/idempotency_key")
               .keyRetention(Duration.ofHours(24))
               .build();
       ResourceId invoice = ResourceId.of("invoice-2026-11");
