@@ -787,9 +787,10 @@ abstract class HttpApiDestinationContract {
     // No record pointer: the lookup endpoint answers a bare list, empty when nothing matches.
     postAnswers(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER));
     server.stubFor(
-        get(urlPathEqualTo("/payments")).willReturn(aResponse().withStatus(200).withBody("[]")));
+        get(urlPathEqualTo("/payments/by-key/" + KEY))
+            .willReturn(aResponse().withStatus(200).withBody("[]")));
     HttpApiDestination destination =
-        builderWithoutLookup(openIntentStore(NAME)).lookup(LOOKUP).build();
+        builderWithoutLookup(openIntentStore(NAME)).lookup("/payments/by-key/{key}").build();
 
     ApiOutcomeUnknownException inDoubt =
         catchThrowableOfType(
@@ -808,9 +809,10 @@ abstract class HttpApiDestinationContract {
   void lookupAnsweringTwoHundredThatIsNotJsonCannotTellAndNothingIsRecorded() {
     postAnswers(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER));
     server.stubFor(
-        get(urlPathEqualTo("/payments")).willReturn(aResponse().withStatus(200).withBody("OK")));
+        get(urlPathEqualTo("/payments/by-key/" + KEY))
+            .willReturn(aResponse().withStatus(200).withBody("OK")));
     HttpApiDestination destination =
-        builderWithoutLookup(openIntentStore(NAME)).lookup(LOOKUP).build();
+        builderWithoutLookup(openIntentStore(NAME)).lookup("/payments/by-key/{key}").build();
 
     ApiOutcomeUnknownException inDoubt =
         catchThrowableOfType(
