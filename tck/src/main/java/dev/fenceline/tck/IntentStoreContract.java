@@ -264,6 +264,38 @@ public abstract class IntentStoreContract extends ContractSupport {
   }
 
   @Test
+  void concurrentCompletionsRecordOneReceiptAndTheOtherSeesIt() {
+    ResourceId resource = freshResource("intent-concurrent-complete");
+    FencingToken a = token(resource, 33, "worker-a");
+    FencingToken b = token(resource, 33, "worker-b");
+    for (int round = 0; round < 20; round++) {
+      OperationId operation = OperationId.of("pay-race-" + round);
+      intents().begin(a, operation, REQUEST);
+      java.util.concurrent.CompletableFuture<WriteOutcome> byA =
+          Concurrently.start(
+              "worker-a", () -> intents().complete(a, operation, Map.of("status", "201")));
+      java.util.concurrent.CompletableFuture<WriteOutcome> byB =
+          Concurrently.start(
+              "worker-b", () -> intents().complete(b, operation, Map.of("status", "200")));
+      WriteOutcome first = Concurrently.await(byA);
+      WriteOutcome second = Concurrently.await(byB);
+
+      List<WriteOutcome> outcomes = List.of(first, second);
+      assertThat(outcomes.stream().filter(Applied.class::isInstance))
+          .as("exactly one completion records its receipt")
+          .hasSize(1);
+      Receipt recorded =
+          outcomes.stream()
+              .filter(Applied.class::isInstance)
+              .map(o -> ((Applied) o).receipt())
+              .findFirst()
+              .orElseThrow();
+      assertThat(outcomes).contains(new AlreadyApplied(recorded));
+      assertThat(lookup(resource, operation.value()).receipt()).contains(recorded);
+    }
+  }
+
+  @Test
   void aStaleTokensCompletionIsRecordedBecauseItStatesWhatTheCalledSystemAnswered() {
     ResourceId resource = freshResource("intent-stale-complete");
     FencingToken a = token(resource, 33, "worker-a");
