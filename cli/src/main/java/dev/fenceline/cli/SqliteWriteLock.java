@@ -25,7 +25,10 @@ final class SqliteWriteLock {
    * @throws DemoFailure if the file cannot be opened or queried
    */
   static boolean isHeld(Path db, Duration wait) {
-    try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + db);
+    // A percent-encoded file: URI, as JdbcStore opens it: a plain jdbc:sqlite: URL would read
+    // '?' or '#' in the path as the start of options.
+    String url = "jdbc:sqlite:" + db.toAbsolutePath().normalize().toUri().toASCIIString();
+    try (Connection connection = DriverManager.getConnection(url);
         Statement statement = connection.createStatement()) {
       statement.execute("PRAGMA busy_timeout = " + wait.toMillis());
       try {

@@ -20,11 +20,22 @@ class SqliteWriteLockTest {
 
   @Test
   void seesAWriteLockHeldByAnotherConnectionAndNothingOnceItIsGone() throws Exception {
-    Path db = dir.resolve("probe.db");
+    seesTheLockOf(dir.resolve("probe.db"));
+  }
+
+  @Test
+  void aPathWithUrlCharactersIsTheSameFileJdbcStoreOpens() throws Exception {
+    // A plain "jdbc:sqlite:" + path would cut this path at '?' and probe another file.
+    java.nio.file.Files.createDirectories(dir.resolve("a?b#c"));
+    seesTheLockOf(dir.resolve("a?b#c").resolve("probe 1.db"));
+  }
+
+  private void seesTheLockOf(Path db) throws Exception {
     try (JdbcStore store = JdbcStore.sqlite(db)) {
       assertThat(SqliteWriteLock.isHeld(db, WAIT)).isFalse();
 
-      try (Connection holder = DriverManager.getConnection("jdbc:sqlite:" + db);
+      try (Connection holder =
+              DriverManager.getConnection("jdbc:sqlite:" + db.toUri().toASCIIString());
           Statement statement = holder.createStatement()) {
         statement.execute("BEGIN IMMEDIATE");
         assertThat(SqliteWriteLock.isHeld(db, WAIT)).isTrue();
