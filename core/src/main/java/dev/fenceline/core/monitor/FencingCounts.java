@@ -1,0 +1,38 @@
+package dev.fenceline.core.monitor;
+
+import static java.util.Objects.requireNonNull;
+
+import java.time.Duration;
+
+/**
+ * Totals of {@link FencingMetrics} since it was created.
+ *
+ * @param takeovers leases this process acquired while an earlier holder's lease had expired
+ *     unreleased (a crash, or a pause longer than the lease)
+ * @param lostLeases leases this process held and lost before releasing them
+ * @param staleRejections writes a destination refused because their epoch was stale
+ * @param observedFor how long the counts were collected
+ */
+public record FencingCounts(
+    long takeovers, long lostLeases, long staleRejections, Duration observedFor) {
+
+  /** No events over no time. */
+  public static final FencingCounts NONE = new FencingCounts(0, 0, 0, Duration.ZERO);
+
+  /** Validates that the counts and the duration are not negative. */
+  public FencingCounts {
+    requireNonNull(observedFor, "observedFor is null");
+    if (takeovers < 0 || lostLeases < 0 || staleRejections < 0 || observedFor.isNegative()) {
+      throw new IllegalArgumentException(
+          "Cannot create fencing counts: takeovers "
+              + takeovers
+              + ", lost leases "
+              + lostLeases
+              + ", stale rejections "
+              + staleRejections
+              + ", observed for "
+              + observedFor
+              + " (none may be negative)");
+    }
+  }
+}
