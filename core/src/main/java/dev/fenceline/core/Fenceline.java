@@ -36,6 +36,20 @@ import java.util.concurrent.TimeUnit;
  * <p>Publishing never depends on this worker's belief about its lease: the destination compares the
  * token's epoch atomically with the change. Leases are renewed in the background every {@code
  * renewEvery} until closed. Thread-safe.
+ *
+ * <p>Two mechanisms, kept apart (R10):
+ *
+ * <ul>
+ *   <li><b>Fenced publishing</b> ({@link #tryAcquire} → {@link HeldLease} → {@link #publish}): for
+ *       correctness. The lease's token goes with every write and the destination rejects an older
+ *       epoch, so a worker that stalled past its lease cannot overwrite a newer result.
+ *   <li><b>Efficiency leases</b> ({@link #tryAcquireForEfficiency} → {@link EfficiencyLease}): only
+ *       to avoid duplicate heavy work. No token, no destination: two workers may still overlap
+ *       after a stall, which must be harmless.
+ * </ul>
+ *
+ * <p>Both kinds end locally a safety margin before the issuer's expiry and call {@link
+ * HeldLease#onLost} listeners when lost: a signal to stop work early, never a safety guarantee.
  */
 public final class Fenceline implements AutoCloseable {
 
@@ -43,9 +57,11 @@ public final class Fenceline implements AutoCloseable {
   private final String holder;
   private final Duration leaseTtl;
   private final Duration renewEvery;
+  private final Duration safetyMargin;
   private final Guarantee weakestAllowed;
   private final MonotonicClock clock;
   private final ScheduledExecutorService renewals;
+  private final ScheduledExecutorService deadlineWatch;
   private final boolean ownsRenewals;
   private volatile boolean closed;
 
@@ -53,8 +69,8 @@ public final class Fenceline implements AutoCloseable {
     this.issuer = builder.issuer;
     this.holder = builder.holder;
     this.leaseTtl = builder.leaseTtl;
-    this.renewEvery =
-        builder.renewEvery != null ? builder.renewEvery : builder.leaseTtl.dividedBy(3);
+    this.safetyMargin = builder.effectiveSafetyMargin();
+    this.renewEvery = builder.effectiveRenewEvery();
     this.weakestAllowed =
         builder.allowUnguarded
             ? Guarantee.UNGUARDED
@@ -74,6 +90,15 @@ public final class Fenceline implements AutoCloseable {
                   thread.setDaemon(true);
                   return thread;
                 });
+    // Its own thread: a renewal stuck in a call to an unresponsive issuer must not delay noticing
+    // that the local deadline passed.
+    this.deadlineWatch =
+        Executors.newSingleThreadScheduledExecutor(
+            runnable -> {
+              Thread thread = new Thread(runnable, "fenceline-lease-deadline");
+              thread.setDaemon(true);
+              return thread;
+            });
   }
 
   /** Starts a configuration. */
@@ -82,13 +107,30 @@ public final class Fenceline implements AutoCloseable {
   }
 
   /**
-   * Acquires the lease on {@code resource} if it is free or expired by the issuer's clock, and
-   * starts renewing it in the background.
+   * Acquires the lease on {@code resource} for <em>fenced publishing</em> if it is free or expired
+   * by the issuer's clock, and starts renewing it in the background. Pass the lease to {@link
+   * #register} and {@link #publish}: the destination checks its token (R2, R3).
    *
    * @return the held lease (close it to release), or empty if another lease is still valid
    * @throws dev.fenceline.spi.StoreException if the issuer cannot be reached
    */
   public Optional<HeldLease> tryAcquire(ResourceId resource) {
+    return acquire(resource);
+  }
+
+  /**
+   * Acquires a lease on {@code resource} that only avoids duplicate work (R10): no token, so it
+   * cannot be passed to {@link #publish}. Use it when two workers doing the same work after a stall
+   * only wastes effort; use {@link #tryAcquire} when a stale worker's write must be rejected.
+   *
+   * @return the lease (close it to release), or empty if another lease is still valid
+   * @throws dev.fenceline.spi.StoreException if the issuer cannot be reached
+   */
+  public Optional<EfficiencyLease> tryAcquireForEfficiency(ResourceId resource) {
+    return acquire(resource).map(EfficiencyLease::new);
+  }
+
+  private Optional<HeldLease> acquire(ResourceId resource) {
     requireNonNull(resource, "resource is null");
     if (closed) {
       throw new IllegalStateException(
@@ -99,7 +141,7 @@ public final class Fenceline implements AutoCloseable {
     if (lease.isEmpty()) {
       return Optional.empty();
     }
-    HeldLease held = new HeldLease(issuer, clock, lease.get(), sent);
+    HeldLease held = new HeldLease(issuer, clock, safetyMargin, lease.get(), sent);
     if (!renewEvery.isZero()) {
       long period = renewEvery.toNanos();
       ScheduledFuture<?> task;
@@ -116,8 +158,9 @@ public final class Fenceline implements AutoCloseable {
                 + " released",
             e);
       }
-      held.onClose(() -> task.cancel(false));
+      held.stopRenewalWith(() -> task.cancel(false));
     }
+    held.watchDeadlineOn(deadlineWatch);
     return Optional.of(held);
   }
 
@@ -202,10 +245,14 @@ public final class Fenceline implements AutoCloseable {
     };
   }
 
-  /** Stops background renewal (held leases are not released; close them first). */
+  /**
+   * Stops background renewal and loss detection (held leases are not released and their {@link
+   * HeldLease#onLost} listeners no longer run; close the leases first).
+   */
   @Override
   public void close() {
     closed = true;
+    deadlineWatch.shutdownNow();
     if (ownsRenewals) {
       renewals.shutdownNow();
     }
@@ -217,6 +264,7 @@ public final class Fenceline implements AutoCloseable {
     private String holder;
     private Duration leaseTtl = Duration.ofSeconds(30);
     private Duration renewEvery;
+    private Duration safetyMargin;
     private boolean allowUnguarded;
     private boolean allowIdempotentOnly;
     private boolean allowFencedAtIntent;
@@ -254,8 +302,38 @@ public final class Fenceline implements AutoCloseable {
     }
 
     /**
-     * How often held leases are renewed in the background (default a third of the ttl). {@link
-     * Duration#ZERO} turns background renewal off; call {@link HeldLease#renewNow()} yourself.
+     * How much earlier than the issuer's expiry a worker stops believing in its lease (default a
+     * tenth of the ttl; {@link Duration#ZERO} for none). The local deadline is the ttl minus this
+     * margin, measured on the monotonic clock from when the acquire or renew request was sent: the
+     * margin absorbs clock-rate differences between worker and issuer and gives {@link
+     * HeldLease#onLost} listeners time to stop work before another worker can acquire. It makes
+     * overlap rarer, never impossible (a stall is not bounded); fenced writes stay safe through the
+     * destination's epoch check (R9).
+     */
+    public Builder safetyMargin(Duration safetyMargin) {
+      requireNonNull(safetyMargin, "safetyMargin is null");
+      if (safetyMargin.isNegative()) {
+        throw new IllegalArgumentException(
+            "Cannot use safety margin "
+                + safetyMargin
+                + ": it is negative (use a tenth of the ttl, e.g. PT3S, or ZERO)");
+      }
+      this.safetyMargin = safetyMargin;
+      return this;
+    }
+
+    private Duration effectiveSafetyMargin() {
+      return safetyMargin != null ? safetyMargin : leaseTtl.dividedBy(10);
+    }
+
+    private Duration effectiveRenewEvery() {
+      return renewEvery != null ? renewEvery : leaseTtl.minus(effectiveSafetyMargin()).dividedBy(3);
+    }
+
+    /**
+     * How often held leases are renewed in the background (default a third of the ttl minus the
+     * safety margin, so three renewals fit before the local deadline). {@link Duration#ZERO} turns
+     * background renewal off; call {@link HeldLease#renewNow()} yourself.
      */
     public Builder renewEvery(Duration renewEvery) {
       requireNonNull(renewEvery, "renewEvery is null");
@@ -312,8 +390,8 @@ public final class Fenceline implements AutoCloseable {
     /**
      * Builds the facade.
      *
-     * @throws ConfigurationException if the issuer or holder is missing, or renewEvery is not
-     *     shorter than the lease ttl
+     * @throws ConfigurationException if the issuer or holder is missing, the safety margin is not
+     *     shorter than the lease ttl, or renewEvery is not shorter than the ttl minus the margin
      */
     public Fenceline build() {
       if (issuer == null) {
@@ -324,13 +402,29 @@ public final class Fenceline implements AutoCloseable {
         throw new ConfigurationException(
             "Cannot build Fenceline: no holder name (call holder(...), e.g. \"host-1:4711\")");
       }
-      if (renewEvery != null && renewEvery.compareTo(leaseTtl) >= 0) {
+      Duration margin = effectiveSafetyMargin();
+      if (margin.compareTo(leaseTtl) >= 0) {
+        throw new ConfigurationException(
+            "Cannot build Fenceline: safety margin "
+                + margin
+                + " is not shorter than lease ttl "
+                + leaseTtl
+                + " (no lease would ever be locally valid; use a tenth of the ttl, e.g. "
+                + leaseTtl.dividedBy(10)
+                + ")");
+      }
+      Duration localValidity = leaseTtl.minus(margin);
+      if (renewEvery != null && renewEvery.compareTo(localValidity) >= 0) {
         throw new ConfigurationException(
             "Cannot build Fenceline: renewEvery "
                 + renewEvery
                 + " is not shorter than lease ttl "
                 + leaseTtl
-                + " (the lease would expire between renewals; use a third of the ttl)");
+                + " minus safety margin "
+                + margin
+                + " (the lease would be lost locally between renewals; use a third of "
+                + localValidity
+                + ")");
       }
       return new Fenceline(this);
     }

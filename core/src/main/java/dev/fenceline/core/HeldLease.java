@@ -2,22 +2,40 @@ package dev.fenceline.core;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.fenceline.spi.Epoch;
 import dev.fenceline.spi.FencingToken;
 import dev.fenceline.spi.Lease;
 import dev.fenceline.spi.LeaseIssuer;
 import dev.fenceline.spi.LeaseLostException;
 import dev.fenceline.spi.StoreException;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
- * A lease this worker acquired, kept alive by background renewal, with the worker's own belief
- * about it measured on the monotonic clock (R8, R9).
+ * A lease for <em>fenced</em> publishing: it carries the {@link #token()} every write to a
+ * destination presents, kept alive by background renewal, with the worker's own belief about it
+ * measured on the monotonic clock (R8, R9). For a lease that only avoids duplicate work and never
+ * writes to a destination, use {@link EfficiencyLease} ({@link Fenceline#tryAcquireForEfficiency}).
  *
- * <p>The belief ({@link #isLocallyValid()}) starts when the acquire or renew request was
- * <em>sent</em>, so it never outlives the issuer's lease if the two clocks run at the same rate.
- * Use it to stop heavy work early (an efficiency measure, R10). Never use it to decide whether a
- * write is safe: a process can stall right after checking it. Writes carry {@link #token()} and the
- * destination decides.
+ * <p>The belief ({@link #isLocallyValid()}) ends at the <em>local deadline</em>: the lease's ttl
+ * minus the safety margin ({@link Fenceline.Builder#safetyMargin}), counted from when the acquire
+ * or renew request was <em>sent</em>, so it ends before the issuer's lease if the two clocks run at
+ * about the same rate. When the deadline passes without a successful renewal, or the issuer refuses
+ * a renewal, the lease is lost for good: listeners registered with {@link #onLost} run once and it
+ * is never renewed again (re-acquire for a new epoch).
+ *
+ * <p>Use the belief and the listeners to stop heavy work early (an efficiency measure, R10). Never
+ * use them to decide whether a write is safe: a process can stall right after checking, and a
+ * stalled process does not run its listeners. Writes carry {@link #token()} and the destination
+ * decides.
  *
  * <p>Thread-safe. Closing it stops renewal and releases the lease at the issuer.
  */
@@ -27,7 +45,10 @@ public final class HeldLease implements AutoCloseable {
   public enum State {
     /** Acquired and, as far as this worker knows, not lost. */
     HELD,
-    /** The issuer refused a renewal: the lease expired or a newer epoch was issued. */
+    /**
+     * Lost: the issuer refused a renewal, or the local deadline passed without a successful renewal
+     * ({@link #loss()} says which). Final.
+     */
     LOST,
     /** Released by this worker. */
     RELEASED
@@ -37,22 +58,98 @@ public final class HeldLease implements AutoCloseable {
 
   private final LeaseIssuer issuer;
   private final MonotonicClock clock;
+  private final Duration safetyMargin;
   private final Object lock = new Object();
+  // Guarded by lock.
   private Lease lease;
   private long localDeadlineNanos;
   private State state = State.HELD;
-  private Runnable onClose = () -> {};
+  private LeaseLoss loss;
+  private List<Consumer<? super LeaseLoss>> listeners = new ArrayList<>();
+  private int renewalsInFlight;
+  private RuntimeException failureSinceLastRenewal;
+  private Runnable stopRenewal = () -> {};
+  private ScheduledExecutorService deadlineWatch;
+  private ScheduledFuture<?> deadlineTask;
+  private boolean closed;
 
-  HeldLease(LeaseIssuer issuer, MonotonicClock clock, Lease lease, long requestSentNanos) {
+  HeldLease(
+      LeaseIssuer issuer,
+      MonotonicClock clock,
+      Duration safetyMargin,
+      Lease lease,
+      long requestSentNanos) {
     this.issuer = requireNonNull(issuer, "issuer is null");
     this.clock = requireNonNull(clock, "clock is null");
+    this.safetyMargin = requireNonNull(safetyMargin, "safetyMargin is null");
     this.lease = requireNonNull(lease, "lease is null");
-    this.localDeadlineNanos = requestSentNanos + lease.ttl().toNanos();
+    this.localDeadlineNanos = deadline(requestSentNanos, lease);
   }
 
-  void onClose(Runnable action) {
+  private long deadline(long requestSentNanos, Lease granted) {
+    // A ttl the issuer shortened below the margin leaves no local validity at all.
+    long validNanos = Math.max(0, granted.ttl().minus(safetyMargin).toNanos());
+    return requestSentNanos + validNanos;
+  }
+
+  /** Called once by {@link Fenceline}: how to stop background renewal (on close and on loss). */
+  void stopRenewalWith(Runnable action) {
+    requireNonNull(action, "action is null");
+    boolean stopNow;
     synchronized (lock) {
-      this.onClose = requireNonNull(action, "action is null");
+      stopNow = state != State.HELD;
+      if (!stopNow) {
+        this.stopRenewal = action;
+      }
+    }
+    if (stopNow) {
+      action.run();
+    }
+  }
+
+  /**
+   * Called once by {@link Fenceline}: notices a passed local deadline on {@code watch} even when
+   * renewal is stuck in a call to an issuer that does not answer.
+   */
+  void watchDeadlineOn(ScheduledExecutorService watch) {
+    synchronized (lock) {
+      this.deadlineWatch = requireNonNull(watch, "watch is null");
+    }
+    armDeadlineWatch();
+  }
+
+  private void armDeadlineWatch() {
+    ScheduledExecutorService watch;
+    long left;
+    synchronized (lock) {
+      if (state != State.HELD || deadlineWatch == null) {
+        return;
+      }
+      watch = deadlineWatch;
+      left = Math.max(0, localDeadlineNanos - clock.nanoTime());
+    }
+    ScheduledFuture<?> task;
+    try {
+      task = watch.schedule(this::onDeadlineWatch, left, TimeUnit.NANOSECONDS);
+    } catch (RejectedExecutionException e) {
+      // The Fenceline was closed: loss detection stops with it (documented on Fenceline#close).
+      return;
+    }
+    boolean cancel;
+    synchronized (lock) {
+      cancel = state != State.HELD;
+      if (!cancel) {
+        deadlineTask = task;
+      }
+    }
+    if (cancel) {
+      task.cancel(false);
+    }
+  }
+
+  private void onDeadlineWatch() {
+    if (!loseIfDeadlinePassed()) {
+      armDeadlineWatch(); // renewed since: wait for the new deadline
     }
   }
 
@@ -70,15 +167,54 @@ public final class HeldLease implements AutoCloseable {
     }
   }
 
-  /** What this worker believes about its lease. */
+  /**
+   * What this worker believes about its lease. Becomes {@link State#LOST} when the loss is noticed
+   * (by renewal, the deadline watch or {@link #renewNow()}); {@link #isLocallyValid()} turns false
+   * as soon as the local deadline passes.
+   */
   public State state() {
     synchronized (lock) {
       return state;
     }
   }
 
+  /** Why and when the lease was lost, or empty while held or after a release. */
+  public Optional<LeaseLoss> loss() {
+    synchronized (lock) {
+      return Optional.ofNullable(loss);
+    }
+  }
+
   /**
-   * True if the lease is held and its local deadline has not passed on the monotonic clock. An
+   * Runs {@code listener} once when the lease is lost: on a background thread of the {@link
+   * Fenceline} (renewal or deadline watch), or on the thread calling {@link #renewNow()} if that
+   * call notices the loss; never while a lock of this lease is held. If the lease is already lost,
+   * the listener runs at once on the calling thread. A lease released by {@link #close()} is not
+   * lost: listeners registered before never run.
+   *
+   * <p>A listener that throws is logged and does not stop the others. Keep listeners short (cancel
+   * the work, signal a thread): they delay the detection of other losses.
+   *
+   * <p>An efficiency signal to stop work early, never a safety guarantee (see {@link LeaseLoss}).
+   */
+  public void onLost(Consumer<? super LeaseLoss> listener) {
+    requireNonNull(listener, "listener is null");
+    LeaseLoss lost;
+    synchronized (lock) {
+      lost = loss;
+      if (lost == null) {
+        if (state == State.HELD) {
+          listeners.add(listener);
+        }
+        return;
+      }
+    }
+    notify(listener, lost);
+  }
+
+  /**
+   * True if the lease is held and its local deadline (ttl minus the safety margin, from when the
+   * last successful acquire or renew request was sent) has not passed on the monotonic clock. An
    * efficiency hint only (see the class comment).
    */
   public boolean isLocallyValid() {
@@ -97,39 +233,171 @@ public final class HeldLease implements AutoCloseable {
   }
 
   /**
-   * Renews the lease now. Background renewal calls this; tests and callers may too.
+   * Renews the lease now. Background renewal calls this; tests and callers may too. A lease whose
+   * local deadline has passed is lost, not renewed.
    *
-   * @return true if renewed; false if the lease was lost or is not held
-   * @throws StoreException if the issuer could not be reached; the local deadline is unchanged and
-   *     will lapse unless a later renewal succeeds
+   * @return true if renewed; false if the lease was lost (now or before) or is not held
+   * @throws StoreException if the issuer could not be reached while the local deadline has not
+   *     passed; the deadline is unchanged and will lapse unless a later renewal succeeds
    */
   public boolean renewNow() {
+    if (loseIfDeadlinePassed()) {
+      return false;
+    }
     Lease current;
     synchronized (lock) {
       if (state != State.HELD) {
         return false;
       }
       current = lease;
+      renewalsInFlight++;
     }
     long sent = clock.nanoTime();
+    Lease renewed;
     try {
-      Lease renewed = issuer.renew(current);
-      synchronized (lock) {
-        if (state != State.HELD) {
-          return false;
-        }
-        lease = renewed;
-        localDeadlineNanos = sent + renewed.ttl().toNanos();
-        return true;
-      }
+      renewed = issuer.renew(current);
     } catch (LeaseLostException e) {
       synchronized (lock) {
-        if (state == State.HELD) {
-          state = State.LOST;
-        }
+        renewalsInFlight--;
       }
-      LOG.log(System.Logger.Level.WARNING, e.getMessage());
+      lose(refused(current, e));
       return false;
+    } catch (RuntimeException e) {
+      synchronized (lock) {
+        renewalsInFlight--;
+        failureSinceLastRenewal = e;
+      }
+      if (loseIfDeadlinePassed()) {
+        return false;
+      }
+      throw e;
+    }
+    LeaseLoss late;
+    synchronized (lock) {
+      renewalsInFlight--;
+      if (state != State.HELD) {
+        return false;
+      }
+      long now = clock.nanoTime();
+      if (localDeadlineNanos - now > 0) {
+        lease = renewed;
+        localDeadlineNanos = deadline(sent, renewed);
+        failureSinceLastRenewal = null;
+        return true;
+      }
+      // The answer came after the local deadline: the belief already ended, keep it ended.
+      late =
+          loss(
+              LeaseLoss.Reason.ISSUER_UNREACHABLE,
+              "the renewal was answered "
+                  + Duration.ofNanos(now - localDeadlineNanos)
+                  + " after the local deadline");
+    }
+    lose(late);
+    return false;
+  }
+
+  private LeaseLoss refused(Lease current, LeaseLostException e) {
+    Epoch newest = null;
+    try {
+      // Best effort, outside any lock: the issuer may already be unreachable again.
+      newest = issuer.status(current.resource()).epoch();
+    } catch (RuntimeException statusFailure) {
+      LOG.log(
+          System.Logger.Level.DEBUG,
+          "Cannot read the newest epoch of " + current.resource() + ": " + statusFailure);
+    }
+    Optional<Epoch> newer =
+        newest != null && newest.isNewerThan(current.epoch())
+            ? Optional.of(newest)
+            : Optional.empty();
+    return new LeaseLoss(
+        current.resource(),
+        current.epoch(),
+        newer.isPresent() ? LeaseLoss.Reason.SUPERSEDED : LeaseLoss.Reason.REFUSED,
+        newer,
+        Instant.now(),
+        String.valueOf(e.getMessage()));
+  }
+
+  /** Must hold {@link #lock}. */
+  private LeaseLoss loss(LeaseLoss.Reason reason, String detail) {
+    return new LeaseLoss(
+        lease.resource(), lease.epoch(), reason, Optional.empty(), Instant.now(), detail);
+  }
+
+  /** Declares the lease lost if its local deadline passed; true if it is lost (now or before). */
+  private boolean loseIfDeadlinePassed() {
+    LeaseLoss lost;
+    synchronized (lock) {
+      if (state != State.HELD) {
+        return state == State.LOST;
+      }
+      long overrun = clock.nanoTime() - localDeadlineNanos;
+      if (overrun < 0) {
+        return false;
+      }
+      String after = "the local deadline passed " + Duration.ofNanos(overrun) + " ago";
+      if (renewalsInFlight > 0) {
+        lost =
+            loss(
+                LeaseLoss.Reason.ISSUER_UNREACHABLE,
+                after + " while a renewal was waiting for the issuer's answer");
+      } else if (failureSinceLastRenewal != null) {
+        lost =
+            loss(
+                LeaseLoss.Reason.ISSUER_UNREACHABLE,
+                after + "; the last renewal failed: " + failureSinceLastRenewal.getMessage());
+      } else {
+        lost = loss(LeaseLoss.Reason.DEADLINE_PASSED, after + " without a renewal");
+      }
+    }
+    lose(lost);
+    return true;
+  }
+
+  /** Moves to LOST unless no longer held, then notifies outside the lock. */
+  private void lose(LeaseLoss lost) {
+    List<Consumer<? super LeaseLoss>> toNotify;
+    Runnable renewal;
+    ScheduledFuture<?> watch;
+    synchronized (lock) {
+      if (state != State.HELD) {
+        return; // already lost or released: listeners ran (or never will) exactly once
+      }
+      state = State.LOST;
+      loss = lost;
+      toNotify = listeners;
+      listeners = List.of();
+      renewal = stopRenewal;
+      stopRenewal = () -> {};
+      watch = deadlineTask;
+      deadlineTask = null;
+    }
+    renewal.run();
+    if (watch != null) {
+      watch.cancel(false);
+    }
+    LOG.log(System.Logger.Level.WARNING, lost.describe());
+    for (Consumer<? super LeaseLoss> listener : toNotify) {
+      notify(listener, lost);
+    }
+  }
+
+  private static void notify(Consumer<? super LeaseLoss> listener, LeaseLoss lost) {
+    try {
+      listener.accept(lost);
+    } catch (RuntimeException e) {
+      LOG.log(
+          System.Logger.Level.ERROR,
+          "Cannot run a lease-loss listener for "
+              + lost.resource()
+              + " at epoch "
+              + lost.epoch()
+              + ": it threw "
+              + e
+              + " (the other listeners still ran; fix the listener)",
+          e);
     }
   }
 
@@ -140,29 +408,71 @@ public final class HeldLease implements AutoCloseable {
     } catch (RuntimeException e) {
       LOG.log(
           System.Logger.Level.WARNING,
-          "Cannot renew lease " + token() + ": " + e.getMessage() + " (will retry)",
+          "Cannot renew lease "
+              + token()
+              + ": "
+              + e.getMessage()
+              + " (will retry until the local deadline, "
+              + remaining()
+              + " from now)",
           e);
     }
   }
 
   /**
-   * Stops renewal and releases the lease at the issuer if this worker still holds it. Idempotent.
+   * Stops renewal and releases the lease at the issuer if this worker still holds it. A lease lost
+   * only by its local deadline may still be current at the issuer: it is released on a best-effort
+   * basis (a failure is logged; the lease then expires by itself). Idempotent.
    *
-   * @throws StoreException if the issuer could not be reached; the lease then expires by itself
+   * @throws StoreException if the issuer could not be reached while the lease was held; the lease
+   *     then expires by itself
    */
   @Override
   public void close() {
     Lease toRelease;
-    Runnable action;
+    boolean bestEffort;
+    Runnable renewal;
+    ScheduledFuture<?> watch;
     synchronized (lock) {
-      action = onClose;
-      onClose = () -> {};
-      toRelease = state == State.HELD ? lease : null;
-      state = state == State.LOST ? State.LOST : State.RELEASED;
+      if (closed) {
+        return;
+      }
+      closed = true;
+      renewal = stopRenewal;
+      stopRenewal = () -> {};
+      watch = deadlineTask;
+      deadlineTask = null;
+      listeners = List.of();
+      bestEffort =
+          state == State.LOST
+              && (loss.reason() == LeaseLoss.Reason.DEADLINE_PASSED
+                  || loss.reason() == LeaseLoss.Reason.ISSUER_UNREACHABLE);
+      toRelease = state == State.HELD || bestEffort ? lease : null;
+      if (state == State.HELD) {
+        state = State.RELEASED;
+      }
     }
-    action.run();
-    if (toRelease != null) {
+    renewal.run();
+    if (watch != null) {
+      watch.cancel(false);
+    }
+    if (toRelease == null) {
+      return;
+    }
+    if (!bestEffort) {
       issuer.release(toRelease);
+      return;
+    }
+    try {
+      issuer.release(toRelease);
+    } catch (RuntimeException e) {
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "Cannot release lost lease "
+              + toRelease.token()
+              + ": "
+              + e.getMessage()
+              + " (it expires by itself at the issuer)");
     }
   }
 

@@ -1,8 +1,10 @@
 package dev.fenceline.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fenceline.spi.Applied;
+import dev.fenceline.spi.ConfigurationException;
 import dev.fenceline.spi.Lease;
 import dev.fenceline.spi.LeaseIssuer;
 import dev.fenceline.spi.LeaseStatus;
@@ -32,36 +34,11 @@ class HeldLeaseTest {
       new InMemoryLeaseIssuer(new InMemoryLeaseIssuer.Storage(), issuerClock);
   private final AtomicLong nanos = new AtomicLong(1_000_000_000L);
 
+  private static final Duration MARGIN = Duration.ofSeconds(2);
+
   /** An issuer whose calls take {@code delay} of the worker's monotonic time. */
   private LeaseIssuer slowIssuer(Duration delay) {
-    return new LeaseIssuer() {
-      @Override
-      public String id() {
-        return issuer.id();
-      }
-
-      @Override
-      public Optional<Lease> tryAcquire(ResourceId resource, String holder, Duration ttl) {
-        nanos.addAndGet(delay.toNanos());
-        return issuer.tryAcquire(resource, holder, ttl);
-      }
-
-      @Override
-      public Lease renew(Lease lease) {
-        nanos.addAndGet(delay.toNanos());
-        return issuer.renew(lease);
-      }
-
-      @Override
-      public boolean release(Lease lease) {
-        return issuer.release(lease);
-      }
-
-      @Override
-      public LeaseStatus status(ResourceId resource) {
-        return issuer.status(resource);
-      }
-    };
+    return new ScriptedLeaseIssuer(issuer, nanos).answeringAfter(delay);
   }
 
   private Fenceline fenceline(LeaseIssuer leaseIssuer) {
@@ -69,6 +46,7 @@ class HeldLeaseTest {
         .issuer(leaseIssuer)
         .holder("worker-a")
         .leaseTtl(TTL)
+        .safetyMargin(MARGIN)
         .renewEvery(Duration.ZERO)
         .clock(nanos::get)
         .build();
@@ -79,27 +57,92 @@ class HeldLeaseTest {
     try (Fenceline fenceline = fenceline(slowIssuer(Duration.ofSeconds(3)));
         HeldLease lease = fenceline.tryAcquire(REPORT).orElseThrow()) {
       // The answer took 3 s: the issuer's lease may have started any time in those 3 s.
-      assertThat(lease.remaining()).isEqualTo(Duration.ofSeconds(7));
+      assertThat(lease.remaining()).isEqualTo(TTL.minus(MARGIN).minusSeconds(3));
       assertThat(lease.isLocallyValid()).isTrue();
 
-      nanos.addAndGet(Duration.ofSeconds(7).toNanos());
+      nanos.addAndGet(Duration.ofSeconds(5).toNanos());
 
       assertThat(lease.isLocallyValid()).isFalse();
       assertThat(lease.remaining()).isZero();
-      assertThat(lease.state()).isEqualTo(HeldLease.State.HELD);
     }
+  }
+
+  @Test
+  void theLocalDeadlineEndsTheSafetyMarginBeforeTheIssuersExpiry() {
+    try (Fenceline fenceline = fenceline(issuer);
+        HeldLease lease = fenceline.tryAcquire(REPORT).orElseThrow()) {
+      assertThat(lease.remaining()).isEqualTo(Duration.ofSeconds(8));
+
+      Duration elapsed = TTL.minus(MARGIN);
+      nanos.addAndGet(elapsed.toNanos());
+      issuerClock.advance(elapsed);
+
+      // The issuer still counts the lease as held for the margin; the worker already stopped.
+      assertThat(issuer.status(REPORT).held()).isTrue();
+      assertThat(lease.isLocallyValid()).isFalse();
+      assertThat(lease.remaining()).isZero();
+      assertThat(lease.renewNow()).isFalse();
+      assertThat(lease.loss().orElseThrow().reason()).isEqualTo(LeaseLoss.Reason.DEADLINE_PASSED);
+    }
+  }
+
+  @Test
+  void theSafetyMarginDefaultsToATenthOfTheTtl() {
+    try (Fenceline fenceline =
+            Fenceline.builder()
+                .issuer(issuer)
+                .holder("worker-a")
+                .leaseTtl(TTL)
+                .renewEvery(Duration.ZERO)
+                .clock(nanos::get)
+                .build();
+        HeldLease lease = fenceline.tryAcquire(REPORT).orElseThrow()) {
+      assertThat(lease.remaining()).isEqualTo(Duration.ofSeconds(9));
+    }
+  }
+
+  @Test
+  void aSafetyMarginThatLeavesNoValidityIsRefused() {
+    assertThatThrownBy(
+            () ->
+                Fenceline.builder()
+                    .issuer(issuer)
+                    .holder("worker-a")
+                    .leaseTtl(TTL)
+                    .safetyMargin(TTL)
+                    .build())
+        .isInstanceOf(ConfigurationException.class)
+        .hasMessage(
+            "Cannot build Fenceline: safety margin PT10S is not shorter than lease ttl PT10S (no"
+                + " lease would ever be locally valid; use a tenth of the ttl, e.g. PT1S)");
+    assertThatThrownBy(() -> Fenceline.builder().safetyMargin(Duration.ofMillis(-1)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("Cannot use safety margin PT-0.001S: it is negative");
+    assertThatThrownBy(
+            () ->
+                Fenceline.builder()
+                    .issuer(issuer)
+                    .holder("worker-a")
+                    .leaseTtl(TTL)
+                    .safetyMargin(Duration.ofSeconds(4))
+                    .renewEvery(Duration.ofSeconds(6))
+                    .build())
+        .isInstanceOf(ConfigurationException.class)
+        .hasMessageContaining(
+            "renewEvery PT6S is not shorter than lease ttl PT10S minus safety margin PT4S");
   }
 
   @Test
   void renewalMovesTheLocalDeadline() {
     try (Fenceline fenceline = fenceline(slowIssuer(Duration.ofSeconds(1)));
         HeldLease lease = fenceline.tryAcquire(REPORT).orElseThrow()) {
-      nanos.addAndGet(Duration.ofSeconds(8).toNanos());
-      assertThat(lease.remaining()).isEqualTo(Duration.ofSeconds(1));
+      nanos.addAndGet(Duration.ofSeconds(5).toNanos());
+      assertThat(lease.remaining()).isEqualTo(Duration.ofSeconds(2));
 
       assertThat(lease.renewNow()).isTrue();
 
-      assertThat(lease.remaining()).isEqualTo(Duration.ofSeconds(9));
+      // Sent 1 s before the answer: ttl - margin - 1 s.
+      assertThat(lease.remaining()).isEqualTo(Duration.ofSeconds(7));
     }
   }
 
@@ -113,6 +156,7 @@ class HeldLeaseTest {
       assertThat(lease.renewNow()).isFalse();
 
       assertThat(lease.state()).isEqualTo(HeldLease.State.LOST);
+      assertThat(lease.loss().orElseThrow().reason()).isEqualTo(LeaseLoss.Reason.SUPERSEDED);
       assertThat(lease.isLocallyValid()).isFalse();
       assertThat(lease.renewNow()).isFalse();
     }

@@ -1,0 +1,68 @@
+package dev.fenceline.core;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.fenceline.spi.Lease;
+import dev.fenceline.spi.LeaseIssuer;
+import dev.fenceline.spi.LeaseStatus;
+import dev.fenceline.spi.ResourceId;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.UnaryOperator;
+
+/**
+ * A lease issuer over an in-memory one whose calls take a chosen time on the worker's fake
+ * monotonic clock, and whose renewals a test can script (fail, block, refuse).
+ */
+final class ScriptedLeaseIssuer implements LeaseIssuer {
+
+  private final LeaseIssuer delegate;
+  private final AtomicLong nanos;
+  private volatile Duration delay = Duration.ZERO;
+  private volatile UnaryOperator<Lease> renewal;
+
+  ScriptedLeaseIssuer(LeaseIssuer delegate, AtomicLong nanos) {
+    this.delegate = requireNonNull(delegate, "delegate is null");
+    this.nanos = requireNonNull(nanos, "nanos is null");
+    this.renewal = delegate::renew;
+  }
+
+  /** Every acquire and renew takes {@code delay} of the worker's monotonic time from now on. */
+  ScriptedLeaseIssuer answeringAfter(Duration delay) {
+    this.delay = requireNonNull(delay, "delay is null");
+    return this;
+  }
+
+  /** Renewals do {@code renewal} from now on; {@code delegate::renew} is the default. */
+  void renewWith(UnaryOperator<Lease> renewal) {
+    this.renewal = requireNonNull(renewal, "renewal is null");
+  }
+
+  @Override
+  public String id() {
+    return delegate.id();
+  }
+
+  @Override
+  public Optional<Lease> tryAcquire(ResourceId resource, String holder, Duration ttl) {
+    nanos.addAndGet(delay.toNanos());
+    return delegate.tryAcquire(resource, holder, ttl);
+  }
+
+  @Override
+  public Lease renew(Lease lease) {
+    nanos.addAndGet(delay.toNanos());
+    return renewal.apply(lease);
+  }
+
+  @Override
+  public boolean release(Lease lease) {
+    return delegate.release(lease);
+  }
+
+  @Override
+  public LeaseStatus status(ResourceId resource) {
+    return delegate.status(resource);
+  }
+}
