@@ -2,6 +2,7 @@ package dev.fenceline.core;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.fenceline.core.monitor.FencingMetrics;
 import dev.fenceline.spi.ConfigurationException;
 import dev.fenceline.spi.Destination;
 import dev.fenceline.spi.FencingToken;
@@ -10,6 +11,7 @@ import dev.fenceline.spi.Lease;
 import dev.fenceline.spi.LeaseIssuer;
 import dev.fenceline.spi.OperationId;
 import dev.fenceline.spi.RegisterOutcome;
+import dev.fenceline.spi.RejectedStale;
 import dev.fenceline.spi.ResourceId;
 import dev.fenceline.spi.WriteOutcome;
 import java.time.Duration;
@@ -63,6 +65,7 @@ public final class Fenceline implements AutoCloseable {
   private final ScheduledExecutorService renewals;
   private final ScheduledExecutorService deadlineWatch;
   private final boolean ownsRenewals;
+  private final FencingMetrics metrics;
   private volatile boolean closed;
 
   private Fenceline(Builder builder) {
@@ -80,6 +83,7 @@ public final class Fenceline implements AutoCloseable {
                     ? Guarantee.FENCED_AT_INTENT
                     : Guarantee.FENCED_BY_STAGING;
     this.clock = builder.clock;
+    this.metrics = builder.metrics;
     this.ownsRenewals = builder.renewals == null;
     this.renewals =
         builder.renewals != null
@@ -161,6 +165,13 @@ public final class Fenceline implements AutoCloseable {
       held.stopRenewalWith(() -> task.cancel(false));
     }
     held.watchDeadlineOn(deadlineWatch);
+    held.onLost(
+        loss -> {
+          metrics.recordLostLease();
+          if (loss.reason() == LeaseLoss.Reason.SUPERSEDED) {
+            metrics.recordTakeover();
+          }
+        });
     return Optional.of(held);
   }
 
@@ -174,7 +185,11 @@ public final class Fenceline implements AutoCloseable {
   public RegisterOutcome register(HeldLease lease, Destination<?> destination) {
     requireNonNull(lease, "lease is null");
     requireNonNull(destination, "destination is null");
-    return destination.register(lease.token());
+    RegisterOutcome outcome = destination.register(lease.token());
+    if (outcome instanceof RejectedStale) {
+      metrics.recordStaleRejection();
+    }
+    return outcome;
   }
 
   /**
@@ -222,7 +237,21 @@ public final class Fenceline implements AutoCloseable {
               + allowCall(guarantee)
               + " if you accept that)");
     }
-    return destination.write(token, operation, change);
+    WriteOutcome outcome = destination.write(token, operation, change);
+    if (outcome instanceof RejectedStale) {
+      metrics.recordStaleRejection();
+    }
+    return outcome;
+  }
+
+  /**
+   * The counters this facade records: leases lost by this worker, how many of them were taken over
+   * by a newer epoch, and writes or registrations rejected as stale (bind them to Micrometer with
+   * {@link dev.fenceline.core.monitor.FencelineMeterBinder}, feed them to {@link
+   * dev.fenceline.core.monitor.LeaseAdvice}).
+   */
+  public FencingMetrics metrics() {
+    return metrics;
   }
 
   private static String risk(Guarantee guarantee) {
@@ -269,6 +298,7 @@ public final class Fenceline implements AutoCloseable {
     private boolean allowIdempotentOnly;
     private boolean allowFencedAtIntent;
     private MonotonicClock clock = MonotonicClock.SYSTEM;
+    private FencingMetrics metrics = new FencingMetrics();
     private ScheduledExecutorService renewals;
 
     private Builder() {}
@@ -372,6 +402,15 @@ public final class Fenceline implements AutoCloseable {
      */
     public Builder allowUnguarded(boolean allowUnguarded) {
       this.allowUnguarded = allowUnguarded;
+      return this;
+    }
+
+    /**
+     * Where this facade records lost leases, takeovers and stale rejections (default: its own
+     * counters; share one {@link FencingMetrics} between facades to count them together).
+     */
+    public Builder metrics(FencingMetrics metrics) {
+      this.metrics = requireNonNull(metrics, "metrics is null");
       return this;
     }
 

@@ -174,6 +174,45 @@ class FencelineTest {
   }
 
   @Test
+  void countsLostLeasesTakeoversAndStaleRejections() {
+    MutableClock issuerClock = new MutableClock(Instant.EPOCH);
+    InMemoryLeaseIssuer shared =
+        new InMemoryLeaseIssuer(new InMemoryLeaseIssuer.Storage(), issuerClock);
+    dev.fenceline.tck.memory.InMemoryPointerStore reports =
+        new dev.fenceline.tck.memory.InMemoryPointerStore(
+            new dev.fenceline.tck.memory.InMemoryPointerStore.Storage(),
+            "reports",
+            dev.fenceline.spi.StepListener.NONE,
+            java.time.Clock.systemUTC());
+    ResourceId resource = ResourceId.of("nightly-report");
+    try (Fenceline a =
+            Fenceline.builder()
+                .issuer(shared)
+                .holder("worker-a")
+                .renewEvery(Duration.ZERO)
+                .build();
+        Fenceline b = Fenceline.builder().issuer(shared).holder("worker-b").build();
+        HeldLease lease = a.tryAcquire(resource).orElseThrow()) {
+      issuerClock.advance(Duration.ofMinutes(1)); // A's lease expires by the issuer's clock
+      try (HeldLease newer = b.tryAcquire(resource).orElseThrow()) {
+        b.register(newer, reports);
+
+        assertThat(lease.renewNow()).isFalse(); // A learns it was taken over
+        assertThat(
+                a.publish(lease, reports, OperationId.of("op"), dev.fenceline.spi.Pointer.to("x")))
+            .isInstanceOf(dev.fenceline.spi.RejectedStale.class);
+        assertThat(a.register(lease, reports)).isInstanceOf(dev.fenceline.spi.RejectedStale.class);
+      }
+      assertThat(a.metrics().counts())
+          .extracting("lostLeases", "takeovers", "staleRejections")
+          .containsExactly(1L, 1L, 2L);
+      assertThat(b.metrics().counts())
+          .extracting("lostLeases", "takeovers", "staleRejections")
+          .containsExactly(0L, 0L, 0L);
+    }
+  }
+
+  @Test
   void builderNamesWhatIsMissingOrWrong() {
     assertThatThrownBy(() -> Fenceline.builder().holder("a").build())
         .isInstanceOf(ConfigurationException.class)
