@@ -85,28 +85,35 @@ public final class JdbcAdapterFactory implements AdapterFactory {
     AutoCloseable pool = null;
     JdbcStore store;
     if (poolSize.isPresent()) {
-      com.zaxxer.hikari.HikariDataSource dataSource =
-          PostgresPool.open(
-              instanceName,
-              url,
-              user,
-              password,
-              poolSize.get(),
-              config.duration("connect-timeout").orElse(Duration.ofSeconds(10)),
-              config.duration("login-timeout").orElse(Duration.ofSeconds(30)),
-              config.duration("socket-timeout").orElse(Duration.ofSeconds(90)));
-      pool = dataSource;
       int query = url.indexOf('?');
+      String shownUrl = query < 0 ? url : url.substring(0, query);
+      com.zaxxer.hikari.HikariDataSource dataSource;
+      try {
+        dataSource =
+            PostgresPool.open(
+                instanceName,
+                url,
+                user,
+                password,
+                poolSize.get(),
+                config.duration("connect-timeout").orElse(Duration.ofSeconds(10)),
+                config.duration("login-timeout").orElse(Duration.ofSeconds(30)),
+                config.duration("socket-timeout").orElse(Duration.ofSeconds(90)));
+      } catch (RuntimeException e) {
+        // HikariCP's messages repeat the URL, query (and so any password in it) included: not
+        // passed on.
+        throw config.error(
+            "cannot create a connection pool for "
+                + shownUrl
+                + ": "
+                + e.getClass().getSimpleName()
+                + " (check that the PostgreSQL driver org.postgresql:postgresql is on the class"
+                + " path)");
+      }
+      pool = dataSource;
       try {
         store =
-            builder
-                .dataSource(
-                    dataSource,
-                    (query < 0 ? url : url.substring(0, query))
-                        + " (pool of "
-                        + poolSize.get()
-                        + ")")
-                .build();
+            builder.dataSource(dataSource, shownUrl + " (pool of " + poolSize.get() + ")").build();
       } catch (RuntimeException e) {
         dataSource.close();
         throw e;
