@@ -401,6 +401,17 @@ public final class FencelineConfig implements AutoCloseable {
         case "http" -> {
           HttpDestinationConfig http = HttpDestinationConfig.from(section);
           http.intentStore().ifPresent(store -> requireStore(section, "intent-store", store));
+          http.bearerTokenEnv()
+              .ifPresent(
+                  variable -> {
+                    String token = environment.apply(variable);
+                    if (token == null || token.isBlank()) {
+                      throw section.valueError(
+                          "bearer-token-env",
+                          "environment variable " + variable + " is not set or blank",
+                          "export " + variable + " with the API's token before starting");
+                    }
+                  });
           settings = http;
         }
         default ->

@@ -119,6 +119,27 @@ class ConfigErrorsTest {
   }
 
   @Test
+  void anUnsetBearerTokenVariableIsReportedAtLoad() {
+    ConfigFileException error =
+        loadFails(
+            ConfigFiles.sqliteAndDirectory(directory)
+                + """
+                destinations:
+                  payments:
+                    type: http
+                    base-uri: https://api.example.com
+                    bearer-token-env: PAYMENTS_TOKEN
+                    request: {path: /payments}
+                """);
+    assertThat(error)
+        .hasMessage(
+            "Cannot configure destinations.payments.bearer-token-env at "
+                + at(13, 23)
+                + ": environment variable PAYMENTS_TOKEN is not set or blank (export PAYMENTS_TOKEN"
+                + " with the API's token before starting)");
+  }
+
+  @Test
   void anUnknownAdapterTypeListsTheKnownTypes() {
     ConfigFileException error =
         loadFails(
