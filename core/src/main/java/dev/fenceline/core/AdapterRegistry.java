@@ -46,6 +46,11 @@ public final class AdapterRegistry {
     return load(AdapterRegistry.class.getClassLoader());
   }
 
+  /** The names of the adapters found, sorted. */
+  public java.util.SortedSet<String> names() {
+    return java.util.Collections.unmodifiableSortedSet(new java.util.TreeSet<>(factories.keySet()));
+  }
+
   /**
    * Returns the factory called {@code name}.
    *

@@ -1,0 +1,37 @@
+package dev.fenceline.config;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.fenceline.spi.ConfigurationException;
+
+/**
+ * A configuration file is wrong: its message reads {@code Cannot configure <key path> at
+ * <file:line:column>: <reason> (<fix>)}. Secrets never appear in the message: values of secret
+ * keys, and values that came from secret environment variables, are shown as {@code ****}.
+ */
+public final class ConfigFileException extends ConfigurationException {
+
+  private static final long serialVersionUID = 1L;
+
+  private final transient ConfigLocation location;
+  private final String keyPath;
+
+  ConfigFileException(String message, ConfigLocation location, String keyPath, Throwable cause) {
+    super(message, cause);
+    this.location = requireNonNull(location, "location is null");
+    this.keyPath = requireNonNull(keyPath, "keyPath is null");
+  }
+
+  /** Where in the file the problem is. */
+  public ConfigLocation location() {
+    return location;
+  }
+
+  /**
+   * The dotted path of the offending key, such as {@code stores.main.url}; empty for a problem of
+   * the whole file.
+   */
+  public String keyPath() {
+    return keyPath;
+  }
+}

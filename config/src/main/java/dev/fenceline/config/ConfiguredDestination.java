@@ -1,0 +1,158 @@
+package dev.fenceline.config;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.fenceline.core.Fenceline;
+import dev.fenceline.http.ApiRequest;
+import dev.fenceline.http.HttpApiDestination;
+import dev.fenceline.spi.Capability;
+import dev.fenceline.spi.Destination;
+import dev.fenceline.spi.FencingToken;
+import dev.fenceline.spi.Guarantee;
+import dev.fenceline.spi.OperationId;
+import dev.fenceline.spi.StoreException;
+import dev.fenceline.spi.WriteOutcome;
+import dev.fenceline.staging.StagedDestination;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * A destination built from the configuration, with the strategy chosen for it and why. Files are
+ * published streamed, never loaded whole.
+ */
+public final class ConfiguredDestination {
+
+  private final String name;
+  private final String type;
+  private final Destination<?> destination;
+  private final Strategy strategy;
+  private final String why;
+  private final Supplier<Fenceline> fenceline;
+  private final HttpDestinationConfig.RequestTemplate request;
+
+  ConfiguredDestination(
+      String name,
+      String type,
+      Destination<?> destination,
+      Strategy strategy,
+      String why,
+      Supplier<Fenceline> fenceline,
+      HttpDestinationConfig.RequestTemplate request) {
+    this.name = requireNonNull(name, "name is null");
+    this.type = requireNonNull(type, "type is null");
+    this.destination = requireNonNull(destination, "destination is null");
+    this.strategy = requireNonNull(strategy, "strategy is null");
+    this.why = requireNonNull(why, "why is null");
+    this.fenceline = requireNonNull(fenceline, "fenceline is null");
+    this.request = request;
+  }
+
+  /** The destination's name in the file (also its {@link Destination#name()}). */
+  public String name() {
+    return name;
+  }
+
+  /** The type of the store written to ({@code vfs}, {@code s3}, ...) or {@code http}. */
+  public String type() {
+    return type;
+  }
+
+  /**
+   * The destination itself: a {@link StagedDestination} (changes are {@link InputStream}s) or an
+   * {@link HttpApiDestination} (changes are {@link ApiRequest}s).
+   */
+  public Destination<?> destination() {
+    return destination;
+  }
+
+  /** What the destination can check and record by itself. */
+  public Set<Capability> capabilities() {
+    return destination.capabilities();
+  }
+
+  /** The guarantee its capabilities support. */
+  public Guarantee guarantee() {
+    return destination.guarantee();
+  }
+
+  /** How stale writers are kept out. */
+  public Strategy strategy() {
+    return strategy;
+  }
+
+  /** Which stores were chosen and why, in one sentence without secrets. */
+  public String why() {
+    return why;
+  }
+
+  /** The doctor's row for this destination. */
+  public DestinationReport report() {
+    return new DestinationReport(name, type, capabilities(), guarantee(), strategy, why);
+  }
+
+  /**
+   * Publishes {@code file} for {@code operation} with {@code token}, through the configuration's
+   * {@link Fenceline} (so the {@code allow-*} flags apply): a staged destination streams the file
+   * to its blob store and swaps the pointer; an HTTP destination sends the configured request with
+   * the file as its body ({@code {resource}} and {@code {operation}} in its path replaced).
+   *
+   * @return the outcome: applied, already applied (with the first receipt), or rejected as stale
+   * @throws dev.fenceline.spi.ConfigurationException if the destination's guarantee is weaker than
+   *     the file allows
+   * @throws StoreException if the file cannot be read or the destination failed (see {@link
+   *     StoreException#outcomeUnknown()})
+   */
+  @SuppressWarnings("unchecked")
+  public WriteOutcome publish(FencingToken token, OperationId operation, Path file) {
+    requireNonNull(token, "token is null");
+    requireNonNull(operation, "operation is null");
+    requireNonNull(file, "file is null");
+    if (!Files.isRegularFile(file)) {
+      throw new StoreException(
+          "Cannot publish " + file + " to " + name + ": it is not a readable file (check the path)",
+          null,
+          false);
+    }
+    if (destination instanceof HttpApiDestination http) {
+      String path =
+          request
+              .path()
+              .replace("{resource}", encode(token.resource().value()))
+              .replace("{operation}", encode(operation.value()));
+      ApiRequest call =
+          ApiRequest.of(
+              request.method(),
+              path,
+              request.contentType(),
+              Map.of(),
+              new ApiRequest.FileBody(file));
+      return fenceline.get().publish(token, http, operation, call);
+    }
+    try (InputStream content = Files.newInputStream(file)) {
+      return fenceline
+          .get()
+          .publish(token, (Destination<InputStream>) destination, operation, content);
+    } catch (IOException e) {
+      throw new StoreException(
+          "Cannot publish " + file + " to " + name + ": " + e.getMessage() + " (check the file)",
+          e,
+          false);
+    }
+  }
+
+  private static String encode(String value) {
+    return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
+  }
+
+  @Override
+  public String toString() {
+    return name + " (" + type + ", " + guarantee() + ", " + strategy + ")";
+  }
+}

@@ -1,0 +1,732 @@
+package dev.fenceline.config;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.fenceline.core.AdapterRegistry;
+import dev.fenceline.core.Fenceline;
+import dev.fenceline.http.HttpApiDestination;
+import dev.fenceline.spi.Adapter;
+import dev.fenceline.spi.AdapterFactory;
+import dev.fenceline.spi.BlobKey;
+import dev.fenceline.spi.BlobStore;
+import dev.fenceline.spi.ConfigurationException;
+import dev.fenceline.spi.Destination;
+import dev.fenceline.spi.IntentStore;
+import dev.fenceline.spi.LeaseIssuer;
+import dev.fenceline.spi.PointerStore;
+import dev.fenceline.spi.StoreException;
+import dev.fenceline.staging.StagedDestination;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A Fenceline configuration file, loaded with one call; gives the same objects the builders give.
+ *
+ * <pre>{@code
+ * try (FencelineConfig config = FencelineConfig.load(Path.of("fenceline.yaml"))) {
+ *   Fenceline fenceline = config.fenceline();
+ *   ConfiguredDestination reports = config.destination("reports");
+ *   try (HeldLease lease = fenceline.tryAcquire(ResourceId.of("nightly-report")).orElseThrow()) {
+ *     fenceline.register(lease, reports.destination());
+ *     WriteOutcome outcome = reports.publish(lease.token(), OperationId.of("report-2026-10-27"), file);
+ *   }
+ * }
+ * }</pre>
+ *
+ * <p>{@link #load} reads and checks the whole file (syntax, keys, types, durations, environment
+ * variables, store and adapter references) without connecting to anything. Stores are opened when
+ * first needed ({@link #issuer()}, {@link #destination}, {@link #describe()}) and closed by {@link
+ * #close()}. The file's format is documented in {@code examples/fenceline.yaml}.
+ *
+ * <p>Every problem with the file is a {@link ConfigFileException} naming the file, line, column,
+ * key path and fix; a store that cannot be reached is a {@link StoreException}. Secrets never
+ * appear in messages or {@link #toString()}. Thread-safe.
+ */
+public final class FencelineConfig implements AutoCloseable {
+
+  private static final Set<String> KEYS =
+      Set.of(
+          "stores",
+          "issuer",
+          "lease",
+          "allow-unguarded",
+          "allow-idempotent-only",
+          "allow-fenced-at-intent",
+          "destinations");
+
+  private static final Set<String> URL_KEYS = Set.of("url", "uri", "endpoint", "base-uri");
+  private static final Pattern KEY_IN_MESSAGE = Pattern.compile("keys? \"([a-z0-9-]+)\"");
+
+  private final Path file;
+  private final Section root;
+  private final Function<String, String> environment;
+  private final AdapterRegistry registry;
+  private final Map<String, StoreEntry> stores;
+  private final String issuerStore;
+  private final LeaseConfig lease;
+  private final boolean allowUnguarded;
+  private final boolean allowIdempotentOnly;
+  private final boolean allowFencedAtIntent;
+  private final Map<String, DestinationEntry> destinations;
+
+  private final Map<String, Adapter> opened = new LinkedHashMap<>();
+  private final Map<String, ConfiguredDestination> built = new LinkedHashMap<>();
+  private Fenceline fenceline;
+  private boolean closed;
+
+  /** One store section. */
+  private record StoreEntry(
+      String name, String type, Section section, Object settings, Map<String, String> keys) {}
+
+  /**
+   * One destination section: a {@link StagedDestinationConfig} or {@link HttpDestinationConfig}.
+   */
+  private record DestinationEntry(String name, Section section, Object settings) {}
+
+  private FencelineConfig(Path file, Section root, AdapterRegistry registry) {
+    this.file = file;
+    this.root = root;
+    this.environment = root.source().environment();
+    this.registry = registry;
+    root.allowOnly(KEYS);
+    this.stores = readStores(root);
+    this.lease = root.section("lease").map(LeaseConfig::from).orElseGet(LeaseConfig::defaults);
+    this.allowUnguarded = root.bool("allow-unguarded").orElse(false);
+    this.allowIdempotentOnly = root.bool("allow-idempotent-only").orElse(false);
+    this.allowFencedAtIntent = root.bool("allow-fenced-at-intent").orElse(false);
+    this.issuerStore = root.requiredString("issuer", "main   # a store of type jdbc");
+    requireStore(root, "issuer", issuerStore);
+    this.destinations = readDestinations(root);
+  }
+
+  /**
+   * Loads {@code file}, reading {@code ${VAR}} references from the process environment.
+   *
+   * @throws ConfigFileException if the file is missing, not YAML, or wrong anywhere
+   */
+  public static FencelineConfig load(Path file) {
+    return load(file, System::getenv);
+  }
+
+  /**
+   * Loads {@code file}, reading {@code ${VAR}} references (and HTTP bearer tokens) from {@code
+   * environment}.
+   *
+   * @throws ConfigFileException if the file is missing, not YAML, or wrong anywhere
+   */
+  public static FencelineConfig load(Path file, Function<String, String> environment) {
+    return load(file, environment, AdapterRegistry.load());
+  }
+
+  /** As {@link #load(Path, Function)}, with the adapters of {@code registry}. */
+  public static FencelineConfig load(
+      Path file, Function<String, String> environment, AdapterRegistry registry) {
+    requireNonNull(file, "file is null");
+    requireNonNull(environment, "environment is null");
+    requireNonNull(registry, "registry is null");
+    ConfigNode.Mapping tree = YamlTreeReader.read(file);
+    Section.Source source = new Section.Source(environment, new Secrets());
+    collectSecrets(tree, source);
+    return new FencelineConfig(file, new Section(source, "", tree), registry);
+  }
+
+  /** The configuration file. */
+  public Path file() {
+    return file;
+  }
+
+  /** The {@code lease:} settings (defaults if the section is missing). */
+  public LeaseConfig lease() {
+    return lease;
+  }
+
+  /** The names of the configured stores, in file order. */
+  public Set<String> storeNames() {
+    return Collections.unmodifiableSet(new java.util.LinkedHashSet<>(stores.keySet()));
+  }
+
+  /** The names of the configured destinations, in file order. */
+  public Set<String> destinationNames() {
+    return Collections.unmodifiableSet(new java.util.LinkedHashSet<>(destinations.keySet()));
+  }
+
+  /**
+   * The lease issuer of the {@code issuer:} store, opening the store if needed.
+   *
+   * @throws ConfigFileException if that store offers no lease issuer
+   * @throws StoreException if the store cannot be reached
+   */
+  public synchronized LeaseIssuer issuer() {
+    return adapter(issuerStore)
+        .leaseIssuer()
+        .orElseThrow(
+            () ->
+                root.keyError(
+                    "issuer",
+                    "store \""
+                        + issuerStore
+                        + "\" ("
+                        + stores.get(issuerStore).type()
+                        + ") offers no lease issuer",
+                    "point issuer at a store that issues leases, e.g. one of type jdbc"));
+  }
+
+  /**
+   * A new {@link Fenceline} builder preset from the file: issuer, holder, lease ttl and renewal,
+   * and the {@code allow-*} flags. The caller builds and closes it.
+   */
+  public Fenceline.Builder fencelineBuilder() {
+    return Fenceline.builder()
+        .issuer(issuer())
+        .holder(lease.holder())
+        .leaseTtl(lease.ttl())
+        .renewEvery(lease.renewEvery())
+        .allowUnguarded(allowUnguarded)
+        .allowIdempotentOnly(allowIdempotentOnly)
+        .allowFencedAtIntent(allowFencedAtIntent);
+  }
+
+  /**
+   * The {@link Fenceline} built from {@link #fencelineBuilder()}, one per configuration, closed by
+   * {@link #close()}.
+   */
+  public synchronized Fenceline fenceline() {
+    checkOpen();
+    if (fenceline == null) {
+      fenceline = fencelineBuilder().build();
+    }
+    return fenceline;
+  }
+
+  /**
+   * The destination called {@code name}, opening its stores if needed; the strategy follows the
+   * stores' capabilities (see {@link Strategy}).
+   *
+   * @throws ConfigurationException if there is no such destination (the message lists the names),
+   *     or its stores cannot serve it (a {@link ConfigFileException} at its section)
+   * @throws StoreException if a store cannot be reached
+   */
+  public synchronized ConfiguredDestination destination(String name) {
+    requireNonNull(name, "name is null");
+    checkOpen();
+    ConfiguredDestination done = built.get(name);
+    if (done != null) {
+      return done;
+    }
+    DestinationEntry entry = destinations.get(name);
+    if (entry == null) {
+      throw new ConfigurationException(
+          "Cannot find destination \""
+              + root.source().secrets().scrub(name)
+              + "\" in "
+              + file
+              + ": "
+              + (destinations.isEmpty()
+                  ? "none is configured (add one under destinations:)"
+                  : "configured are "
+                      + String.join(", ", destinations.keySet())
+                      + " (check the spelling)"));
+    }
+    ConfiguredDestination destination =
+        entry.settings() instanceof HttpDestinationConfig http
+            ? buildHttp(entry, http)
+            : buildStaged(entry, (StagedDestinationConfig) entry.settings());
+    built.put(name, destination);
+    return destination;
+  }
+
+  /**
+   * Opens every store and destination and reports each destination's type, capabilities, guarantee,
+   * strategy and why: what {@code fenceline doctor} prints. Opening a store runs its adapter's
+   * checks (durability, primary, S3 probe).
+   *
+   * @throws ConfigFileException if a store or destination cannot be built as configured
+   * @throws StoreException if a store cannot be reached
+   */
+  public synchronized List<DestinationReport> describe() {
+    checkOpen();
+    for (String store : stores.keySet()) {
+      adapter(store);
+    }
+    List<DestinationReport> reports = new ArrayList<>();
+    for (String name : destinations.keySet()) {
+      reports.add(destination(name).report());
+    }
+    return List.copyOf(reports);
+  }
+
+  /** Closes the {@link #fenceline()} and every opened store; later calls fail. */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    RuntimeException failure = null;
+    if (fenceline != null) {
+      fenceline.close();
+    }
+    List<Map.Entry<String, Adapter>> toClose = new ArrayList<>(opened.entrySet());
+    Collections.reverse(toClose);
+    for (Map.Entry<String, Adapter> adapter : toClose) {
+      try {
+        adapter.getValue().close();
+      } catch (RuntimeException e) {
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  /** File, stores with their types, issuer and destination names; never a value of a key. */
+  @Override
+  public String toString() {
+    StringBuilder text =
+        new StringBuilder("FencelineConfig[file=").append(file).append(", stores=[");
+    List<String> parts = new ArrayList<>();
+    stores.values().forEach(store -> parts.add(store.name() + " (" + store.type() + ")"));
+    text.append(String.join(", ", parts))
+        .append("], issuer=")
+        .append(issuerStore)
+        .append(", destinations=")
+        .append(destinations.keySet())
+        .append("]");
+    return root.source().secrets().scrub(text.toString());
+  }
+
+  // ---- reading -----------------------------------------------------------------------------
+
+  private Map<String, StoreEntry> readStores(Section root) {
+    Map<String, StoreEntry> result = new LinkedHashMap<>();
+    for (Map.Entry<String, Section> named : root.sections("stores").entrySet()) {
+      Section section = named.getValue();
+      String type = section.requiredString("type", "jdbc");
+      AdapterFactory factory;
+      try {
+        factory = registry.factory(type);
+      } catch (ConfigurationException e) {
+        throw section.valueError(
+            "type",
+            "unknown store type \"" + type + "\"",
+            "known types: "
+                + knownTypes()
+                + "; check the spelling, or add the adapter's jar to the class path");
+      }
+      Object settings;
+      Map<String, String> keys;
+      switch (factory.name()) {
+        case "jdbc" -> {
+          JdbcStoreConfig jdbc = JdbcStoreConfig.from(section);
+          settings = jdbc;
+          keys = jdbc.adapterKeys();
+        }
+        case "vfs" -> {
+          VfsStoreConfig vfs = VfsStoreConfig.from(section);
+          settings = vfs;
+          keys = vfs.adapterKeys();
+        }
+        case "s3" -> {
+          S3StoreConfig s3 = S3StoreConfig.from(section);
+          settings = s3;
+          keys = s3.adapterKeys();
+        }
+        default -> {
+          // An adapter this module does not know: its factory checks its own keys on open.
+          keys = new LinkedHashMap<>();
+          for (String key : section.keys()) {
+            if (!key.equals("type")) {
+              section.string(key).ifPresent(value -> keys.put(key, value));
+            }
+          }
+          settings = Map.copyOf(keys);
+        }
+      }
+      result.put(named.getKey(), new StoreEntry(named.getKey(), type, section, settings, keys));
+    }
+    if (result.isEmpty()) {
+      throw root.keyError(
+          "stores",
+          "no store is configured",
+          "add one, e.g. stores: {main: {type: jdbc, url: \"jdbc:sqlite:fenceline.db\"}}");
+    }
+    return result;
+  }
+
+  private Map<String, DestinationEntry> readDestinations(Section root) {
+    Map<String, DestinationEntry> result = new LinkedHashMap<>();
+    Section names = root.section("destinations").orElse(null);
+    for (Map.Entry<String, Section> named : root.sections("destinations").entrySet()) {
+      String name = named.getKey();
+      Section section = named.getValue();
+      if (!Destination.NAME.matcher(name).matches()) {
+        throw names.keyError(
+            name,
+            "\"" + name + "\" is not a destination name",
+            "use 1 to 64 characters from a-z, 0-9, '.', '_' and '-', starting with a letter or digit");
+      }
+      String type = section.string("type").orElse("staged");
+      Object settings;
+      switch (type) {
+        case "staged" -> {
+          StagedDestinationConfig staged = StagedDestinationConfig.from(section);
+          requireStore(section, "store", staged.store());
+          staged.pointerStore().ifPresent(store -> requireStore(section, "pointer-store", store));
+          staged
+              .prefix()
+              .ifPresent(
+                  prefix -> {
+                    try {
+                      BlobKey.of(prefix);
+                    } catch (IllegalArgumentException e) {
+                      throw section.valueError("prefix", e.getMessage(), "e.g. reports");
+                    }
+                  });
+          settings = staged;
+        }
+        case "http" -> {
+          HttpDestinationConfig http = HttpDestinationConfig.from(section);
+          http.intentStore().ifPresent(store -> requireStore(section, "intent-store", store));
+          http.bearerTokenEnv()
+              .ifPresent(
+                  variable -> {
+                    String token = environment.apply(variable);
+                    if (token == null || token.isBlank()) {
+                      throw section.valueError(
+                          "bearer-token-env",
+                          "environment variable " + variable + " is not set or blank",
+                          "export " + variable + " with the API's token before starting");
+                    }
+                  });
+          settings = http;
+        }
+        default ->
+            throw section.valueError(
+                "type",
+                "unknown destination type \"" + type + "\"",
+                "known types: staged (the default: files through a store's blob store), http");
+      }
+      result.put(name, new DestinationEntry(name, section, settings));
+    }
+    return result;
+  }
+
+  private void requireStore(Section section, String key, String store) {
+    if (!stores.containsKey(store)) {
+      throw section.valueError(
+          key,
+          "no store is called \"" + store + "\"",
+          "configured stores: " + String.join(", ", stores.keySet()));
+    }
+  }
+
+  private String knownTypes() {
+    return registry.names().isEmpty()
+        ? "(none on the class path)"
+        : String.join(", ", registry.names());
+  }
+
+  /** Registers every secret value before anything can be shown. */
+  private static void collectSecrets(ConfigNode node, Section.Source source) {
+    if (node instanceof ConfigNode.Mapping mapping) {
+      for (Map.Entry<ConfigNode.Key, ConfigNode> entry : mapping.entries().entrySet()) {
+        String key = entry.getKey().name();
+        if (entry.getValue() instanceof ConfigNode.Scalar scalar) {
+          collectSecret(key, scalar, source);
+        } else {
+          collectSecrets(entry.getValue(), source);
+        }
+      }
+    } else if (node instanceof ConfigNode.Sequence sequence) {
+      sequence.items().forEach(item -> collectSecrets(item, source));
+    }
+  }
+
+  private static void collectSecret(String key, ConfigNode.Scalar scalar, Section.Source source) {
+    Secrets secrets = source.secrets();
+    boolean secretKey = Secrets.isSecretKey(key);
+    if (secretKey && !scalar.text().contains("${")) {
+      secrets.add(scalar.text());
+    }
+    try {
+      Interpolation.Result result = Interpolation.resolve(scalar.text(), source.environment());
+      if (secretKey || result.variables().stream().anyMatch(Secrets::isSecretVariable)) {
+        secrets.add(result.value());
+      }
+      for (String variable : result.variables()) {
+        if (Secrets.isSecretVariable(variable)) {
+          secrets.add(source.environment().apply(variable));
+        }
+      }
+      if (URL_KEYS.contains(key)) {
+        secrets.addFromUrl(result.value());
+      }
+    } catch (Interpolation.Unresolved e) {
+      // Reported with its location when the value is read.
+    }
+    if (key.equals("bearer-token-env")) {
+      secrets.add(source.environment().apply(scalar.text().strip()));
+    }
+  }
+
+  // ---- opening -----------------------------------------------------------------------------
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException(
+          "Cannot use the configuration " + file + ": it is closed (load it again)");
+    }
+  }
+
+  /** The store's adapter, opened on first use. */
+  private Adapter adapter(String name) {
+    checkOpen();
+    Adapter adapter = opened.get(name);
+    if (adapter != null) {
+      return adapter;
+    }
+    StoreEntry store = stores.get(name);
+    Section section = store.section();
+    try {
+      adapter = registry.create(store.type(), name, store.keys());
+    } catch (ConfigurationException e) {
+      String key = keyNamedIn(e.getMessage()).filter(section::has).orElse("type");
+      throw section.error(
+          section.location(key),
+          section.path(key),
+          "the " + store.type() + " adapter refused the store: " + e.getMessage(),
+          null,
+          e);
+    } catch (StoreException e) {
+      Secrets secrets = root.source().secrets();
+      String message =
+          "Cannot open store "
+              + section.path()
+              + " ("
+              + store.type()
+              + ") configured at "
+              + section.location()
+              + ": "
+              + secrets.scrub(e.getMessage());
+      throw new StoreException(
+          message, secrets.scrub(e.getMessage()).equals(e.getMessage()) ? e : null, false);
+    }
+    opened.put(name, adapter);
+    return adapter;
+  }
+
+  private static Optional<String> keyNamedIn(String message) {
+    Matcher matcher = KEY_IN_MESSAGE.matcher(String.valueOf(message));
+    return matcher.find() ? Optional.of(matcher.group(1)) : Optional.empty();
+  }
+
+  private String describeStore(String name) {
+    return name + " (" + stores.get(name).type() + ")";
+  }
+
+  private ConfiguredDestination buildStaged(
+      DestinationEntry entry, StagedDestinationConfig config) {
+    Section section = entry.section();
+    String name = entry.name();
+    StoreEntry store = stores.get(config.store());
+    BlobStore blobs =
+        adapter(config.store())
+            .blobStore()
+            .orElseThrow(
+                () ->
+                    section.valueError(
+                        "store",
+                        "store "
+                            + describeStore(config.store())
+                            + " offers no blob store to stage files in",
+                        "point store at a vfs or s3 store; a "
+                            + store.type()
+                            + " store serves as pointer-store or issuer"));
+    PointerStore pointers;
+    Strategy strategy;
+    String why;
+    if (config.pointerStore().isPresent()) {
+      String other = config.pointerStore().get();
+      pointers = pointerStoreOf(section, "pointer-store", other, name);
+      strategy =
+          other.equals(config.store())
+              ? Strategy.STAGED_WITH_OWN_POINTER_STORE
+              : Strategy.STAGED_WITH_POINTER_STORE;
+      why =
+          "pointer-store: " + other + " is set; staged with pointer store " + describeStore(other);
+    } else {
+      Optional<PointerStore> own;
+      String ownProblem;
+      try {
+        own = adapter(config.store()).pointerStore(name);
+        ownProblem = own.isPresent() ? null : "it offers no pointer store (it cannot check epochs)";
+      } catch (ConfigurationException e) {
+        own = Optional.empty();
+        ownProblem = "its pointer store failed its checks: " + e.getMessage();
+      }
+      if (own.isPresent()) {
+        pointers = own.get();
+        strategy = Strategy.STAGED_WITH_OWN_POINTER_STORE;
+        why =
+            store.type()
+                + " store "
+                + config.store()
+                + " offers a blob store and a pointer store that passed its checks; staged with"
+                + " its own pointer store";
+      } else {
+        if (issuerStore.equals(config.store())) {
+          throw section.valueError(
+              "store",
+              "store " + describeStore(config.store()) + " cannot publish: " + ownProblem,
+              "set pointer-store: to a store of type jdbc");
+        }
+        pointers = pointerStoreOf(root, "issuer", issuerStore, name);
+        strategy = Strategy.STAGED_WITH_POINTER_STORE;
+        why =
+            store.type()
+                + " store "
+                + config.store()
+                + ": "
+                + ownProblem
+                + "; staged with pointer store "
+                + describeStore(issuerStore)
+                + ", the issuer's store";
+      }
+    }
+    StagedDestination.Builder builder =
+        StagedDestination.builder(blobs, pointers)
+            .sweepGrace(config.sweepGrace())
+            .keepVersions(config.keepVersions());
+    config.prefix().ifPresent(prefix -> builder.prefix(BlobKey.of(prefix)));
+    StagedDestination destination = builder.build();
+    return new ConfiguredDestination(
+        name,
+        store.type(),
+        destination,
+        strategy,
+        root.source().secrets().scrub(why),
+        this::fenceline,
+        null);
+  }
+
+  private PointerStore pointerStoreOf(Section section, String key, String store, String name) {
+    try {
+      return adapter(store)
+          .pointerStore(name)
+          .orElseThrow(
+              () ->
+                  section.valueError(
+                      key,
+                      "store " + describeStore(store) + " offers no pointer store",
+                      "name a store that can check epochs, e.g. one of type jdbc"));
+    } catch (ConfigFileException e) {
+      throw e;
+    } catch (ConfigurationException e) {
+      throw section.error(
+          section.location(key),
+          section.path(key),
+          "the pointer store of " + describeStore(store) + " failed its checks: " + e.getMessage(),
+          null,
+          e);
+    }
+  }
+
+  private ConfiguredDestination buildHttp(DestinationEntry entry, HttpDestinationConfig config) {
+    Section section = entry.section();
+    String name = entry.name();
+    String intentStoreName = config.intentStore().orElse(issuerStore);
+    IntentStore intents =
+        adapter(intentStoreName)
+            .intentStore(name)
+            .orElseThrow(
+                () ->
+                    section.keyError(
+                        "intent-store",
+                        "store " + describeStore(intentStoreName) + " offers no intent store",
+                        "set intent-store: to a store of type jdbc"));
+    HttpApiDestination destination;
+    try {
+      HttpApiDestination.Builder builder =
+          HttpApiDestination.builder()
+              .name(name)
+              .baseUri(config.baseUri())
+              .intentStore(intents)
+              .environment(environment)
+              .idempotencyKeyHeader(config.idempotencyKeyHeader())
+              .attemptTimeLimit(config.attemptTimeLimit())
+              .maxAttempts(config.maxAttempts())
+              .backoff(
+                  config.backoff().initial(), config.backoff().multiplier(), config.backoff().max())
+              .resendInDoubtWithoutLookup(config.resendInDoubtWithoutLookup());
+      config.bearerTokenEnv().ifPresent(builder::bearerTokenFromEnv);
+      config
+          .lookup()
+          .ifPresent(
+              lookup ->
+                  builder.lookup(
+                      lookup.path(),
+                      lookup.recordPointer().orElse(null),
+                      lookup.keyPointer().orElse(null)));
+      config.keyRetention().ifPresent(builder::keyRetention);
+      config.receiptFields().forEach(builder::receiptField);
+      destination = builder.build();
+    } catch (ConfigurationException | IllegalArgumentException e) {
+      String key = httpKeyFor(e.getMessage(), section);
+      throw section.error(
+          section.location(key),
+          section.path(key),
+          "the http destination refused it: " + e.getMessage(),
+          null,
+          e);
+    }
+    String why =
+        "the API at "
+            + Secrets.redactUrls(config.baseUri().toString())
+            + " cannot compare epochs: each call's intent is recorded with an epoch check in "
+            + describeStore(intentStoreName)
+            + " before any request, and every attempt carries one idempotency key";
+    return new ConfiguredDestination(
+        name,
+        "http",
+        destination,
+        Strategy.FENCED_AT_INTENT,
+        root.source().secrets().scrub(why),
+        this::fenceline,
+        config.request());
+  }
+
+  /** The key of an http section a builder message is about, for the error's location. */
+  private static String httpKeyFor(String message, Section section) {
+    String text = String.valueOf(message).toLowerCase(java.util.Locale.ROOT);
+    Map<String, String> phrases = new LinkedHashMap<>();
+    phrases.put("base uri", "base-uri");
+    phrases.put("lookup", "lookup");
+    phrases.put("receipt field", "receipt-fields");
+    phrases.put("idempotency key header", "idempotency-key-header");
+    phrases.put("key retention", "key-retention");
+    phrases.put("variable", "bearer-token-env");
+    phrases.put("token", "bearer-token-env");
+    phrases.put("attempt", "max-attempts");
+    phrases.put("backoff", "backoff");
+    for (Map.Entry<String, String> phrase : phrases.entrySet()) {
+      if (text.contains(phrase.getKey()) && section.has(phrase.getValue())) {
+        return phrase.getValue();
+      }
+    }
+    return "type";
+  }
+}

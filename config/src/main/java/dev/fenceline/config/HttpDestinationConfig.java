@@ -1,0 +1,249 @@
+package dev.fenceline.config;
+
+import static java.util.Objects.requireNonNull;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A destination of {@code type: http}: one external API call per operation, fenced at the intent
+ * ({@code dev.fenceline.http.HttpApiDestination}, guarantee {@code FENCED_AT_INTENT}; publishing to
+ * it needs {@code allow-fenced-at-intent: true}).
+ *
+ * <table>
+ *   <caption>http destination keys</caption>
+ *   <tr><th>key</th><th>meaning</th><th>default</th></tr>
+ *   <tr><td>{@code base-uri}</td><td>the API's base URL, no credentials</td><td>required</td></tr>
+ *   <tr><td>{@code intent-store}</td><td>the store that records intents (jdbc)</td><td>the
+ *       issuer's store</td></tr>
+ *   <tr><td>{@code bearer-token-env}</td><td>environment variable holding the bearer token (its
+ *       value is masked everywhere)</td><td>no token</td></tr>
+ *   <tr><td>{@code idempotency-key-header}</td><td>header carrying the key</td><td>{@code
+ *       Idempotency-Key}</td></tr>
+ *   <tr><td>{@code attempt-time-limit}</td><td>time limit of one attempt</td><td>{@code 30s}</td></tr>
+ *   <tr><td>{@code max-attempts}</td><td>attempts per request, 1 to 20</td><td>{@code 3}</td></tr>
+ *   <tr><td>{@code backoff.initial}, {@code backoff.multiplier}, {@code backoff.max}</td>
+ *       <td>exponential backoff</td><td>{@code 500ms}, {@code 2.0}, {@code 30s}</td></tr>
+ *   <tr><td>{@code lookup.path}, {@code lookup.record-pointer}, {@code lookup.key-pointer}</td>
+ *       <td>result lookup by key ({@code {key}} placeholder), JSON pointers</td><td>no lookup</td></tr>
+ *   <tr><td>{@code key-retention}</td><td>how long the API keeps keys</td><td>forever</td></tr>
+ *   <tr><td>{@code resend-in-doubt-without-lookup}</td><td>see {@code HttpApiDestination}</td>
+ *       <td>{@code false}</td></tr>
+ *   <tr><td>{@code receipt-fields}</td><td>receipt attribute → JSON pointer of the answer</td>
+ *       <td>none</td></tr>
+ *   <tr><td>{@code request.method}, {@code request.path}, {@code request.content-type}</td><td>the
+ *       request a published file is sent with; the path may hold {@code {resource}} and {@code
+ *       {operation}}</td><td>{@code POST}, required, {@code application/octet-stream}</td></tr>
+ * </table>
+ *
+ * @param baseUri see the table
+ * @param intentStore see the table
+ * @param bearerTokenEnv see the table
+ * @param idempotencyKeyHeader see the table
+ * @param attemptTimeLimit see the table
+ * @param maxAttempts see the table
+ * @param backoff see the table
+ * @param lookup see the table
+ * @param keyRetention see the table
+ * @param resendInDoubtWithoutLookup see the table
+ * @param receiptFields see the table
+ * @param request see the table
+ */
+public record HttpDestinationConfig(
+    URI baseUri,
+    Optional<String> intentStore,
+    Optional<String> bearerTokenEnv,
+    String idempotencyKeyHeader,
+    Duration attemptTimeLimit,
+    int maxAttempts,
+    Backoff backoff,
+    Optional<Lookup> lookup,
+    Optional<Duration> keyRetention,
+    boolean resendInDoubtWithoutLookup,
+    Map<String, String> receiptFields,
+    RequestTemplate request) {
+
+  static final Set<String> KEYS =
+      Set.of(
+          "type",
+          "base-uri",
+          "intent-store",
+          "bearer-token-env",
+          "idempotency-key-header",
+          "attempt-time-limit",
+          "max-attempts",
+          "backoff",
+          "lookup",
+          "key-retention",
+          "resend-in-doubt-without-lookup",
+          "receipt-fields",
+          "request");
+
+  /** Validates the settings. */
+  public HttpDestinationConfig {
+    requireNonNull(baseUri, "baseUri is null");
+    requireNonNull(intentStore, "intentStore is null");
+    requireNonNull(bearerTokenEnv, "bearerTokenEnv is null");
+    requireNonNull(idempotencyKeyHeader, "idempotencyKeyHeader is null");
+    requireNonNull(attemptTimeLimit, "attemptTimeLimit is null");
+    requireNonNull(backoff, "backoff is null");
+    requireNonNull(lookup, "lookup is null");
+    requireNonNull(keyRetention, "keyRetention is null");
+    receiptFields = Map.copyOf(requireNonNull(receiptFields, "receiptFields is null"));
+    requireNonNull(request, "request is null");
+    if (maxAttempts < 1 || maxAttempts > 20) {
+      throw new IllegalArgumentException("Cannot use " + maxAttempts + " attempts: 1 to 20");
+    }
+  }
+
+  /**
+   * Exponential backoff between attempts.
+   *
+   * @param initial the first wait
+   * @param multiplier the growth per retry, at least 1
+   * @param max the longest wait
+   */
+  public record Backoff(Duration initial, double multiplier, Duration max) {
+    static final Set<String> KEYS = Set.of("initial", "multiplier", "max");
+
+    /** The defaults: 500 ms, 2.0, 30 s. */
+    public static final Backoff DEFAULT =
+        new Backoff(Duration.ofMillis(500), 2.0, Duration.ofSeconds(30));
+
+    /** Validates the settings. */
+    public Backoff {
+      requireNonNull(initial, "initial is null");
+      requireNonNull(max, "max is null");
+      if (multiplier < 1) {
+        throw new IllegalArgumentException(
+            "Cannot use backoff multiplier " + multiplier + ": at least 1");
+      }
+    }
+  }
+
+  /**
+   * The result lookup request.
+   *
+   * @param path the path template under the base URI, with {@code {key}}
+   * @param recordPointer JSON pointer selecting the record in a list answer
+   * @param keyPointer JSON pointer of the idempotency key inside the record
+   */
+  public record Lookup(String path, Optional<String> recordPointer, Optional<String> keyPointer) {
+    static final Set<String> KEYS = Set.of("path", "record-pointer", "key-pointer");
+
+    /** Validates the settings. */
+    public Lookup {
+      requireNonNull(path, "path is null");
+      requireNonNull(recordPointer, "recordPointer is null");
+      requireNonNull(keyPointer, "keyPointer is null");
+    }
+  }
+
+  /**
+   * The request a published file is sent with, its body streamed from the file.
+   *
+   * @param method {@code POST}, {@code PUT} or {@code PATCH}
+   * @param path the path under the base URI; {@code {resource}} and {@code {operation}} are
+   *     replaced, URL-encoded
+   * @param contentType the body's content type
+   */
+  public record RequestTemplate(String method, String path, String contentType) {
+    static final Set<String> KEYS = Set.of("method", "path", "content-type");
+
+    /** Validates the settings. */
+    public RequestTemplate {
+      requireNonNull(method, "method is null");
+      requireNonNull(path, "path is null");
+      requireNonNull(contentType, "contentType is null");
+      if (!Set.of("POST", "PUT", "PATCH").contains(method)) {
+        throw new IllegalArgumentException(
+            "Cannot send files with " + method + ": POST, PUT or PATCH");
+      }
+    }
+  }
+
+  static HttpDestinationConfig from(Section section) {
+    section.allowOnly(KEYS);
+    String base = section.requiredString("base-uri", "https://api.example.com/v1");
+    URI baseUri;
+    try {
+      baseUri = new URI(base);
+    } catch (URISyntaxException e) {
+      throw section.valueError(
+          "base-uri",
+          "\"" + section.shown("base-uri", base) + "\" is not a URL",
+          "e.g. https://api.example.com/v1");
+    }
+    Backoff backoff =
+        section
+            .section("backoff")
+            .map(
+                b -> {
+                  b.allowOnly(Backoff.KEYS);
+                  Backoff value =
+                      new Backoff(
+                          b.positiveDuration("initial").orElse(Backoff.DEFAULT.initial()),
+                          b.decimal("multiplier", 1, 100).orElse(Backoff.DEFAULT.multiplier()),
+                          b.positiveDuration("max").orElse(Backoff.DEFAULT.max()));
+                  if (value.max().compareTo(value.initial()) < 0) {
+                    throw b.valueError(
+                        "max", "max is shorter than initial", "make max at least initial");
+                  }
+                  return value;
+                })
+            .orElse(Backoff.DEFAULT);
+    Optional<Lookup> lookup =
+        section
+            .section("lookup")
+            .map(
+                l -> {
+                  l.allowOnly(Lookup.KEYS);
+                  return new Lookup(
+                      l.requiredString("path", "/payments/by-key/{key}"),
+                      l.string("record-pointer"),
+                      l.string("key-pointer"));
+                });
+    RequestTemplate request =
+        section
+            .section("request")
+            .map(
+                r -> {
+                  r.allowOnly(RequestTemplate.KEYS);
+                  String method = r.string("method").orElse("POST");
+                  if (!Set.of("POST", "PUT", "PATCH").contains(method)) {
+                    throw r.valueError(
+                        "method",
+                        "\"" + method + "\" cannot send a file",
+                        "write POST, PUT or PATCH");
+                  }
+                  return new RequestTemplate(
+                      method,
+                      r.requiredString("path", "/reports/{resource}"),
+                      r.string("content-type").orElse("application/octet-stream"));
+                })
+            .orElseThrow(
+                () ->
+                    section.keyError(
+                        "request",
+                        "the key is missing",
+                        "add request: {method: POST, path: /reports/{resource}, content-type:"
+                            + " application/json}"));
+    return new HttpDestinationConfig(
+        baseUri,
+        section.string("intent-store"),
+        section.string("bearer-token-env"),
+        section.string("idempotency-key-header").orElse("Idempotency-Key"),
+        section.positiveDuration("attempt-time-limit").orElse(Duration.ofSeconds(30)),
+        section.integer("max-attempts", 1, 20).orElse(3),
+        backoff,
+        lookup,
+        section.positiveDuration("key-retention"),
+        section.bool("resend-in-doubt-without-lookup").orElse(false),
+        section.strings("receipt-fields"),
+        request);
+  }
+}

@@ -1,0 +1,130 @@
+package dev.fenceline.config;
+
+import static java.util.Objects.requireNonNull;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A store of {@code type: s3} (needs {@code fenceline-s3} on the class path): a bucket that offers
+ * a blob store, and pointer stores if the endpoint passes the conditional-write probe. Credentials
+ * come from the AWS SDK's default chain (environment, profile, role), never from this file.
+ *
+ * <table>
+ *   <caption>s3 keys</caption>
+ *   <tr><th>key</th><th>meaning</th><th>default</th></tr>
+ *   <tr><td>{@code bucket}</td><td>the bucket</td><td>required</td></tr>
+ *   <tr><td>{@code prefix}</td><td>key prefix inside the bucket</td><td>none</td></tr>
+ *   <tr><td>{@code region}</td><td>AWS region</td><td>the SDK's default</td></tr>
+ *   <tr><td>{@code endpoint}</td><td>an S3-compatible endpoint URL</td><td>AWS</td></tr>
+ *   <tr><td>{@code path-style}</td><td>path-style bucket addressing</td><td>{@code false}</td></tr>
+ *   <tr><td>{@code connect-timeout}, {@code socket-timeout}, {@code attempt-timeout}</td>
+ *       <td>durations</td><td>the adapter's defaults</td></tr>
+ *   <tr><td>{@code multipart-threshold}, {@code part-size}</td><td>sizes such as {@code 16MiB},
+ *       passed to the adapter as written</td><td>the adapter's defaults</td></tr>
+ * </table>
+ *
+ * @param bucket the bucket
+ * @param prefix see the table
+ * @param region see the table
+ * @param endpoint see the table
+ * @param pathStyle see the table
+ * @param connectTimeout see the table
+ * @param socketTimeout see the table
+ * @param attemptTimeout see the table
+ * @param multipartThreshold see the table
+ * @param partSize see the table
+ */
+public record S3StoreConfig(
+    String bucket,
+    Optional<String> prefix,
+    Optional<String> region,
+    Optional<URI> endpoint,
+    boolean pathStyle,
+    Optional<Duration> connectTimeout,
+    Optional<Duration> socketTimeout,
+    Optional<Duration> attemptTimeout,
+    Optional<String> multipartThreshold,
+    Optional<String> partSize) {
+
+  static final Set<String> KEYS =
+      Set.of(
+          "type",
+          "bucket",
+          "prefix",
+          "region",
+          "endpoint",
+          "path-style",
+          "connect-timeout",
+          "socket-timeout",
+          "attempt-timeout",
+          "multipart-threshold",
+          "part-size");
+
+  /** Validates the settings. */
+  public S3StoreConfig {
+    requireNonNull(bucket, "bucket is null");
+    requireNonNull(prefix, "prefix is null");
+    requireNonNull(region, "region is null");
+    requireNonNull(endpoint, "endpoint is null");
+    requireNonNull(connectTimeout, "connectTimeout is null");
+    requireNonNull(socketTimeout, "socketTimeout is null");
+    requireNonNull(attemptTimeout, "attemptTimeout is null");
+    requireNonNull(multipartThreshold, "multipartThreshold is null");
+    requireNonNull(partSize, "partSize is null");
+  }
+
+  /** The flat keys the {@code s3} adapter factory takes. */
+  public Map<String, String> adapterKeys() {
+    Map<String, String> keys = new LinkedHashMap<>();
+    keys.put("bucket", bucket);
+    prefix.ifPresent(value -> keys.put("prefix", value));
+    region.ifPresent(value -> keys.put("region", value));
+    endpoint.ifPresent(value -> keys.put("endpoint", value.toString()));
+    keys.put("path-style", Boolean.toString(pathStyle));
+    connectTimeout.ifPresent(value -> keys.put("connect-timeout", Durations.format(value)));
+    socketTimeout.ifPresent(value -> keys.put("socket-timeout", Durations.format(value)));
+    attemptTimeout.ifPresent(value -> keys.put("attempt-timeout", Durations.format(value)));
+    multipartThreshold.ifPresent(value -> keys.put("multipart-threshold", value));
+    partSize.ifPresent(value -> keys.put("part-size", value));
+    return keys;
+  }
+
+  static S3StoreConfig from(Section section) {
+    section.allowOnly(KEYS);
+    Optional<URI> endpoint =
+        section
+            .string("endpoint")
+            .map(
+                text -> {
+                  try {
+                    URI uri = new URI(text);
+                    if (uri.getScheme() == null || uri.getHost() == null) {
+                      throw new URISyntaxException(text, "no scheme or host");
+                    }
+                    return uri;
+                  } catch (URISyntaxException e) {
+                    throw section.valueError(
+                        "endpoint",
+                        "\"" + section.shown("endpoint", text) + "\" is not a URL",
+                        "write it like https://s3.example.com");
+                  }
+                });
+    return new S3StoreConfig(
+        section.requiredString("bucket", "reports-prod"),
+        section.string("prefix"),
+        section.string("region"),
+        endpoint,
+        section.bool("path-style").orElse(false),
+        section.positiveDuration("connect-timeout"),
+        section.positiveDuration("socket-timeout"),
+        section.positiveDuration("attempt-timeout"),
+        section.string("multipart-threshold"),
+        section.string("part-size"));
+  }
+}

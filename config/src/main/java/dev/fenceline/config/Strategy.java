@@ -1,0 +1,24 @@
+package dev.fenceline.config;
+
+/** How a configured destination keeps stale writers out, chosen from the stores' capabilities. */
+public enum Strategy {
+  /**
+   * The store offers a blob store and a pointer store that passed its checks (for example S3 with
+   * the conditional-write probe): files are staged in its blob store and published by its own
+   * pointer store.
+   */
+  STAGED_WITH_OWN_POINTER_STORE,
+
+  /**
+   * The store offers a blob store only (a {@code vfs} directory, an S3 bucket whose probe failed),
+   * or {@code pointer-store:} names another store: files are staged in its blob store and published
+   * by the other store's pointer store.
+   */
+  STAGED_WITH_POINTER_STORE,
+
+  /**
+   * An external HTTP API that honours idempotency keys but cannot compare epochs: intents are
+   * recorded with an epoch check before any request ({@code FENCED_AT_INTENT}).
+   */
+  FENCED_AT_INTENT
+}

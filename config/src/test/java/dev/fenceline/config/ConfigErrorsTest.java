@@ -1,0 +1,261 @@
+package dev.fenceline.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** One test per class of mistake: each names file:line:column, the key path and the fix. */
+class ConfigErrorsTest {
+
+  @TempDir Path directory;
+
+  private ConfigFileException loadFails(String yaml) {
+    return loadFails(yaml, Map.of());
+  }
+
+  private ConfigFileException loadFails(String yaml, Map<String, String> environment) {
+    return catchThrowableOfType(
+        ConfigFileException.class, () -> ConfigFiles.load(directory, yaml, environment).close());
+  }
+
+  private String at(int line, int column) {
+    return directory.resolve("fenceline.yaml") + ":" + line + ":" + column;
+  }
+
+  @Test
+  void aTypoInAKeyNamesItsPlaceAndSuggestsTheKnownKey() {
+    ConfigFileException error =
+        loadFails(
+            """
+            stores:
+              main:
+                type: jdbc
+                url: jdbc:sqlite:/tmp/x.db
+                lock-timout: 5s
+            issuer: main
+            """);
+
+    assertThat(error.keyPath()).isEqualTo("stores.main.lock-timout");
+    assertThat(error.location().line()).isEqualTo(5);
+    assertThat(error.location().column()).isEqualTo(5);
+    assertThat(error)
+        .hasMessageStartingWith(
+            "Cannot configure stores.main.lock-timout at "
+                + at(5, 5)
+                + ": unknown key \"lock-timout\" (did you mean \"lock-timeout\"? known keys here:"
+                + " connect-timeout, lock-timeout, login-timeout, password, pool-size,");
+  }
+
+  @Test
+  void aTypoAtTheTopLevelListsTheTopLevelKeys() {
+    ConfigFileException error =
+        loadFails(ConfigFiles.sqliteAndDirectory(directory) + "destinatons: {}\n");
+
+    assertThat(error.keyPath()).isEqualTo("destinatons");
+    assertThat(error.location().line()).isEqualTo(9);
+    assertThat(error).hasMessageContaining("did you mean \"destinations\"?");
+  }
+
+  @Test
+  void aWrongTypeNamesTheValueAndWhatIsExpected() {
+    ConfigFileException number =
+        loadFails(
+            """
+            stores:
+              main: {type: jdbc, url: "jdbc:postgresql://db/app", pool-size: ten}
+            issuer: main
+            """);
+    assertThat(number)
+        .hasMessage(
+            "Cannot configure stores.main.pool-size at "
+                + at(2, 66)
+                + ": \"ten\" is not a whole number (write a number from 1 to 1000)");
+
+    ConfigFileException mapping =
+        loadFails(ConfigFiles.sqliteAndDirectory(directory) + "lease: 30s\n");
+    assertThat(mapping.keyPath()).isEqualTo("lease");
+    assertThat(mapping)
+        .hasMessage(
+            "Cannot configure lease at "
+                + at(9, 8)
+                + ": expected a mapping of keys, found a string (indent its keys below \"lease:\""
+                + " on their own lines)");
+
+    ConfigFileException flag =
+        loadFails(ConfigFiles.sqliteAndDirectory(directory) + "allow-unguarded: yes please\n");
+    assertThat(flag).hasMessageContaining("\"yes please\" is not a boolean (write true or false)");
+
+    ConfigFileException duration =
+        loadFails(ConfigFiles.sqliteAndDirectory(directory) + "lease: {ttl: 30 seconds}\n");
+    assertThat(duration.keyPath()).isEqualTo("lease.ttl");
+    assertThat(duration)
+        .hasMessageContaining(
+            "\"30 seconds\" is not a duration (write a number with ms, s, m or h, e.g. 30s, 500ms,"
+                + " 2m, 1h)");
+  }
+
+  @Test
+  void aMissingEnvironmentVariableIsNamedWithFileAndLine() {
+    ConfigFileException error =
+        loadFails(
+            """
+            stores:
+              main:
+                type: jdbc
+                url: jdbc:sqlite:${FENCELINE_HOME}/fenceline.db
+            issuer: main
+            """);
+
+    assertThat(error)
+        .hasMessage(
+            "Cannot configure stores.main.url at "
+                + at(4, 10)
+                + ": environment variable FENCELINE_HOME is not set (set FENCELINE_HOME, or give a"
+                + " default with ${FENCELINE_HOME:-default})");
+  }
+
+  @Test
+  void anUnsetBearerTokenVariableIsReportedAtLoad() {
+    ConfigFileException error =
+        loadFails(
+            ConfigFiles.sqliteAndDirectory(directory)
+                + """
+                destinations:
+                  payments:
+                    type: http
+                    base-uri: https://api.example.com
+                    bearer-token-env: PAYMENTS_TOKEN
+                    request: {path: /payments}
+                """);
+    assertThat(error)
+        .hasMessage(
+            "Cannot configure destinations.payments.bearer-token-env at "
+                + at(13, 23)
+                + ": environment variable PAYMENTS_TOKEN is not set or blank (export PAYMENTS_TOKEN"
+                + " with the API's token before starting)");
+  }
+
+  @Test
+  void anUnknownAdapterTypeListsTheKnownTypes() {
+    ConfigFileException error =
+        loadFails(
+            """
+            stores:
+              main:
+                type: jbdc
+            issuer: main
+            """);
+
+    assertThat(error.keyPath()).isEqualTo("stores.main.type");
+    assertThat(error)
+        .hasMessage(
+            "Cannot configure stores.main.type at "
+                + at(3, 11)
+                + ": unknown store type \"jbdc\" (known types: fake-object-store, jdbc, vfs; check"
+                + " the spelling, or add the adapter's jar to the class path)");
+  }
+
+  @Test
+  void anUnknownStoreReferenceListsTheConfiguredStores() {
+    ConfigFileException destination =
+        loadFails(
+            ConfigFiles.sqliteAndDirectory(directory)
+                + """
+                destinations:
+                  reports:
+                    store: report-dir
+                """);
+    assertThat(destination)
+        .hasMessage(
+            "Cannot configure destinations.reports.store at "
+                + at(11, 12)
+                + ": no store is called \"report-dir\" (configured stores: main, reports-dir)");
+
+    ConfigFileException issuer =
+        loadFails(
+            ConfigFiles.sqliteAndDirectory(directory).replace("issuer: main", "issuer: mian"));
+    assertThat(issuer.keyPath()).isEqualTo("issuer");
+    assertThat(issuer).hasMessageContaining("no store is called \"mian\"");
+  }
+
+  @Test
+  void aMissingRequiredKeyShowsAnExample() {
+    ConfigFileException error =
+        loadFails(
+            """
+            stores:
+              main:
+                type: jdbc
+            issuer: main
+            """);
+    assertThat(error)
+        .hasMessage(
+            "Cannot configure stores.main.url at "
+                + at(3, 5)
+                + ": the key is missing or empty (add it, e.g. url:"
+                + " jdbc:sqlite:/var/lib/fenceline/fenceline.db)");
+  }
+
+  @Test
+  void brokenYamlAndDuplicateKeysArePlaced() {
+    ConfigFileException syntax = loadFails("stores:\n  main: [unclosed\nissuer: main\n");
+    assertThat(syntax.keyPath()).isEmpty();
+    assertThat(syntax.getMessage())
+        .startsWith("Cannot load " + directory.resolve("fenceline.yaml") + ":");
+    assertThat(syntax).hasMessageContaining("not valid YAML");
+
+    ConfigFileException duplicate =
+        loadFails(ConfigFiles.sqliteAndDirectory(directory) + "issuer: main\n");
+    assertThat(duplicate)
+        .hasMessage(
+            "Cannot configure issuer at "
+                + at(9, 1)
+                + ": the key is given twice, first at line 8 (remove one of them)");
+  }
+
+  @Test
+  void aKeyTheAdapterRefusesWhenTheStoreOpensIsPlacedAtThatKey() {
+    // fake-object-store is unknown to this module: its keys pass through to its factory, which
+    // checks them when the store opens.
+    String yaml =
+        """
+        stores:
+          main:
+            type: jdbc
+            url: jdbc:sqlite:%s
+          bucket:
+            type: fake-object-store
+            probes: pass
+        issuer: main
+        destinations:
+          reports: {store: bucket}
+        """
+            .formatted(directory.resolve("fenceline.db"));
+    try (FencelineConfig config = ConfigFiles.load(directory, yaml)) {
+      ConfigFileException error =
+          catchThrowableOfType(ConfigFileException.class, () -> config.destination("reports"));
+
+      assertThat(error.keyPath()).isEqualTo("stores.bucket.probes");
+      assertThat(error)
+          .hasMessage(
+              "Cannot configure stores.bucket.probes at "
+                  + at(7, 5)
+                  + ": the fake-object-store adapter refused the store: Cannot configure"
+                  + " fake-object-store adapter \"bucket\": unknown key \"probes\" (known keys:"
+                  + " [probe])");
+    }
+  }
+
+  @Test
+  void aPathThatIsNotAFileSaysSo() {
+    ConfigFileException error =
+        catchThrowableOfType(
+            ConfigFileException.class,
+            () -> FencelineConfig.load(directory.resolve("missing.yaml"), name -> null));
+    assertThat(error).hasMessageContaining("the file does not exist");
+  }
+}

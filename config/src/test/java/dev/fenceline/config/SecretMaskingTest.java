@@ -1,0 +1,153 @@
+package dev.fenceline.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A password never appears in any error, toString or doctor output. */
+class SecretMaskingTest {
+
+  private static final String PASSWORD = "Tr0ub4dor&3-horse";
+  private static final String ENV_PASSWORD = "correct-battery-staple-42";
+  private static final String API_TOKEN = "tok_live_5f3c9a81";
+
+  @TempDir Path directory;
+
+  /** Everything a user can see of an exception: message, toString and the printed stack. */
+  private static String shown(Throwable error) {
+    StringWriter trace = new StringWriter();
+    error.printStackTrace(new PrintWriter(trace));
+    return error.getMessage() + "\n" + error + "\n" + trace;
+  }
+
+  private static void assertNoSecret(String text) {
+    assertThat(text)
+        .doesNotContain(PASSWORD)
+        .doesNotContain(ENV_PASSWORD)
+        .doesNotContain(API_TOKEN);
+  }
+
+  private Throwable loadFailure(String yaml) {
+    Throwable error =
+        catchThrowable(
+            () ->
+                ConfigFiles.load(
+                        directory,
+                        yaml,
+                        Map.of("DB_PASSWORD", ENV_PASSWORD, "PAYMENTS_TOKEN", API_TOKEN))
+                    .describe());
+    assertThat(error).isNotNull();
+    return error;
+  }
+
+  @Test
+  void aWrongValueOfAPasswordKeyIsShownMasked() {
+    Throwable error =
+        loadFailure(
+            """
+            stores:
+              main: {type: jdbc, url: "jdbc:sqlite:/tmp/x.db", user: app, password: "%s", lock-timeout: "%s"}
+            issuer: main
+            """
+                .formatted(PASSWORD, PASSWORD));
+    // lock-timeout holds the password by mistake: the message shows the value masked.
+    assertThat(error).hasMessageContaining("\"****\" is not a duration");
+    assertNoSecret(shown(error));
+  }
+
+  @Test
+  void passwordsInUrlsAndFromTheEnvironmentAreMaskedInTypoErrors() {
+    Throwable error =
+        loadFailure(
+            """
+            stores:
+              main:
+                type: jdbc
+                url: jdbc:postgresql://db.example.com/app?user=app&password=%s
+                password: ${DB_PASSWORD}
+                pool-size: "%s"
+            issuer: main
+            """
+                .formatted(PASSWORD, ENV_PASSWORD));
+    assertThat(error).hasMessageContaining("\"****\" is not a whole number");
+    assertNoSecret(shown(error));
+  }
+
+  @Test
+  void anAdapterRefusalAndAnUnreachableStoreDoNotShowThePassword() {
+    // The vfs factory gets user and password; the store cannot open a relative uri.
+    Throwable refused =
+        loadFailure(
+            """
+            stores:
+              main: {type: jdbc, url: "jdbc:sqlite:%s"}
+              files: {type: vfs, uri: "sftp://files.example.com:1/srv?password=%s", user: u, password: "%s", timeout: 1s}
+            issuer: main
+            destinations:
+              reports: {store: files}
+            """
+                .formatted(directory.resolve("f.db"), PASSWORD, PASSWORD));
+    assertNoSecret(shown(refused));
+
+    Throwable unreachable =
+        loadFailure(
+            """
+            stores:
+              main:
+                type: jdbc
+                url: jdbc:postgresql://127.0.0.1:1/app
+                user: app
+                password: ${DB_PASSWORD}
+                connect-timeout: 1s
+                login-timeout: 2s
+            issuer: main
+            """);
+    assertThat(unreachable).hasMessageContaining("Cannot open store stores.main (jdbc)");
+    assertNoSecret(shown(unreachable));
+  }
+
+  @Test
+  void toStringAndTheRecordsNeverShowThePassword() {
+    String yaml =
+        """
+        stores:
+          main:
+            type: jdbc
+            url: jdbc:postgresql://db.example.com/app?password=%s
+            user: app
+            password: ${DB_PASSWORD}
+          files: {type: vfs, uri: "sftp://u:%s@files.example.com/srv", user: u, password: "%s"}
+        issuer: main
+        destinations:
+          payments:
+            type: http
+            base-uri: https://api.example.com
+            bearer-token-env: PAYMENTS_TOKEN
+            request: {path: /payments}
+        """
+            .formatted(PASSWORD, PASSWORD, PASSWORD);
+    try (FencelineConfig config =
+        ConfigFiles.load(
+            directory, yaml, Map.of("DB_PASSWORD", ENV_PASSWORD, "PAYMENTS_TOKEN", API_TOKEN))) {
+      assertNoSecret(config.toString());
+      Section.Source source =
+          new Section.Source(Map.of("DB_PASSWORD", ENV_PASSWORD)::get, new Secrets());
+      ConfigNode.Mapping tree = YamlTreeReader.read(directory.resolve("fenceline.yaml"));
+      Section stores = new Section(source, "", tree).section("stores").orElseThrow();
+      JdbcStoreConfig jdbc = JdbcStoreConfig.from(stores.section("main").orElseThrow());
+      VfsStoreConfig vfs = VfsStoreConfig.from(stores.section("files").orElseThrow());
+      assertThat(jdbc.password().orElseThrow().value()).isEqualTo(ENV_PASSWORD);
+      assertThat(jdbc.toString())
+          .contains("password=****")
+          .contains("password%3D****".replace("%3D", "="));
+      assertNoSecret(jdbc.toString());
+      assertNoSecret(vfs.toString());
+    }
+  }
+}
