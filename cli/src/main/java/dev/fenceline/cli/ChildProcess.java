@@ -21,10 +21,12 @@ final class ChildProcess {
   private final List<String> command;
   private final Process process;
   private final Thread shutdownHook;
+  private final Thread pump;
 
-  private ChildProcess(List<String> command, Process process) {
+  private ChildProcess(List<String> command, Process process, Thread pump) {
     this.command = command;
     this.process = process;
+    this.pump = pump;
     this.shutdownHook =
         new Thread(() -> stop(java.time.Duration.ofSeconds(2)), "fenceline-run-stop");
     Runtime.getRuntime().addShutdownHook(shutdownHook);
@@ -56,13 +58,13 @@ final class ChildProcess {
               + e.getMessage()
               + " (check the command and that it is on the PATH)");
     }
+    Thread pump = null;
     if (stdout != null) {
-      Thread pump =
-          new Thread(() -> copy(process.getInputStream(), stdout), "fenceline-run-stdout");
+      pump = new Thread(() -> copy(process.getInputStream(), stdout), "fenceline-run-stdout");
       pump.setDaemon(true);
       pump.start();
     }
-    return new ChildProcess(command, process);
+    return new ChildProcess(command, process, pump);
   }
 
   private static void copy(InputStream from, PrintStream to) {
@@ -110,6 +112,9 @@ final class ChildProcess {
     }
     try {
       process.waitFor();
+      if (pump != null) {
+        pump.join(5_000); // the command's last output, unless a leftover child holds the pipe
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

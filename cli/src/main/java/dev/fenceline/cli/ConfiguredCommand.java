@@ -30,6 +30,12 @@ abstract class ConfiguredCommand implements Callable<Integer> {
       description = "Print one JSON document on standard output instead of text.")
   boolean json;
 
+  @Option(
+      names = {"-h", "--help"},
+      usageHelp = true,
+      description = "Show this help, with the exit statuses.")
+  boolean help;
+
   final PrintStream out;
   final PrintStream err;
 

@@ -20,7 +20,6 @@ import picocli.CommandLine.Option;
 /** {@code fenceline doctor}: validates the file, opens every store, prints each guarantee. */
 @Command(
     name = "doctor",
-    mixinStandardHelpOptions = true,
     description = {
       "Check the configuration: validate the file, open every store (running each adapter's"
           + " checks), and print for every destination its type, capabilities, guarantee, the"

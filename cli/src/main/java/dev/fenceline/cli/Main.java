@@ -122,7 +122,12 @@ public final class Main {
     cli.getCommandSpec().usageMessage().exitCodeList(exitCodes);
     cli.getSubcommands()
         .values()
-        .forEach(sub -> sub.getCommandSpec().usageMessage().exitCodeList(exitCodes));
+        .forEach(
+            sub ->
+                sub.getCommandSpec()
+                    .usageMessage()
+                    .exitCodeListHeading("%nExit status:%n")
+                    .exitCodeList(exitCodes));
     cli.setParameterExceptionHandler(
         (e, args) -> {
           String subcommand = e.getCommandLine().getCommandName();

@@ -19,7 +19,6 @@ import picocli.CommandLine.Parameters;
 /** {@code fenceline publish}: acquire, register, publish one file streamed, print the receipt. */
 @Command(
     name = "publish",
-    mixinStandardHelpOptions = true,
     description = {
       "Publish FILE (or standard input with -) to destination D under the lease on resource R:"
           + " acquire the lease (exit 4 at once if another holder has it), register its epoch at"

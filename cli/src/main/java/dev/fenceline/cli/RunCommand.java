@@ -26,7 +26,6 @@ import picocli.CommandLine.Parameters;
  */
 @Command(
     name = "run",
-    mixinStandardHelpOptions = true,
     description = {
       "Run CMD under the lease on resource R, renewed in the background (a cron wrapper). If"
           + " another holder has the lease, exit 4 at once without starting CMD. CMD inherits"

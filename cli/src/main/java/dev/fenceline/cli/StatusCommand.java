@@ -18,7 +18,6 @@ import picocli.CommandLine.Parameters;
 /** {@code fenceline status}: the lease as the issuer sees it, and what a destination published. */
 @Command(
     name = "status",
-    mixinStandardHelpOptions = true,
     description = {
       "Show the lease on resource R as the issuer sees it: holder, epoch and expiry by the"
           + " issuer's clock. With --destination, also the epoch registered there and the last"
