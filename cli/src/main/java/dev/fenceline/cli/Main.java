@@ -1,39 +1,57 @@
 package dev.fenceline.cli;
 
+import java.io.InputStream;
 import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
 
 /**
- * The {@code fenceline} command.
- *
- * <pre>
- * fenceline demo [--dir DIR] [--ttl-millis N]   replay the stale-worker timeline with two processes
- * fenceline help                                this text
- * </pre>
- *
- * <p>Exit status: {@value #EXIT_OK} on success, {@value #EXIT_FAILED} if the command ran and
- * failed, {@value #EXIT_USAGE} if the command line is wrong.
+ * The {@code fenceline} command: {@code publish}, {@code run}, {@code doctor}, {@code status} and
+ * {@code demo}. Run {@code fenceline --help} for the options; the exit statuses are the {@link
+ * ExitCode}s.
  */
 public final class Main {
 
   /** The command did what it should. */
-  public static final int EXIT_OK = 0;
+  public static final int EXIT_OK = ExitCode.OK.code();
 
   /** The command ran and failed; the reason is on standard error. */
-  public static final int EXIT_FAILED = 1;
+  public static final int EXIT_FAILED = ExitCode.FAILURE.code();
 
   /** The command line is wrong: unknown command or option, bad value. */
-  public static final int EXIT_USAGE = 2;
+  public static final int EXIT_USAGE = ExitCode.BAD_CONFIG_OR_USAGE.code();
+
+  private static final List<String> COMMANDS =
+      List.of("publish", "run", "doctor", "status", "demo");
+
+  /**
+   * The library's loggers, kept strongly reachable: the command reports what matters itself, one
+   * line per failure, so library warnings (a lost lease, a failed release) stay off standard error.
+   */
+  private static final java.util.logging.Logger LIBRARY_LOG =
+      java.util.logging.Logger.getLogger("dev.fenceline");
 
   private Main() {}
 
   /** Runs the command and exits the JVM with its status. */
   public static void main(String[] args) {
-    System.exit(run(args, System.out, System.err));
+    boolean demo = args.length > 0 && (args[0].equals("demo") || args[0].equals("worker"));
+    if (!demo && System.getenv("FENCELINE_DEBUG") == null) {
+      LIBRARY_LOG.setLevel(java.util.logging.Level.SEVERE);
+    }
+    System.exit(run(args, System.in, System.out, System.err));
   }
 
   /**
-   * Runs the command without exiting the JVM.
+   * Runs the command without exiting the JVM, with this process's standard input.
    *
    * @param args the command line, starting with the subcommand
    * @param out where results go
@@ -41,28 +59,41 @@ public final class Main {
    * @return the exit status
    */
   public static int run(String[] args, PrintStream out, PrintStream err) {
-    if (args.length == 0) {
+    return run(args, System.in, out, err);
+  }
+
+  /**
+   * As {@link #run(String[], PrintStream, PrintStream)}, reading {@code publish -} from {@code in}.
+   */
+  public static int run(String[] args, InputStream in, PrintStream out, PrintStream err) {
+    if (args.length == 0 || Set.of("help", "--help", "-h").contains(args[0])) {
       out.print(usage());
+      out.flush();
       return EXIT_OK;
     }
     String command = args[0];
     String[] rest = Arrays.copyOfRange(args, 1, args.length);
+    if (command.equals("demo") || command.equals("worker")) {
+      return handWritten(command, rest, out, err);
+    }
+    if (!COMMANDS.contains(command)) {
+      err.println(
+          "fenceline: Cannot run command "
+              + Options.quote(command)
+              + ": there is no such command (the commands are "
+              + String.join(", ", COMMANDS)
+              + " and help; run fenceline help)");
+      return EXIT_USAGE;
+    }
+    return commandLine(in, out, err).execute(args);
+  }
+
+  /** The demo and its worker keep their own parser: their behaviour is unchanged. */
+  private static int handWritten(String command, String[] rest, PrintStream out, PrintStream err) {
     try {
-      switch (command) {
-        case "help", "--help", "-h":
-          out.print(usage());
-          return EXIT_OK;
-        case "demo":
-          return Demo.command(rest, out, err);
-        case "worker": // internal: one process of the demo
-          return Worker.command(rest, out, err);
-        default:
-          throw new UsageException(
-              "Cannot run command "
-                  + Options.quote(command)
-                  + ": there is no such command (the commands are demo and help; run fenceline"
-                  + " help)");
-      }
+      return command.equals("demo")
+          ? Demo.command(rest, out, err)
+          : Worker.command(rest, out, err); // internal: one process of the demo
     } catch (UsageException e) {
       err.println("fenceline: " + e.getMessage());
       return EXIT_USAGE;
@@ -78,32 +109,106 @@ public final class Main {
     }
   }
 
-  /** The usage text. */
+  private static CommandLine commandLine(InputStream in, PrintStream out, PrintStream err) {
+    CommandLine cli = new CommandLine(new Top());
+    cli.addSubcommand(new PublishCommand(in, out, err));
+    cli.addSubcommand(new CommandLine(new RunCommand(out, err)).setStopAtPositional(true));
+    cli.addSubcommand(new DoctorCommand(out, err));
+    cli.addSubcommand(new StatusCommand(out, err));
+    cli.addSubcommand(new DemoHelp());
+    cli.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8));
+    cli.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
+    Map<String, String> exitCodes = exitCodeList();
+    cli.getCommandSpec().usageMessage().exitCodeList(exitCodes);
+    cli.getSubcommands()
+        .values()
+        .forEach(
+            sub ->
+                sub.getCommandSpec()
+                    .usageMessage()
+                    .exitCodeListHeading("%nExit status:%n")
+                    .exitCodeList(exitCodes));
+    cli.setParameterExceptionHandler(
+        (e, args) -> {
+          String subcommand = e.getCommandLine().getCommandName();
+          String message =
+              "Cannot run fenceline "
+                  + subcommand
+                  + ": "
+                  + ConfiguredCommand.oneLine(e.getMessage())
+                  + " (see fenceline "
+                  + subcommand
+                  + " --help)";
+          err.println("fenceline: " + message);
+          if (Arrays.asList(args).contains("--json")) {
+            new Report(subcommand)
+                .print(
+                    out,
+                    true,
+                    ExitCode.BAD_CONFIG_OR_USAGE,
+                    message,
+                    java.util.function.UnaryOperator.identity());
+          }
+          return EXIT_USAGE;
+        });
+    return cli;
+  }
+
+  private static Map<String, String> exitCodeList() {
+    Map<String, String> list = new LinkedHashMap<>();
+    for (ExitCode code : ExitCode.values()) {
+      list.put(" " + code.code(), code.description());
+    }
+    list.put(" other", "run: CMD's own exit status when it fails (nothing is published)");
+    return list;
+  }
+
+  /** The usage text: every command, its options, and the exit statuses. */
   static String usage() {
-    return String.join(
-        System.lineSeparator(),
-        "Usage: fenceline <command> [options]",
-        "",
-        "Commands:",
-        "  demo   Replay the stale-worker timeline with two real worker processes on a SQLite",
-        "         file: worker A takes the lease and is frozen with SIGSTOP just before its",
-        "         write; its lease expires by the database clock; worker B takes a newer epoch",
-        "         and publishes; A resumes and publishes its old result, and the destination",
-        "         rejects it as stale. Exits 0 only if that is what happened.",
-        "           --dir DIR          directory for the database and worker logs"
-            + " (default ./"
-            + Demo.DEFAULT_DIR
-            + ")",
-        "           --ttl-millis N     lease length in milliseconds, "
+    StringWriter text = new StringWriter();
+    CommandLine cli = commandLine(InputStream.nullInputStream(), System.out, System.err);
+    cli.setOut(new PrintWriter(text));
+    cli.usage(new PrintWriter(text, true));
+    return text.toString();
+  }
+
+  /** The top-level command: only a holder for the subcommands and the usage text. */
+  @Command(
+      name = "fenceline",
+      mixinStandardHelpOptions = false,
+      synopsisSubcommandLabel = "<command>",
+      customSynopsis = "fenceline <command> [options]",
+      description = {
+        "Fencing tokens checked at the destination: a worker that stalled past its lease cannot"
+            + " overwrite a newer result.",
+        "Every command but demo takes --config FILE (see examples/fenceline.yaml) and --json (one"
+            + " JSON document on standard output). Errors are one line on standard error,"
+            + " secrets masked. Run fenceline <command> --help for its options."
+      },
+      exitCodeListHeading = "%nExit status:%n",
+      commandListHeading = "%nCommands:%n")
+  static final class Top implements Runnable {
+    @Override
+    public void run() {}
+  }
+
+  /** Listed in the usage; {@code fenceline demo} itself runs {@link Demo}. */
+  @Command(
+      name = "demo",
+      description = {
+        "Replay the stale-worker timeline with two real worker processes on a SQLite file: worker"
+            + " A takes the lease and is frozen with SIGSTOP just before its write; its lease"
+            + " expires by the database clock; worker B takes a newer epoch and publishes; A"
+            + " resumes and publishes its old result, and the destination rejects it as stale."
+            + " Exits 0 only if that is what happened. Options: --dir DIR (directory for the"
+            + " database and worker logs, default fenceline-demo), --ttl-millis N (lease length, "
             + Demo.MIN_TTL
             + " to "
             + Demo.MAX_TTL
-            + " (default "
-            + Demo.DEFAULT_TTL.toMillis()
-            + ")",
-        "  help   Show this text.",
-        "",
-        "Exit status: 0 success, 1 failure, 2 wrong command line.",
-        "");
+            + ", default 1500)."
+      })
+  static final class DemoHelp implements Runnable {
+    @Override
+    public void run() {}
   }
 }

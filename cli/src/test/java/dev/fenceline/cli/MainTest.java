@@ -66,6 +66,10 @@ class MainTest {
       assertThat(result.status()).isEqualTo(Main.EXIT_OK);
       assertThat(result.out()).contains("Usage: fenceline").contains("demo").contains("--dir");
       assertThat(result.out()).doesNotContain("worker --");
+      assertThat(result.out()).contains("publish", "run", "doctor", "status", "Exit status:");
+      for (ExitCode code : ExitCode.values()) {
+        assertThat(result.out()).contains(code.code() + "       " + code.description());
+      }
       assertThat(result.err()).isEmpty();
     }
   }

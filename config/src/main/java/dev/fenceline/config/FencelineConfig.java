@@ -149,6 +149,30 @@ public final class FencelineConfig implements AutoCloseable {
     return lease;
   }
 
+  /** True if the file says {@code allow-unguarded: true}. */
+  public boolean allowUnguarded() {
+    return allowUnguarded;
+  }
+
+  /** True if the file says {@code allow-idempotent-only: true}. */
+  public boolean allowIdempotentOnly() {
+    return allowIdempotentOnly;
+  }
+
+  /** True if the file says {@code allow-fenced-at-intent: true}. */
+  public boolean allowFencedAtIntent() {
+    return allowFencedAtIntent;
+  }
+
+  /**
+   * {@code text} with every secret of this file (values of secret keys, of secret environment
+   * variables, passwords in URLs) replaced by {@code ****}: for messages built outside this module,
+   * such as a failure a store reported while publishing.
+   */
+  public String mask(String text) {
+    return root.source().secrets().scrub(String.valueOf(text));
+  }
+
   /** The names of the configured stores, in file order. */
   public Set<String> storeNames() {
     return Collections.unmodifiableSet(new java.util.LinkedHashSet<>(stores.keySet()));

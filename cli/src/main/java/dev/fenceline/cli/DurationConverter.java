@@ -1,0 +1,52 @@
+package dev.fenceline.cli;
+
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import picocli.CommandLine;
+
+/**
+ * Reads durations as the configuration file writes them: {@code 500ms}, {@code 10s}, {@code 2m}.
+ */
+final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
+
+  private static final Pattern SIMPLE = Pattern.compile("(\\d{1,9})(ms|s|m|h)");
+
+  @Override
+  public Duration convert(String value) {
+    Matcher matcher = SIMPLE.matcher(value.trim());
+    Duration duration;
+    if (matcher.matches()) {
+      long amount = Long.parseLong(matcher.group(1));
+      duration =
+          switch (matcher.group(2)) {
+            case "ms" -> Duration.ofMillis(amount);
+            case "s" -> Duration.ofSeconds(amount);
+            case "m" -> Duration.ofMinutes(amount);
+            default -> Duration.ofHours(amount);
+          };
+    } else {
+      try {
+        duration = Duration.parse(value.trim());
+      } catch (DateTimeParseException e) {
+        throw new CommandLine.TypeConversionException(
+            Options.quote(value) + " is not a duration (write e.g. 30s, 500ms, 2m or 1h)");
+      }
+    }
+    if (duration.isZero() || duration.isNegative()) {
+      throw new CommandLine.TypeConversionException(
+          Options.quote(value) + " is not a positive duration (write e.g. 30s)");
+    }
+    return duration;
+  }
+
+  /** {@code 1m30s}-style text for messages. */
+  static String format(Duration duration) {
+    if (duration.toMillis() % 1000 != 0) {
+      return duration.toMillis() + "ms";
+    }
+    long seconds = duration.toSeconds();
+    return seconds % 60 == 0 && seconds > 0 ? seconds / 60 + "m" : seconds + "s";
+  }
+}

@@ -1,0 +1,42 @@
+package dev.fenceline.cli;
+
+/**
+ * The exit status of every {@code fenceline} command, listed in {@code fenceline --help}. Scripts
+ * can rely on these numbers; {@code --json} also names them.
+ */
+public enum ExitCode {
+  /** The command did what it should (a publish was applied, or had already been applied). */
+  OK(0, "ok: done (published, or already published earlier)"),
+  /** The command ran and failed; the reason is on standard error. */
+  FAILURE(1, "failure: the command failed (the reason is on standard error)"),
+  /** The command line or the configuration file is wrong; nothing was started. */
+  BAD_CONFIG_OR_USAGE(2, "bad config or usage: wrong command line or configuration file"),
+  /** The destination rejected the token: a newer epoch was registered there. */
+  REJECTED_STALE(3, "rejected as stale: a newer lease holder registered at the destination"),
+  /** Another holder has the lease; nothing was run or published. */
+  LEASE_NOT_ACQUIRED(4, "lease not acquired: another holder has it; nothing was run"),
+  /** The lease was lost while the command ran; it was stopped and nothing was published. */
+  LEASE_LOST(5, "lease lost: the command was stopped and nothing was published"),
+  /** A store could not be reached; nothing was changed. */
+  STORE_UNREACHABLE(6, "store unreachable: a store failed before changing anything"),
+  /** A store failed at a point where the change may or may not have been made. */
+  OUTCOME_UNKNOWN(7, "outcome unknown: retry with the same operation to find out");
+
+  private final int code;
+  private final String description;
+
+  ExitCode(int code, String description) {
+    this.code = code;
+    this.description = description;
+  }
+
+  /** The number the process exits with. */
+  public int code() {
+    return code;
+  }
+
+  /** One line for {@code --help}. */
+  public String description() {
+    return description;
+  }
+}

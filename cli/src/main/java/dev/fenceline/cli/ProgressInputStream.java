@@ -1,0 +1,74 @@
+package dev.fenceline.cli;
+
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+
+/**
+ * Counts the bytes read through it and redraws one {@code \r}-terminated progress line on a
+ * terminal at most every percent; finishes the line on close.
+ */
+final class ProgressInputStream extends FilterInputStream {
+
+  private final long size;
+  private final String label;
+  private final PrintStream terminal;
+  private long read;
+  private int shownPercent = -1;
+
+  ProgressInputStream(InputStream in, long size, String label, PrintStream terminal) {
+    super(in);
+    this.size = size;
+    this.label = label;
+    this.terminal = terminal;
+  }
+
+  /** True if standard output is a terminal: only then is progress drawn. */
+  static boolean stdoutIsTerminal() {
+    return System.console() != null;
+  }
+
+  @Override
+  public int read() throws IOException {
+    int b = super.read();
+    if (b >= 0) {
+      advance(1);
+    }
+    return b;
+  }
+
+  @Override
+  public int read(byte[] buffer, int offset, int length) throws IOException {
+    int n = super.read(buffer, offset, length);
+    if (n > 0) {
+      advance(n);
+    }
+    return n;
+  }
+
+  private void advance(long n) {
+    read += n;
+    int percent = size > 0 ? (int) Math.min(100, read * 100 / size) : 100;
+    if (percent != shownPercent) {
+      shownPercent = percent;
+      terminal.print(
+          String.format(
+              "\r%s: %3d%% (%.1f of %.1f MiB)",
+              label, percent, read / 1048576.0, size / 1048576.0));
+      terminal.flush();
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    try {
+      super.close();
+    } finally {
+      if (shownPercent >= 0) {
+        terminal.println();
+        terminal.flush();
+      }
+    }
+  }
+}

@@ -1,0 +1,153 @@
+package dev.fenceline.cli;
+
+import dev.fenceline.config.ConfiguredDestination;
+import dev.fenceline.config.FencelineConfig;
+import dev.fenceline.core.Fenceline;
+import dev.fenceline.core.HeldLease;
+import dev.fenceline.spi.OperationId;
+import dev.fenceline.spi.ResourceId;
+import dev.fenceline.spi.WriteOutcome;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code fenceline publish}: acquire, register, publish one file streamed, print the receipt. */
+@Command(
+    name = "publish",
+    description = {
+      "Publish FILE (or standard input with -) to destination D under the lease on resource R:"
+          + " acquire the lease (exit 4 at once if another holder has it), register its epoch at"
+          + " the destination, publish the file streamed, and print the outcome and receipt.",
+      "Publishing the same operation again prints the first receipt and says it was already"
+          + " applied. A progress indicator is shown for large files when standard output is a"
+          + " terminal."
+    })
+final class PublishCommand extends ConfiguredCommand {
+
+  @Option(
+      names = "--destination",
+      required = true,
+      paramLabel = "D",
+      description = "A destination of the configuration file.")
+  String destination;
+
+  @Option(
+      names = "--resource",
+      required = true,
+      paramLabel = "R",
+      description = "The resource whose lease fences the publish, e.g. nightly-report.")
+  String resource;
+
+  @Option(
+      names = "--operation",
+      required = true,
+      paramLabel = "OP",
+      description = "The operation ID: the same ID publishes once, e.g. report-2026-10-27.")
+  String operation;
+
+  @Parameters(
+      index = "0",
+      paramLabel = "FILE|-",
+      description = "The file, or - for standard input.")
+  String file;
+
+  final InputStream in;
+
+  PublishCommand(InputStream in, PrintStream out, PrintStream err) {
+    super(out, err);
+    this.in = in;
+  }
+
+  @Override
+  String name() {
+    return "publish";
+  }
+
+  @Override
+  int execute(FencelineConfig config, Report report) {
+    ResourceId resourceId = resource("--resource", resource);
+    OperationId operationId = operation(operation);
+    Path source = file.equals("-") ? null : readable(file);
+    ConfiguredDestination target = config.destination(destination);
+    Fenceline fenceline = config.fenceline();
+    report
+        .put("destination", target.name())
+        .put("resource", resourceId.value())
+        .put("operation", operationId.value());
+    try (HeldLease lease = Publishing.acquire(fenceline, config, resourceId)) {
+      report.put("epoch", lease.token().epoch().value());
+      Publishing.register(fenceline, lease, target);
+      Path spooled = source == null ? spoolStandardInput() : null;
+      try {
+        WriteOutcome outcome =
+            Publishing.publish(
+                config,
+                target,
+                lease.token(),
+                operationId,
+                spooled != null ? spooled : source,
+                !json && ProgressInputStream.stdoutIsTerminal(),
+                err);
+        Publishing.print(outcome, report);
+        return ExitCode.OK.code();
+      } finally {
+        if (spooled != null) {
+          deleteQuietly(spooled);
+        }
+      }
+    }
+  }
+
+  private static Path readable(String file) {
+    Path path;
+    try {
+      path = Path.of(file);
+    } catch (java.nio.file.InvalidPathException e) {
+      throw new CommandFailure(
+          ExitCode.BAD_CONFIG_OR_USAGE,
+          "Cannot publish " + Options.quote(file) + ": it is not a valid path, " + e.getReason());
+    }
+    if (!Files.isRegularFile(path) || !Files.isReadable(path)) {
+      throw new CommandFailure(
+          ExitCode.BAD_CONFIG_OR_USAGE,
+          "Cannot publish "
+              + Options.quote(file)
+              + ": it is not a readable file (check the path, or pass - to read standard input)");
+    }
+    return path;
+  }
+
+  /** Copies standard input to a temporary file in chunks: it is never held whole in memory. */
+  private Path spoolStandardInput() {
+    Path spool = null;
+    try {
+      spool = Files.createTempFile("fenceline-publish-", ".stdin");
+      Files.copy(in, spool, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      return spool;
+    } catch (IOException e) {
+      if (spool != null) {
+        deleteQuietly(spool);
+      }
+      throw new CommandFailure(
+          ExitCode.FAILURE,
+          "Cannot read standard input to publish it: "
+              + e.getMessage()
+              + " (check the temporary directory "
+              + System.getProperty("java.io.tmpdir")
+              + " has space)");
+    }
+  }
+
+  private static void deleteQuietly(Path file) {
+    try {
+      Files.deleteIfExists(file);
+    } catch (IOException e) {
+      // A leftover temporary file is harmless.
+    }
+  }
+}

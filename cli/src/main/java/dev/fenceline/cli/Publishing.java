@@ -1,0 +1,202 @@
+package dev.fenceline.cli;
+
+import dev.fenceline.config.ConfiguredDestination;
+import dev.fenceline.config.FencelineConfig;
+import dev.fenceline.config.Strategy;
+import dev.fenceline.core.Fenceline;
+import dev.fenceline.core.HeldLease;
+import dev.fenceline.spi.AlreadyApplied;
+import dev.fenceline.spi.Applied;
+import dev.fenceline.spi.Destination;
+import dev.fenceline.spi.FencingToken;
+import dev.fenceline.spi.LeaseStatus;
+import dev.fenceline.spi.OperationId;
+import dev.fenceline.spi.Receipt;
+import dev.fenceline.spi.RegisterOutcome;
+import dev.fenceline.spi.RejectedStale;
+import dev.fenceline.spi.ResourceId;
+import dev.fenceline.spi.StoreException;
+import dev.fenceline.spi.WriteOutcome;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** The steps {@code publish} and {@code run --publish} share: acquire, register, publish, print. */
+final class Publishing {
+
+  /** Payloads at least this large get a progress indicator, when standard output is a terminal. */
+  static final long PROGRESS_THRESHOLD = 8L * 1024 * 1024;
+
+  private Publishing() {}
+
+  /**
+   * Acquires the lease on {@code resource}, or fails with {@link ExitCode#LEASE_NOT_ACQUIRED} at
+   * once, naming the holder.
+   */
+  static HeldLease acquire(Fenceline fenceline, FencelineConfig config, ResourceId resource) {
+    return fenceline
+        .tryAcquire(resource)
+        .orElseThrow(
+            () -> {
+              LeaseStatus status = config.issuer().status(resource);
+              Map<String, Object> details = new LinkedHashMap<>();
+              details.put("lease", lease(status));
+              return new CommandFailure(
+                  ExitCode.LEASE_NOT_ACQUIRED,
+                  "Cannot acquire the lease on "
+                      + resource
+                      + ": it is held by "
+                      + status.holder().orElse("another holder")
+                      + " at epoch "
+                      + status.epoch()
+                      + status
+                          .expiresAt()
+                          .map(at -> " until " + at + " by the issuer's clock")
+                          .orElse("")
+                      + " (nothing was started; try again when it is free, see fenceline status)",
+                  details,
+                  null);
+            });
+  }
+
+  /**
+   * Registers the lease's epoch at the destination, or fails with {@link ExitCode#REJECTED_STALE}.
+   */
+  static void register(Fenceline fenceline, HeldLease lease, ConfiguredDestination destination) {
+    RegisterOutcome outcome = fenceline.register(lease, destination.destination());
+    if (outcome instanceof RejectedStale stale) {
+      throw stale(stale, "register at " + destination.name() + " the lease on");
+    }
+  }
+
+  /**
+   * Publishes {@code file} streamed; with {@code progress}, a large file shows how much was sent on
+   * {@code err}.
+   */
+  @SuppressWarnings("unchecked")
+  static WriteOutcome publish(
+      FencelineConfig config,
+      ConfiguredDestination destination,
+      FencingToken token,
+      OperationId operation,
+      Path file,
+      boolean progress,
+      PrintStream err) {
+    long size = sizeOf(file);
+    if (!progress
+        || size < PROGRESS_THRESHOLD
+        || destination.strategy() == Strategy.FENCED_AT_INTENT) {
+      return destination.publish(token, operation, file);
+    }
+    try (InputStream content =
+        new ProgressInputStream(
+            Files.newInputStream(file), size, "publishing to " + destination.name(), err)) {
+      return config
+          .fenceline()
+          .publish(token, (Destination<InputStream>) destination.destination(), operation, content);
+    } catch (IOException e) {
+      throw new StoreException(
+          "Cannot publish " + file + " to " + destination.name() + ": " + e.getMessage(), e, false);
+    }
+  }
+
+  private static long sizeOf(Path file) {
+    try {
+      return Files.size(file);
+    } catch (IOException e) {
+      return -1;
+    }
+  }
+
+  /**
+   * Prints an applied or already-applied outcome with its receipt; a stale rejection is a failure.
+   */
+  static void print(WriteOutcome outcome, Report report) {
+    if (outcome instanceof RejectedStale stale) {
+      throw stale(stale, "publish");
+    }
+    if (outcome instanceof Applied applied) {
+      Receipt receipt = applied.receipt();
+      report
+          .put("outcome", "applied")
+          .put("receipt", receipt(receipt))
+          .line(
+              "applied: "
+                  + receipt.resource()
+                  + " operation "
+                  + receipt.operation()
+                  + " published to "
+                  + receipt.destination()
+                  + " at epoch "
+                  + receipt.epoch())
+          .line("receipt: " + receiptLine(receipt));
+    } else {
+      Receipt receipt = ((AlreadyApplied) outcome).receipt();
+      report
+          .put("outcome", "already-applied")
+          .put("receipt", receipt(receipt))
+          .line(
+              "already applied: operation "
+                  + receipt.operation()
+                  + " on "
+                  + receipt.resource()
+                  + " was applied before at epoch "
+                  + receipt.epoch()
+                  + "; nothing was changed (the receipt is the first publish's)")
+          .line("receipt: " + receiptLine(receipt));
+    }
+  }
+
+  static CommandFailure stale(RejectedStale stale, String action) {
+    Map<String, Object> details = new LinkedHashMap<>();
+    details.put("outcome", "rejected-stale");
+    details.put("supplied-epoch", stale.supplied().value());
+    details.put("current-epoch", stale.current().value());
+    return new CommandFailure(ExitCode.REJECTED_STALE, stale.describe(action), details, null);
+  }
+
+  /** {@code destination=... resource=... operation=... epoch=... recorded-at=... name=value...}. */
+  static String receiptLine(Receipt receipt) {
+    StringBuilder line =
+        new StringBuilder()
+            .append("destination=")
+            .append(receipt.destination())
+            .append(" resource=")
+            .append(receipt.resource())
+            .append(" operation=")
+            .append(receipt.operation())
+            .append(" epoch=")
+            .append(receipt.epoch())
+            .append(" recorded-at=")
+            .append(receipt.recordedAt());
+    receipt
+        .attributes()
+        .forEach((name, value) -> line.append(' ').append(name).append('=').append(value));
+    return line.toString();
+  }
+
+  static Map<String, Object> receipt(Receipt receipt) {
+    Map<String, Object> fields = new LinkedHashMap<>();
+    fields.put("destination", receipt.destination());
+    fields.put("resource", receipt.resource().value());
+    fields.put("operation", receipt.operation().value());
+    fields.put("epoch", receipt.epoch().value());
+    fields.put("recorded-at", receipt.recordedAt().toString());
+    fields.put("attributes", new LinkedHashMap<>(receipt.attributes()));
+    return fields;
+  }
+
+  static Map<String, Object> lease(LeaseStatus status) {
+    Map<String, Object> fields = new LinkedHashMap<>();
+    fields.put("resource", status.resource().value());
+    fields.put("held", status.held());
+    fields.put("epoch", status.epoch().value());
+    fields.put("holder", status.holder().orElse(null));
+    fields.put("expires-at", status.expiresAt().map(Object::toString).orElse(null));
+    return fields;
+  }
+}

@@ -1,0 +1,76 @@
+package dev.fenceline.cli;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+import tools.jackson.databind.SerializationFeature;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * What a command prints: text lines for people, or with {@code --json} one JSON document with the
+ * same facts. Every string goes through a mask first, so no secret of the configuration reaches
+ * standard output.
+ */
+final class Report {
+
+  private static final JsonMapper JSON =
+      JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
+
+  private final String command;
+  private final Map<String, Object> fields = new LinkedHashMap<>();
+  private final List<String> lines = new ArrayList<>();
+
+  Report(String command) {
+    this.command = command;
+  }
+
+  /** Adds a field of the JSON document. */
+  Report put(String key, Object value) {
+    fields.put(key, value);
+    return this;
+  }
+
+  /** Adds a line of the text output. */
+  Report line(String text) {
+    lines.add(text);
+    return this;
+  }
+
+  /** Prints the text lines, or the JSON document with the exit status and {@code error}. */
+  void print(
+      PrintStream out, boolean json, ExitCode exit, String error, UnaryOperator<String> mask) {
+    if (!json) {
+      lines.forEach(line -> out.println(mask.apply(line)));
+      out.flush();
+      return;
+    }
+    Map<String, Object> document = new LinkedHashMap<>();
+    document.put("command", command);
+    document.put("exit-code", exit.code());
+    document.put("exit", exit.name());
+    if (error != null) {
+      document.put("error", error);
+    }
+    document.putAll(fields);
+    out.println(JSON.writeValueAsString(masked(document, mask)));
+    out.flush();
+  }
+
+  private static Object masked(Object value, UnaryOperator<String> mask) {
+    if (value instanceof String text) {
+      return mask.apply(text);
+    }
+    if (value instanceof Map<?, ?> map) {
+      Map<String, Object> copy = new LinkedHashMap<>();
+      map.forEach((key, item) -> copy.put(mask.apply(String.valueOf(key)), masked(item, mask)));
+      return copy;
+    }
+    if (value instanceof List<?> list) {
+      return list.stream().map(item -> masked(item, mask)).toList();
+    }
+    return value;
+  }
+}

@@ -1,0 +1,245 @@
+package dev.fenceline.cli;
+
+import dev.fenceline.config.ConfiguredDestination;
+import dev.fenceline.config.FencelineConfig;
+import dev.fenceline.core.Fenceline;
+import dev.fenceline.core.HeldLease;
+import dev.fenceline.core.LeaseLoss;
+import dev.fenceline.spi.OperationId;
+import dev.fenceline.spi.ResourceId;
+import dev.fenceline.spi.WriteOutcome;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code fenceline run}: a cron wrapper. Runs CMD under a renewed lease; stops it and publishes
+ * nothing if the lease is lost; optionally publishes the file it produced with the same token.
+ */
+@Command(
+    name = "run",
+    description = {
+      "Run CMD under the lease on resource R, renewed in the background (a cron wrapper). If"
+          + " another holder has the lease, exit 4 at once without starting CMD. CMD inherits"
+          + " standard input, output and error, and gets FENCELINE_RESOURCE, FENCELINE_EPOCH and"
+          + " FENCELINE_HOLDER in its environment.",
+      "If the lease is lost while CMD runs, CMD and its child processes are stopped (TERM, then"
+          + " KILL after the grace) and fenceline exits 5, publishing nothing.",
+      "With --publish D:FILE, after CMD exits 0, FILE is published to destination D as operation"
+          + " OP, fenced by the same token CMD saw in FENCELINE_EPOCH. If CMD exits non-zero, nothing"
+          + " is published and fenceline exits with CMD's own status.",
+      "With --json, CMD's standard output goes to standard error so that standard output holds"
+          + " only the JSON document."
+    })
+final class RunCommand extends ConfiguredCommand {
+
+  @Option(
+      names = "--resource",
+      required = true,
+      paramLabel = "R",
+      description = "The resource to hold the lease on, e.g. nightly-report.")
+  String resource;
+
+  @Option(
+      names = "--ttl",
+      paramLabel = "DURATION",
+      converter = DurationConverter.class,
+      description = "Lease length, e.g. 30s (default: lease.ttl of the configuration).")
+  Duration ttl;
+
+  @Option(
+      names = "--grace",
+      paramLabel = "DURATION",
+      converter = DurationConverter.class,
+      defaultValue = "10s",
+      description = "How long CMD may take to exit after TERM before it is killed (default 10s).")
+  Duration grace;
+
+  @Option(
+      names = "--publish",
+      paramLabel = "D:FILE",
+      description = "After CMD exits 0, publish FILE to destination D (needs --operation).")
+  String publish;
+
+  @Option(
+      names = "--operation",
+      paramLabel = "OP",
+      description = "The operation ID of the --publish, e.g. report-2026-10-27.")
+  String operation;
+
+  @Parameters(
+      arity = "1..*",
+      paramLabel = "CMD",
+      description = "The command and its arguments, after --.")
+  List<String> command;
+
+  RunCommand(PrintStream out, PrintStream err) {
+    super(out, err);
+  }
+
+  @Override
+  String name() {
+    return "run";
+  }
+
+  @Override
+  int execute(FencelineConfig config, Report report) {
+    ResourceId resourceId = resource("--resource", resource);
+    ConfiguredDestination target = null;
+    Path produced = null;
+    OperationId operationId = null;
+    if (publish != null) {
+      int colon = publish.indexOf(':');
+      if (colon <= 0 || colon == publish.length() - 1) {
+        throw usage(
+            "Cannot use --publish "
+                + Options.quote(publish)
+                + ": it is not D:FILE (write e.g. --publish reports:out/report.csv)");
+      }
+      if (operation == null) {
+        throw usage(
+            "Cannot use --publish without --operation (add e.g. --operation report-2026-10-27)");
+      }
+      operationId = operation(operation);
+      target = config.destination(publish.substring(0, colon));
+      produced = Path.of(publish.substring(colon + 1));
+      report.put("destination", target.name()).put("file", produced.toString());
+    } else if (operation != null) {
+      throw usage("Cannot use --operation without --publish (add --publish D:FILE, or drop it)");
+    }
+    Duration leaseTtl = ttl != null ? ttl : config.lease().ttl();
+    Fenceline.Builder builder = config.fencelineBuilder();
+    if (ttl != null) {
+      // The Fenceline default: a third of (ttl - 10 % safety margin), so three renewals fit.
+      builder.leaseTtl(ttl).renewEvery(ttl.minus(ttl.dividedBy(10)).dividedBy(3));
+    }
+    report.put("resource", resourceId.value()).put("ttl", DurationConverter.format(leaseTtl));
+    try (Fenceline fenceline = builder.build();
+        HeldLease lease = Publishing.acquire(fenceline, config, resourceId)) {
+      long epoch = lease.token().epoch().value();
+      report.put("epoch", epoch);
+      if (target != null) {
+        Publishing.register(fenceline, lease, target);
+      }
+      CompletableFuture<LeaseLoss> lost = new CompletableFuture<>();
+      lease.onLost(lost::complete);
+      ChildProcess child = ChildProcess.start(command, environment(lease), json ? err : null);
+      report.put("pid", child.pid());
+      try {
+        CompletableFuture.anyOf(lost, child.onExit()).join();
+        LeaseLoss loss = lost.getNow(null);
+        if (loss == null && lease.loss().isPresent()) {
+          loss = lease.loss().get(); // lost as CMD exited: publish nothing either
+        }
+        if (loss != null) {
+          return stopAfterLoss(child, loss, report);
+        }
+      } finally {
+        child.stop(grace);
+      }
+      int status = child.exitValue();
+      report.put("command-exit-code", status);
+      if (status != 0) {
+        report.line(
+            "fenceline: "
+                + String.join(" ", command)
+                + " exited with status "
+                + status
+                + "; nothing was published");
+        report.put("published", false);
+        return status;
+      }
+      if (target == null) {
+        report.line("ran " + String.join(" ", command) + " at epoch " + epoch + ": exit status 0");
+        return ExitCode.OK.code();
+      }
+      if (!Files.isRegularFile(produced)) {
+        throw new CommandFailure(
+            ExitCode.FAILURE,
+            "Cannot publish "
+                + produced
+                + " to "
+                + target.name()
+                + ": the command exited 0 but the file does not exist (check the path CMD writes"
+                + " to)");
+      }
+      WriteOutcome outcome =
+          Publishing.publish(
+              config,
+              target,
+              lease.token(),
+              operationId,
+              produced,
+              !json && ProgressInputStream.stdoutIsTerminal(),
+              err);
+      Publishing.print(outcome, report);
+      report.put("published", true);
+      return ExitCode.OK.code();
+    }
+  }
+
+  private int stopAfterLoss(ChildProcess child, LeaseLoss loss, Report report) {
+    Map<String, Object> details = new LinkedHashMap<>();
+    details.put("lost", loss.reason().name());
+    details.put("published", false);
+    details.put("pid", child.pid());
+    // Say so first: the stop may take the whole grace.
+    String message =
+        "Cannot finish "
+            + String.join(" ", command)
+            + ": lost the lease on "
+            + loss.resource()
+            + " at epoch "
+            + loss.epoch()
+            + " ("
+            + loss.reason()
+            + loss.newerEpoch().map(newer -> " by epoch " + newer).orElse("")
+            + ": "
+            + loss.detail()
+            + "); stopping it (pid "
+            + child.pid()
+            + ", TERM then KILL after "
+            + DurationConverter.format(grace)
+            + ") and publishing nothing (run it again later)";
+    err.println("fenceline: " + oneLine(message));
+    err.flush();
+    child.stop(grace);
+    details.forEach(report::put);
+    report.put("command-exit-code", child.exitValue());
+    throw new AlreadyReported(ExitCode.LEASE_LOST, message, details);
+  }
+
+  private Map<String, String> environment(HeldLease lease) {
+    Map<String, String> environment = new LinkedHashMap<>();
+    environment.put("FENCELINE_RESOURCE", lease.token().resource().value());
+    environment.put("FENCELINE_EPOCH", Long.toString(lease.token().epoch().value()));
+    environment.put("FENCELINE_HOLDER", lease.token().holder());
+    return environment;
+  }
+
+  private static CommandFailure usage(String message) {
+    return new CommandFailure(ExitCode.BAD_CONFIG_OR_USAGE, message);
+  }
+
+  /** A failure whose line is already on standard error. */
+  static final class AlreadyReported extends CommandFailure {
+    private static final long serialVersionUID = 1L;
+
+    AlreadyReported(ExitCode exitCode, String message, Map<String, Object> details) {
+      super(exitCode, message, details, null);
+    }
+
+    @Override
+    boolean alreadyOnStandardError() {
+      return true;
+    }
+  }
+}

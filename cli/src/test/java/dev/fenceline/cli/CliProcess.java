@@ -1,0 +1,195 @@
+package dev.fenceline.cli;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+/**
+ * {@code fenceline ...} as a new user runs it: a separate JVM on the test class path, its standard
+ * output and error read line by line, so a test can wait for a line instead of sleeping.
+ */
+final class CliProcess implements AutoCloseable {
+
+  /** What a finished command printed. */
+  record Result(int exitCode, String out, String err) {
+    List<String> errLines() {
+      return err.lines().toList();
+    }
+
+    String transcript() {
+      return "exit " + exitCode + "\nstdout:\n" + out + "\nstderr:\n" + err;
+    }
+  }
+
+  private static final String END = new String("end of stream");
+
+  private final Process process;
+  private final BlockingQueue<String> outLines = new LinkedBlockingQueue<>();
+  private final BlockingQueue<String> errLines = new LinkedBlockingQueue<>();
+  private final List<String> out = Collections.synchronizedList(new ArrayList<>());
+  private final List<String> err = Collections.synchronizedList(new ArrayList<>());
+  private final Thread outPump;
+  private final Thread errPump;
+
+  private CliProcess(Process process) {
+    this.process = process;
+    this.outPump = pump(process.getInputStream(), outLines, out);
+    this.errPump = pump(process.getErrorStream(), errLines, err);
+  }
+
+  /** Starts {@code fenceline args...} with {@code environment} added; standard input is empty. */
+  static CliProcess start(Map<String, String> environment, String... args) {
+    return start(environment, null, args);
+  }
+
+  /** As {@link #start(Map, String...)}, with standard input read from {@code stdin}. */
+  static CliProcess start(Map<String, String> environment, Path stdin, String... args) {
+    List<String> command = new ArrayList<>();
+    command.add(
+        ProcessHandle.current()
+            .info()
+            .command()
+            .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+    command.add("-XX:+UseSerialGC");
+    command.add("-XX:TieredStopAtLevel=1");
+    command.add("-cp");
+    command.add(System.getProperty("java.class.path"));
+    command.add(Main.class.getName());
+    command.addAll(List.of(args));
+    ProcessBuilder builder = new ProcessBuilder(command);
+    builder.environment().keySet().removeIf(name -> name.startsWith("FENCELINE_"));
+    builder.environment().putAll(environment);
+    builder.redirectInput(
+        stdin == null
+            ? ProcessBuilder.Redirect.from(nullFile())
+            : ProcessBuilder.Redirect.from(stdin.toFile()));
+    try {
+      return new CliProcess(builder.start());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Runs {@code fenceline args...} to the end. */
+  static Result run(Map<String, String> environment, String... args) {
+    try (CliProcess cli = start(environment, args)) {
+      return cli.waitFor(Duration.ofSeconds(60));
+    }
+  }
+
+  private static java.io.File nullFile() {
+    return new java.io.File(
+        System.getProperty("os.name").startsWith("Windows") ? "NUL" : "/dev/null");
+  }
+
+  private static Thread pump(InputStream stream, BlockingQueue<String> lines, List<String> all) {
+    Thread thread =
+        new Thread(
+            () -> {
+              try (BufferedReader reader =
+                  new BufferedReader(new InputStreamReader(stream, UTF_8))) {
+                String line;
+                while ((line = reader.readLine()) != null) {
+                  all.add(line);
+                  lines.add(line);
+                }
+              } catch (IOException e) {
+                // The process ended.
+              } finally {
+                lines.add(END);
+              }
+            },
+            "cli-process-pump");
+    thread.setDaemon(true);
+    thread.start();
+    return thread;
+  }
+
+  long pid() {
+    return process.pid();
+  }
+
+  /** Waits for the next standard output line matching {@code wanted}; fails on end or timeout. */
+  String awaitOut(Predicate<String> wanted, Duration timeout) {
+    return await(outLines, wanted, timeout, "standard output");
+  }
+
+  /** Waits for the next standard error line matching {@code wanted}; fails on end or timeout. */
+  String awaitErr(Predicate<String> wanted, Duration timeout) {
+    return await(errLines, wanted, timeout, "standard error");
+  }
+
+  private String await(
+      BlockingQueue<String> lines, Predicate<String> wanted, Duration timeout, String stream) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    try {
+      while (true) {
+        String line = lines.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+        if (line == null || line == END) {
+          throw new AssertionError(
+              "no expected line on "
+                  + stream
+                  + (line == null ? " within " + timeout : " before it ended")
+                  + "\nstdout:\n"
+                  + String.join("\n", out)
+                  + "\nstderr:\n"
+                  + String.join("\n", err));
+        }
+        if (wanted.test(line)) {
+          return line;
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError("interrupted", e);
+    }
+  }
+
+  /** Waits for the exit (a failure detector: {@code timeout} is never expected to pass). */
+  Result waitFor(Duration timeout) {
+    try {
+      if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+        throw new AssertionError(
+            "fenceline did not exit within "
+                + timeout
+                + "\nstdout:\n"
+                + String.join("\n", out)
+                + "\nstderr:\n"
+                + String.join("\n", err));
+      }
+      outPump.join(timeout.toMillis());
+      errPump.join(timeout.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError("interrupted", e);
+    }
+    synchronized (out) {
+      synchronized (err) {
+        return new Result(
+            process.exitValue(),
+            String.join("\n", out) + (out.isEmpty() ? "" : "\n"),
+            String.join("\n", err) + (err.isEmpty() ? "" : "\n"));
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    process.descendants().forEach(ProcessHandle::destroyForcibly);
+    process.destroyForcibly();
+  }
+}
