@@ -95,6 +95,26 @@ class CliAcceptanceTest {
   }
 
   @Test
+  void doctorAdvisesALeaseLengthFromThePausesItObserved() throws Exception {
+    Path file = config();
+
+    CliProcess.Result advice =
+        CliProcess.run(
+            NO_ENV, "doctor", "--config", file.toString(), "--advise", "--observe", "1s");
+    CliProcess.Result json =
+        CliProcess.run(
+            NO_ENV, "doctor", "--config", file.toString(), "--advise", "--observe", "1s", "--json");
+
+    assertThat(advice.exitCode()).as(advice.transcript()).isEqualTo(0);
+    assertThat(advice.out())
+        .containsPattern("(?i)ttl")
+        .contains("not a universal bound")
+        .contains("FENCED_BY_STAGING");
+    assertThat(json.exitCode()).as(json.transcript()).isEqualTo(0);
+    assertThat(new JsonMapper().readTree(json.out()).toString()).containsIgnoringCase("ttl");
+  }
+
+  @Test
   void doctorRefusesAGuaranteeWeakerThanTheFileAllows() throws Exception {
     Path file =
         config(
