@@ -150,4 +150,27 @@ class SecretMaskingTest {
       assertNoSecret(vfs.toString());
     }
   }
+
+  @Test
+  void maskHidesEverySecretOfTheFileInOutsideText() {
+    String yaml =
+        ConfigFiles.sqliteAndDirectory(directory)
+                .replace("type: jdbc", "type: jdbc\n    password: ${DB_PASSWORD}")
+            + """
+            allow-fenced-at-intent: true
+            destinations:
+              reports:
+                store: reports-dir
+            """;
+    try (FencelineConfig config =
+        ConfigFiles.load(directory, yaml, Map.of("DB_PASSWORD", ENV_PASSWORD))) {
+      String masked = config.mask("the store said: login failed for " + ENV_PASSWORD + " (x)");
+
+      assertNoSecret(masked);
+      assertThat(masked).contains("****", "login failed for", "(x)");
+      assertThat(config.allowFencedAtIntent()).isTrue();
+      assertThat(config.allowIdempotentOnly()).isFalse();
+      assertThat(config.allowUnguarded()).isFalse();
+    }
+  }
 }
