@@ -337,7 +337,7 @@ public final class HeldLease implements AutoCloseable {
       if (overrun < 0) {
         return false;
       }
-      String after = "the local deadline passed " + Duration.ofNanos(overrun) + " ago";
+      String after = "the local deadline passed " + (overrun / 1_000_000) + " ms ago";
       if (renewalsInFlight > 0) {
         lost =
             loss(
