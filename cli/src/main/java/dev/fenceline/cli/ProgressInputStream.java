@@ -24,9 +24,23 @@ final class ProgressInputStream extends FilterInputStream {
     this.terminal = terminal;
   }
 
-  /** True if standard output is a terminal: only then is progress drawn. */
+  /**
+   * True if standard output is a terminal: only then is progress drawn. On Java 22 and later {@code
+   * System.console()} may exist without a terminal, so {@code Console.isTerminal()} is asked where
+   * it exists.
+   */
   static boolean stdoutIsTerminal() {
-    return System.console() != null;
+    java.io.Console console = System.console();
+    if (console == null) {
+      return false;
+    }
+    try {
+      return (Boolean) java.io.Console.class.getMethod("isTerminal").invoke(console);
+    } catch (NoSuchMethodException e) {
+      return true; // Java 17 to 21: a console exists only on a terminal
+    } catch (ReflectiveOperationException e) {
+      return false;
+    }
   }
 
   @Override

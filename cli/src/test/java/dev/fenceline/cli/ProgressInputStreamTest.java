@@ -1,0 +1,38 @@
+package dev.fenceline.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The progress line publish draws on a terminal: bytes pass unchanged, at most one redraw per %.
+ */
+class ProgressInputStreamTest {
+
+  @Test
+  void passesTheBytesThroughAndRedrawsAtMostOncePerPercent() throws Exception {
+    byte[] payload = new byte[3 * 1024 * 1024 + 17];
+    Arrays.fill(payload, (byte) 'x');
+    ByteArrayOutputStream shown = new ByteArrayOutputStream();
+    ByteArrayOutputStream copied = new ByteArrayOutputStream();
+
+    try (PrintStream terminal = new PrintStream(shown, true, StandardCharsets.UTF_8);
+        InputStream in =
+            new ProgressInputStream(
+                new ByteArrayInputStream(payload), payload.length, "report.csv", terminal)) {
+      in.transferTo(copied);
+    }
+
+    assertThat(copied.toByteArray()).isEqualTo(payload);
+    String text = shown.toString(StandardCharsets.UTF_8);
+    long redraws = text.chars().filter(c -> c == '\r').count();
+    assertThat(redraws).isBetween(1L, 101L);
+    assertThat(text).contains("report.csv: 100% (3.0 of 3.0 MiB)").endsWith(System.lineSeparator());
+  }
+}
