@@ -16,7 +16,6 @@ import dev.fenceline.spi.OperationConflictException;
 import dev.fenceline.spi.OperationId;
 import dev.fenceline.spi.Receipt;
 import dev.fenceline.spi.RegisterOutcome;
-import dev.fenceline.spi.Registered;
 import dev.fenceline.spi.RejectedStale;
 import dev.fenceline.spi.RequestFingerprint;
 import dev.fenceline.spi.ResourceId;
@@ -89,13 +88,7 @@ public final class InMemoryIntentStore implements IntentStore {
     RegisteredEpochs.trust(keys, token, action);
     storage.writeLock.lock();
     try {
-      storage.epochs.bindIssuer(token, action);
-      Epoch current = currentEpoch(token.resource());
-      if (token.epoch().isOlderThan(current)) {
-        return new RejectedStale(token.resource(), token.epoch(), current);
-      }
-      storage.epochs.registerNewer(token);
-      return new Registered(token.resource(), token.epoch(), current);
+      return storage.epochs.register(token, action);
     } finally {
       storage.writeLock.unlock();
     }

@@ -2,6 +2,9 @@ package dev.fenceline.tck.memory;
 
 import dev.fenceline.spi.Epoch;
 import dev.fenceline.spi.FencingToken;
+import dev.fenceline.spi.RegisterOutcome;
+import dev.fenceline.spi.Registered;
+import dev.fenceline.spi.RejectedStale;
 import dev.fenceline.spi.ResourceId;
 import dev.fenceline.spi.TokenKeys;
 import dev.fenceline.spi.UntrustedTokenException;
@@ -43,6 +46,21 @@ final class RegisteredEpochs {
       epochs.put(token.resource(), token.epoch());
     }
     issuers.putIfAbsent(token.resource(), token.issuer());
+  }
+
+  /**
+   * Registers the token's epoch as {@code Destination.register} does (the caller holds the store's
+   * lock): a foreign issuer is refused, an older epoch is {@link RejectedStale}, otherwise the
+   * epoch is registered.
+   */
+  RegisterOutcome register(FencingToken token, String action) {
+    bindIssuer(token, action);
+    Epoch current = current(token.resource());
+    if (token.epoch().isOlderThan(current)) {
+      return new RejectedStale(token.resource(), token.epoch(), current);
+    }
+    registerNewer(token);
+    return new Registered(token.resource(), token.epoch(), current);
   }
 
   /** Sets the registered epoch and clears the issuer binding (an operator's reset). */
