@@ -484,19 +484,13 @@ final class ApiCalls {
         attempts.lost = true;
       }
       breaker.onError(elapsed(start), breaker.getTimestampUnit(), e);
-      LOG.log(
-          System.Logger.Level.DEBUG,
-          () ->
-              "Attempt "
-                  + attempts.count
-                  + " of "
-                  + http.method()
-                  + " "
-                  + http.uri().getRawPath()
-                  + " failed ("
-                  + (neverReached ? "never reached the API" : "the answer was lost")
-                  + "): "
-                  + describe(e));
+      debugAttempt(
+          attempts,
+          http,
+          "failed ("
+              + (neverReached ? "never reached the API" : "the answer was lost")
+              + "): "
+              + describe(e));
       throw e;
     } catch (InterruptedException | RuntimeException | Error e) {
       breaker.releasePermission();
@@ -513,33 +507,10 @@ final class ApiCalls {
         .bodyError()
         .ifPresent(
             why ->
-                LOG.log(
-                    System.Logger.Level.DEBUG,
-                    () ->
-                        "Attempt "
-                            + attempts.count
-                            + " of "
-                            + http.method()
-                            + " "
-                            + http.uri().getRawPath()
-                            + " answered HTTP "
-                            + response.status()
-                            + " but "
-                            + why));
+                debugAttempt(attempts, http, "answered HTTP " + response.status() + " but " + why));
     if (retryable.test(response)) {
       attempts.lost = true;
-      LOG.log(
-          System.Logger.Level.DEBUG,
-          () ->
-              "Attempt "
-                  + attempts.count
-                  + " of "
-                  + http.method()
-                  + " "
-                  + http.uri().getRawPath()
-                  + " answered HTTP "
-                  + response.status()
-                  + ", retryable");
+      debugAttempt(attempts, http, "answered HTTP " + response.status() + ", retryable");
       throw new RetryableAnswer(response);
     }
     return response;
@@ -594,6 +565,21 @@ final class ApiCalls {
       }
       throw new IOException(describe(cause), cause);
     }
+  }
+
+  private static void debugAttempt(Attempts attempts, HttpRequest http, String what) {
+    int count = attempts.count;
+    LOG.log(
+        System.Logger.Level.DEBUG,
+        () ->
+            "Attempt "
+                + count
+                + " of "
+                + http.method()
+                + " "
+                + http.uri().getRawPath()
+                + " "
+                + what);
   }
 
   private long elapsed(long start) {
