@@ -2,6 +2,7 @@ package dev.fenceline.jdbc;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.fenceline.jdbc.JdbcStore.Finish;
 import dev.fenceline.spi.AlreadyApplied;
 import dev.fenceline.spi.Applied;
 import dev.fenceline.spi.Destination;
@@ -10,6 +11,7 @@ import dev.fenceline.spi.FencingStep;
 import dev.fenceline.spi.FencingToken;
 import dev.fenceline.spi.OperationConflictException;
 import dev.fenceline.spi.OperationId;
+import dev.fenceline.spi.Pointer;
 import dev.fenceline.spi.Receipt;
 import dev.fenceline.spi.RegisterOutcome;
 import dev.fenceline.spi.Registered;
@@ -79,25 +81,32 @@ final class FencedWrite {
     return steps;
   }
 
+  /**
+   * Registers the token's epoch: on PostgreSQL one statement (the server-side function {@code
+   * fenceline_begin} on an auto-commit connection), on SQLite one {@code BEGIN IMMEDIATE}
+   * transaction.
+   */
   RegisterOutcome register(FencingToken token) {
     requireNonNull(token, "token is null");
     ResourceId resource = token.resource();
     String action = "register epoch " + token.epoch() + " of " + resource + " at " + destination;
     store.verify(token, action);
-    return store.inTransaction(
-        action,
-        connection -> {
-          ControlRow row = lockAndRegister(connection, token, action);
-          if (token.epoch().isOlderThan(row.epoch())) {
-            return new RejectedStale(resource, token.epoch(), row.epoch());
-          }
-          return new Registered(resource, token.epoch(), row.epoch());
-        });
+    Begun begun =
+        store.dialect() == Dialect.POSTGRESQL
+            ? store.inOneStatement(action, connection -> begin(connection, token, null, action))
+            : store.inFencedTransaction(
+                action, connection -> Finish.of(begin(connection, token, null, action)));
+    if (begun.status() == Status.STALE) {
+      return new RejectedStale(resource, token.epoch(), begun.row().epoch());
+    }
+    return new Registered(resource, token.epoch(), begun.row().epoch());
   }
 
   /**
    * The atomic step. {@code fingerprint}, if present, is recorded with the operation; a retry whose
    * fingerprint differs from a recorded one is refused with {@link OperationConflictException}.
+   * Round trips on PostgreSQL: the control-row step ({@code fenceline_begin}), the change's
+   * statements, and the operation record sent together with the {@code COMMIT}.
    */
   WriteOutcome write(
       FencingToken token,
@@ -113,24 +122,17 @@ final class FencedWrite {
     store.verify(token, action);
     steps.reached(FencingStep.BEFORE_LOCK, token, operation);
     WriteOutcome outcome =
-        store.inTransaction(
+        store.inFencedTransaction(
             action,
             connection -> {
-              ControlRow row = lockAndRegister(connection, token, action);
-              if (token.epoch().isOlderThan(row.epoch())) {
-                return new RejectedStale(resource, token.epoch(), row.epoch());
+              Begun begun = begin(connection, token, new Operation(operation, fingerprint), action);
+              if (begun.status() == Status.STALE) {
+                return Finish.of(new RejectedStale(resource, token.epoch(), begun.row().epoch()));
               }
               steps.reached(FencingStep.AFTER_EPOCH_CHECK, token, operation);
-              Optional<Recorded> previous = findRecord(connection, resource, operation);
-              if (previous.isPresent()) {
-                Recorded recorded = previous.get();
-                if (fingerprint.isPresent()
-                    && recorded.fingerprint().isPresent()
-                    && !fingerprint.equals(recorded.fingerprint())) {
-                  throw OperationConflictException.differentRequest(
-                      recorded.receipt(), fingerprint.get());
-                }
-                return new AlreadyApplied(recorded.receipt());
+              Optional<WriteOutcome> decided = decided(begun, fingerprint);
+              if (decided.isPresent()) {
+                return Finish.of(decided.get());
               }
               Map<String, String> attributes = change.apply(guarded(connection));
               Receipt receipt =
@@ -139,16 +141,83 @@ final class FencedWrite {
                       resource,
                       operation,
                       token.epoch(),
-                      Instant.ofEpochMilli(row.nowMillis()),
+                      Instant.ofEpochMilli(begun.row().nowMillis()),
                       requireNonNull(attributes, "the change returned null attributes"));
-              recordReceipt(connection, receipt, fingerprint);
               steps.reached(FencingStep.AFTER_APPLY, token, operation);
-              return new Applied(receipt);
+              return Finish.then(
+                  new Applied(receipt),
+                  RECORD_SQL,
+                  insert -> bindRecord(insert, receipt, fingerprint));
             });
     if (!(outcome instanceof RejectedStale)) {
       steps.reached(FencingStep.AFTER_COMMIT, token, operation);
     }
     return outcome;
+  }
+
+  /**
+   * A pointer publish as one statement on PostgreSQL: the server-side function {@code
+   * fenceline_publish_pointer} runs {@code fenceline_begin}, inserts the new pointer version and
+   * the operation record, in the statement's own transaction. Only without a step listener: a
+   * listener's steps inside the transaction need the statements one by one ({@link #write}), which
+   * run the same {@code fenceline_begin}.
+   */
+  WriteOutcome publishPointer(
+      FencingToken token,
+      OperationId operation,
+      RequestFingerprint fingerprint,
+      Pointer pointer,
+      Map<String, String> receiptAttributes) {
+    ResourceId resource = token.resource();
+    String action = "write operation " + operation + " of " + resource + " to " + destination;
+    store.verify(token, action);
+    return store.inOneStatement(
+        action,
+        connection -> {
+          try (PreparedStatement publish =
+              connection.prepareStatement(
+                  "SELECT o_status, o_epoch, o_issuer, o_now_ms, o_rec_epoch, o_rec_at_ms,"
+                      + " o_rec_attributes, o_rec_fingerprint"
+                      + " FROM fenceline_publish_pointer(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+            publish.setString(1, destination);
+            publish.setString(2, resource.value());
+            publish.setString(3, operation.value());
+            publish.setLong(4, token.epoch().value());
+            publish.setString(5, token.issuer());
+            publish.setString(6, fingerprint.value());
+            publish.setString(7, store.lockTimeoutSetting());
+            publish.setString(8, pointer.target());
+            publish.setString(9, ReceiptAttributes.encode(pointer.attributes()));
+            publish.setString(10, ReceiptAttributes.encode(receiptAttributes));
+            Begun begun = readBegun(publish, token, operation, action);
+            return switch (begun.status()) {
+              case STALE -> new RejectedStale(resource, token.epoch(), begun.row().epoch());
+              case APPLIED ->
+                  new Applied(
+                      new Receipt(
+                          destination,
+                          resource,
+                          operation,
+                          token.epoch(),
+                          Instant.ofEpochMilli(begun.row().nowMillis()),
+                          receiptAttributes));
+              default -> decided(begun, Optional.of(fingerprint)).orElseThrow();
+            };
+          }
+        });
+  }
+
+  /** A replayed or conflicting operation's answer; empty if the change is to be applied. */
+  private static Optional<WriteOutcome> decided(
+      Begun begun, Optional<RequestFingerprint> fingerprint) {
+    if (begun.status() == Status.CONFLICT) {
+      throw OperationConflictException.differentRequest(
+          begun.recorded().orElseThrow().receipt(), fingerprint.orElseThrow());
+    }
+    if (begun.status() == Status.REPLAY) {
+      return Optional.of(new AlreadyApplied(begun.recorded().orElseThrow().receipt()));
+    }
+    return Optional.empty();
   }
 
   Optional<Receipt> lookup(ResourceId resource, OperationId operation) {
@@ -211,33 +280,197 @@ final class FencedWrite {
   /**
    * Locks the resource's control row, refuses a token of another issuer than the registered one,
    * and registers the token's epoch (and, the first time, its issuer) if it is not older; returns
-   * the row as it was, so the caller can reject an older epoch (which changed nothing). Call it
-   * inside {@link JdbcStore#inTransaction}, after {@link JdbcStore#verify}.
+   * the row as it was, so the caller can reject an older epoch (which changed nothing). Call it as
+   * the first statement inside {@link JdbcStore#inFencedTransaction}, after {@link
+   * JdbcStore#verify}.
    */
   ControlRow lockAndRegister(Connection connection, FencingToken token, String action)
       throws SQLException {
-    ControlRow row = lockTrusted(connection, token, action);
-    boolean newer = token.epoch().isNewerThan(row.epoch());
-    boolean bindIssuer = row.issuer() == null && !token.epoch().isOlderThan(row.epoch());
-    if (newer || bindIssuer) {
-      updateControlRow(connection, token, newer ? token.epoch() : row.epoch());
-    }
-    return row;
+    return begin(connection, token, null, action).row();
   }
 
   /**
    * Locks the resource's control row and refuses a token of another issuer than the registered one;
-   * registers nothing. Call it inside {@link JdbcStore#inTransaction}.
+   * registers nothing. Call it as the first statement inside {@link JdbcStore#inFencedTransaction}.
    */
   ControlRow lockTrusted(Connection connection, FencingToken token, String action)
       throws SQLException {
-    ControlRow row = lockControlRow(connection, token.resource());
+    return begin(connection, token, null, false, action).row();
+  }
+
+  /** An operation to look up in the control-row step, with the fingerprint of its request. */
+  private record Operation(OperationId id, Optional<RequestFingerprint> fingerprint) {}
+
+  /** What the control-row step decided. */
+  enum Status {
+    /**
+     * Another issuer's token is bound to the resource; nothing changed (thrown, never returned).
+     */
+    FOREIGN,
+    /** The token's epoch is older than the registered one; nothing changed. */
+    STALE,
+    /** The operation was recorded with another request fingerprint; nothing changed. */
+    CONFLICT,
+    /** The operation was recorded; the epoch was registered if newer. */
+    REPLAY,
+    /** The operation is new (or none was asked about); the epoch was registered if newer. */
+    PROCEED,
+    /** {@code fenceline_publish_pointer} only: the pointer and the record were written. */
+    APPLIED
+  }
+
+  /** The control-row step's answer: the row as it was before, and the operation's record. */
+  record Begun(Status status, ControlRow row, Optional<Recorded> recorded) {}
+
+  private Begun begin(Connection connection, FencingToken token, Operation operation, String action)
+      throws SQLException {
+    return begin(connection, token, operation, true, action);
+  }
+
+  /**
+   * The control-row step, the first statement of every fenced transaction: lock the resource's
+   * control row (creating it at epoch 0 if missing), refuse another issuer's token ({@link
+   * UntrustedTokenException}), compare the epoch, find the operation's record, and register the
+   * token's epoch and issuer if newer ({@code register}) unless the answer is {@link Status#STALE}
+   * or {@link Status#CONFLICT}. PostgreSQL: one statement, the server-side function {@code
+   * fenceline_begin} ({@link Schema#POSTGRES_FUNCTIONS}), which also sets the transaction's
+   * timeouts. SQLite: the same decisions here, inside {@code BEGIN IMMEDIATE} (which holds the
+   * database's write lock): one read, and one write if the row changes.
+   */
+  private Begun begin(
+      Connection connection,
+      FencingToken token,
+      Operation operation,
+      boolean register,
+      String action)
+      throws SQLException {
+    if (store.dialect() == Dialect.POSTGRESQL) {
+      try (PreparedStatement begin =
+          connection.prepareStatement(
+              "SELECT o_status, o_epoch, o_issuer, o_now_ms, o_rec_epoch, o_rec_at_ms,"
+                  + " o_rec_attributes, o_rec_fingerprint"
+                  + " FROM fenceline_begin(?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+        begin.setString(1, destination);
+        begin.setString(2, token.resource().value());
+        begin.setString(3, operation == null ? null : operation.id().value());
+        begin.setLong(4, token.epoch().value());
+        begin.setString(5, token.issuer());
+        begin.setString(
+            6,
+            operation == null
+                ? null
+                : operation.fingerprint().map(RequestFingerprint::value).orElse(null));
+        begin.setBoolean(7, register);
+        begin.setString(8, store.lockTimeoutSetting());
+        begin.setString(9, store.statementTimeoutSetting());
+        return readBegun(begin, token, operation == null ? null : operation.id(), action);
+      }
+    }
+    return beginOnSqlite(connection, token, operation, register, action);
+  }
+
+  private Begun beginOnSqlite(
+      Connection connection,
+      FencingToken token,
+      Operation operation,
+      boolean register,
+      String action)
+      throws SQLException {
+    ResourceId resource = token.resource();
+    boolean exists;
+    ControlRow row;
+    Optional<Recorded> recorded;
+    try (PreparedStatement select =
+        connection.prepareStatement(
+            "SELECT r.epoch, r.issuer, "
+                + store.dialect().nowMillis
+                + ", o.epoch, o.recorded_at_ms, o.attributes, o.fingerprint"
+                + " FROM (SELECT ? AS resource) k"
+                + " LEFT JOIN fenceline_resource r ON r.resource = k.resource"
+                + " LEFT JOIN fenceline_operation o ON o.destination = ?"
+                + " AND o.resource = k.resource AND o.operation = ?")) {
+      select.setString(1, resource.value());
+      select.setString(2, destination);
+      select.setString(3, operation == null ? null : operation.id().value());
+      try (ResultSet rows = select.executeQuery()) {
+        rows.next();
+        long epoch = rows.getLong(1);
+        exists = !rows.wasNull();
+        row = new ControlRow(Epoch.of(epoch), rows.getString(2), rows.getLong(3));
+        recorded =
+            operation == null ? Optional.empty() : recorded(rows, 4, resource, operation.id());
+      }
+    }
     if (row.issuer() != null && !row.issuer().equals(token.issuer())) {
       throw UntrustedTokenException.foreignIssuer(token, row.issuer(), action);
     }
-    return row;
+    if (token.epoch().isOlderThan(row.epoch())) {
+      return new Begun(Status.STALE, row, Optional.empty());
+    }
+    if (operation != null
+        && recorded.isPresent()
+        && operation.fingerprint().isPresent()
+        && recorded.get().fingerprint().isPresent()
+        && !operation.fingerprint().equals(recorded.get().fingerprint())) {
+      return new Begun(Status.CONFLICT, row, recorded);
+    }
+    boolean changes = register && (token.epoch().isNewerThan(row.epoch()) || row.issuer() == null);
+    if (!exists || changes) {
+      try (PreparedStatement upsert =
+          connection.prepareStatement(
+              "INSERT INTO fenceline_resource (resource, epoch, issuer) VALUES (?, ?, ?)"
+                  + " ON CONFLICT (resource) DO UPDATE SET epoch = excluded.epoch,"
+                  + " issuer = excluded.issuer")) {
+        upsert.setString(1, resource.value());
+        upsert.setLong(2, register ? token.epoch().value() : 0);
+        upsert.setString(3, register ? token.issuer() : null);
+        upsert.executeUpdate();
+      }
+    }
+    return new Begun(recorded.isPresent() ? Status.REPLAY : Status.PROCEED, row, recorded);
   }
 
+  /** Reads the single row of {@code fenceline_begin} or {@code fenceline_publish_pointer}. */
+  private Begun readBegun(
+      PreparedStatement statement, FencingToken token, OperationId operation, String action)
+      throws SQLException {
+    try (ResultSet rows = statement.executeQuery()) {
+      if (!rows.next()) {
+        throw new SQLException("the control-row step of " + token.resource() + " returned no row");
+      }
+      Status status = Status.valueOf(rows.getString(1).toUpperCase(java.util.Locale.ROOT));
+      ControlRow row =
+          new ControlRow(Epoch.of(rows.getLong(2)), rows.getString(3), rows.getLong(4));
+      if (status == Status.FOREIGN) {
+        throw UntrustedTokenException.foreignIssuer(token, row.issuer(), action);
+      }
+      Optional<Recorded> recorded =
+          operation == null ? Optional.empty() : recorded(rows, 5, token.resource(), operation);
+      return new Begun(status, row, recorded);
+    }
+  }
+
+  /** The operation record in columns {@code first} to {@code first + 3}, if there is one. */
+  private Optional<Recorded> recorded(
+      ResultSet rows, int first, ResourceId resource, OperationId operation) throws SQLException {
+    String attributes = rows.getString(first + 2);
+    if (attributes == null) {
+      return Optional.empty();
+    }
+    Receipt receipt =
+        new Receipt(
+            destination,
+            resource,
+            operation,
+            Epoch.of(rows.getLong(first)),
+            Instant.ofEpochMilli(rows.getLong(first + 1)),
+            ReceiptAttributes.decode(attributes));
+    return Optional.of(
+        new Recorded(
+            receipt, Optional.ofNullable(rows.getString(first + 3)).map(RequestFingerprint::new)));
+  }
+
+  /** Locks (creating if missing) a control row for an epoch reset; registers nothing. */
   private ControlRow lockControlRow(Connection connection, ResourceId resource)
       throws SQLException {
     try (PreparedStatement insert =
@@ -263,18 +496,6 @@ final class FencedWrite {
     }
   }
 
-  private static void updateControlRow(Connection connection, FencingToken token, Epoch epoch)
-      throws SQLException {
-    try (PreparedStatement update =
-        connection.prepareStatement(
-            "UPDATE fenceline_resource SET epoch = ?, issuer = ? WHERE resource = ?")) {
-      update.setLong(1, epoch.value());
-      update.setString(2, token.issuer());
-      update.setString(3, token.resource().value());
-      update.executeUpdate();
-    }
-  }
-
   private Optional<Recorded> findRecord(
       Connection connection, ResourceId resource, OperationId operation) throws SQLException {
     try (PreparedStatement select =
@@ -285,41 +506,26 @@ final class FencedWrite {
       select.setString(2, resource.value());
       select.setString(3, operation.value());
       try (ResultSet rows = select.executeQuery()) {
-        if (!rows.next()) {
-          return Optional.empty();
-        }
-        Receipt receipt =
-            new Receipt(
-                destination,
-                resource,
-                operation,
-                Epoch.of(rows.getLong(1)),
-                Instant.ofEpochMilli(rows.getLong(2)),
-                ReceiptAttributes.decode(rows.getString(3)));
-        return Optional.of(
-            new Recorded(
-                receipt, Optional.ofNullable(rows.getString(4)).map(RequestFingerprint::new)));
+        return rows.next() ? recorded(rows, 1, resource, operation) : Optional.empty();
       }
     }
   }
 
-  private static void recordReceipt(
-      Connection connection, Receipt receipt, Optional<RequestFingerprint> fingerprint)
+  private static final String RECORD_SQL =
+      "INSERT INTO fenceline_operation"
+          + " (destination, resource, operation, epoch, recorded_at_ms, attributes,"
+          + " fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?)";
+
+  private static void bindRecord(
+      PreparedStatement insert, Receipt receipt, Optional<RequestFingerprint> fingerprint)
       throws SQLException {
-    try (PreparedStatement insert =
-        connection.prepareStatement(
-            "INSERT INTO fenceline_operation"
-                + " (destination, resource, operation, epoch, recorded_at_ms, attributes,"
-                + " fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
-      insert.setString(1, receipt.destination());
-      insert.setString(2, receipt.resource().value());
-      insert.setString(3, receipt.operation().value());
-      insert.setLong(4, receipt.epoch().value());
-      insert.setLong(5, receipt.recordedAt().toEpochMilli());
-      insert.setString(6, ReceiptAttributes.encode(receipt.attributes()));
-      insert.setString(7, fingerprint.map(RequestFingerprint::value).orElse(null));
-      insert.executeUpdate();
-    }
+    insert.setString(1, receipt.destination());
+    insert.setString(2, receipt.resource().value());
+    insert.setString(3, receipt.operation().value());
+    insert.setLong(4, receipt.epoch().value());
+    insert.setLong(5, receipt.recordedAt().toEpochMilli());
+    insert.setString(6, ReceiptAttributes.encode(receipt.attributes()));
+    insert.setString(7, fingerprint.map(RequestFingerprint::value).orElse(null));
   }
 
   /**

@@ -3,6 +3,7 @@ package dev.fenceline.jdbc;
 import static java.util.Objects.requireNonNull;
 
 import dev.fenceline.jdbc.FencedWrite.ControlRow;
+import dev.fenceline.jdbc.JdbcStore.Finish;
 import dev.fenceline.spi.AlreadyApplied;
 import dev.fenceline.spi.Applied;
 import dev.fenceline.spi.Epoch;
@@ -73,12 +74,12 @@ final class JdbcIntentStore implements IntentStore {
     store.verify(token, action);
     steps.reached(FencingStep.BEFORE_LOCK, token, operation);
     IntentOutcome outcome =
-        store.inTransaction(
+        store.inFencedTransaction(
             action,
             connection -> {
               ControlRow row = fencedWrite.lockAndRegister(connection, token, action);
               if (token.epoch().isOlderThan(row.epoch())) {
-                return new RejectedStale(resource, token.epoch(), row.epoch());
+                return Finish.of(new RejectedStale(resource, token.epoch(), row.epoch()));
               }
               steps.reached(FencingStep.AFTER_EPOCH_CHECK, token, operation);
               Optional<Intent> previous = find(connection, resource, operation);
@@ -115,7 +116,7 @@ final class JdbcIntentStore implements IntentStore {
                 countAttempt(connection, recorded);
               }
               steps.reached(FencingStep.AFTER_APPLY, token, operation);
-              return new IntentRecorded(recorded);
+              return Finish.of(new IntentRecorded(recorded));
             });
     if (outcome instanceof IntentRecorded) {
       steps.reached(FencingStep.AFTER_COMMIT, token, operation);
@@ -132,7 +133,7 @@ final class JdbcIntentStore implements IntentStore {
     ResourceId resource = token.resource();
     String action = "complete operation " + operation + " of " + resource + " at " + name();
     store.verify(token, action);
-    return store.inTransaction(
+    return store.inFencedTransaction(
         action,
         connection -> {
           // Serialized on the control row like begin; a stale epoch is not refused (see the SPI).
@@ -147,7 +148,7 @@ final class JdbcIntentStore implements IntentStore {
                                   + ": no intent was recorded for it (call begin before sending"
                                   + " the request)"));
           if (intent.completed()) {
-            return new AlreadyApplied(intent.receipt().orElseThrow());
+            return Finish.of(new AlreadyApplied(intent.receipt().orElseThrow()));
           }
           Receipt receipt =
               new Receipt(
@@ -158,7 +159,7 @@ final class JdbcIntentStore implements IntentStore {
                   Instant.ofEpochMilli(row.nowMillis()),
                   attributes);
           recordReceipt(connection, receipt);
-          return new Applied(receipt);
+          return Finish.of(new Applied(receipt));
         });
   }
 

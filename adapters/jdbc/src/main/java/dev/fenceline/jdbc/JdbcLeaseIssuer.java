@@ -47,96 +47,118 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
     return store.id();
   }
 
+  /**
+   * One statement (on PostgreSQL, the server-side function {@code fenceline_acquire}): takes the
+   * lease if nobody holds it and increments the epoch in the same step.
+   */
   @Override
   public Optional<Lease> tryAcquire(ResourceId resource, String holder, Duration ttl) {
     requireNonNull(resource, "resource is null");
     FencingToken.validateHolder(holder);
     long ttlMillis = ttlMillis(resource, ttl);
-    return store.inTransaction(
+    return store.inOneStatement(
         "acquire the lease on " + resource,
         connection -> {
-          try (PreparedStatement insert =
+          boolean postgres = store.dialect() == Dialect.POSTGRESQL;
+          try (PreparedStatement acquire =
               connection.prepareStatement(
-                  "INSERT INTO fenceline_lease (resource, epoch, holder, expires_at_ms)"
-                      + " VALUES (?, 0, NULL, 0) ON CONFLICT (resource) DO NOTHING")) {
-            insert.setString(1, resource.value());
-            insert.executeUpdate();
+                  postgres
+                      ? "SELECT o_epoch, o_expires_at_ms FROM fenceline_acquire(?, ?, ?, ?)"
+                      : LeaseSql.acquire(store.dialect(), "?", "?", "?"))) {
+            acquire.setString(1, resource.value());
+            acquire.setString(2, holder);
+            acquire.setLong(3, ttlMillis);
+            if (postgres) {
+              acquire.setString(4, store.lockTimeoutSetting());
+            } else {
+              acquire.setLong(4, ttlMillis);
+            }
+            Optional<long[]> row = singleRow(acquire, 2);
+            return row.map(
+                granted ->
+                    new Lease(
+                        store.sign(
+                            new FencingToken(store.id(), resource, Epoch.of(granted[0]), holder)),
+                        Instant.ofEpochMilli(granted[1]),
+                        ttl));
           }
-          Row row = lockRow(connection, resource).orElseThrow();
-          if (row.held()) {
-            return Optional.empty();
-          }
-          long epoch = Math.addExact(row.epoch(), 1);
-          long expiresAt = Math.addExact(row.nowMillis(), ttlMillis);
-          try (PreparedStatement update =
-              connection.prepareStatement(
-                  "UPDATE fenceline_lease SET epoch = ?, holder = ?, expires_at_ms = ?"
-                      + " WHERE resource = ?")) {
-            update.setLong(1, epoch);
-            update.setString(2, holder);
-            update.setLong(3, expiresAt);
-            update.setString(4, resource.value());
-            update.executeUpdate();
-          }
-          return Optional.of(
-              new Lease(
-                  store.sign(new FencingToken(store.id(), resource, Epoch.of(epoch), holder)),
-                  Instant.ofEpochMilli(expiresAt),
-                  ttl));
         });
   }
 
+  /**
+   * One statement (on PostgreSQL, {@code fenceline_renew}) when the lease is still held; a refused
+   * renewal reads the lease once more to say why.
+   */
   @Override
   public Lease renew(Lease lease) {
     requireNonNull(lease, "lease is null");
     ResourceId resource = lease.resource();
     long ttlMillis = ttlMillis(resource, lease.ttl());
-    return store.inTransaction(
-        "renew the lease " + lease.token(),
-        connection -> {
-          Optional<Row> row = lockRow(connection, resource);
-          String reason =
-              lease.token().issuer().equals(store.id())
-                  ? reasonLost(row, lease)
-                  : "it was issued by " + lease.token().issuer() + ", not by " + store.id();
-          if (reason != null) {
-            throw new LeaseLostException(
-                lease.token(),
-                "Cannot renew lease "
-                    + lease.token()
-                    + ": "
-                    + reason
-                    + " (stop working on it; acquire again for a new epoch)");
-          }
-          long expiresAt = Math.addExact(row.get().nowMillis(), ttlMillis);
-          try (PreparedStatement update =
-              connection.prepareStatement(
-                  "UPDATE fenceline_lease SET expires_at_ms = ? WHERE resource = ?")) {
-            update.setLong(1, expiresAt);
-            update.setString(2, resource.value());
-            update.executeUpdate();
-          }
-          return new Lease(lease.token(), Instant.ofEpochMilli(expiresAt), lease.ttl());
-        });
+    if (!lease.token().issuer().equals(store.id())) {
+      throw lost(lease, "it was issued by " + lease.token().issuer() + ", not by " + store.id());
+    }
+    Optional<long[]> renewed =
+        store.inOneStatement(
+            "renew the lease " + lease.token(),
+            connection -> {
+              boolean postgres = store.dialect() == Dialect.POSTGRESQL;
+              try (PreparedStatement renew =
+                  connection.prepareStatement(
+                      postgres
+                          ? "SELECT o_expires_at_ms FROM fenceline_renew(?, ?, ?, ?, ?)"
+                          : LeaseSql.renew(store.dialect(), "?", "?", "?", "?"))) {
+                if (postgres) {
+                  renew.setString(1, resource.value());
+                  renew.setLong(2, lease.epoch().value());
+                  renew.setString(3, lease.token().holder());
+                  renew.setLong(4, ttlMillis);
+                  renew.setString(5, store.lockTimeoutSetting());
+                } else {
+                  renew.setLong(1, ttlMillis);
+                  renew.setString(2, resource.value());
+                  renew.setLong(3, lease.epoch().value());
+                  renew.setString(4, lease.token().holder());
+                }
+                return singleRow(renew, 1);
+              }
+            });
+    if (renewed.isPresent()) {
+      return new Lease(lease.token(), Instant.ofEpochMilli(renewed.get()[0]), lease.ttl());
+    }
+    Optional<Row> row =
+        store.read(
+            "read why the lease " + lease.token() + " cannot be renewed",
+            connection -> selectRow(connection, resource));
+    String reason = reasonLost(row, lease);
+    throw lost(lease, reason == null ? "it changed while it was being renewed" : reason);
   }
 
+  /** One statement (on PostgreSQL, {@code fenceline_release}). */
   @Override
   public boolean release(Lease lease) {
     requireNonNull(lease, "lease is null");
     if (!lease.token().issuer().equals(store.id())) {
       return false; // another issuer's lease is never current here
     }
-    return store.inTransaction(
+    return store.inOneStatement(
         "release the lease " + lease.token(),
         connection -> {
-          try (PreparedStatement update =
+          boolean postgres = store.dialect() == Dialect.POSTGRESQL;
+          try (PreparedStatement release =
               connection.prepareStatement(
-                  "UPDATE fenceline_lease SET holder = NULL, expires_at_ms = 0"
-                      + " WHERE resource = ? AND epoch = ? AND holder = ?")) {
-            update.setString(1, lease.resource().value());
-            update.setLong(2, lease.epoch().value());
-            update.setString(3, lease.token().holder());
-            return update.executeUpdate() == 1;
+                  postgres
+                      ? "SELECT fenceline_release(?, ?, ?, ?)"
+                      : LeaseSql.release("?", "?", "?"))) {
+            release.setString(1, lease.resource().value());
+            release.setLong(2, lease.epoch().value());
+            release.setString(3, lease.token().holder());
+            if (!postgres) {
+              return release.executeUpdate() == 1;
+            }
+            release.setString(4, store.lockTimeoutSetting());
+            try (ResultSet rows = release.executeQuery()) {
+              return rows.next() && rows.getBoolean(1);
+            }
           }
         });
   }
@@ -147,7 +169,7 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
     return store.read(
         "read the lease status of " + resource,
         connection -> {
-          Optional<Row> found = selectRow(connection, resource, "");
+          Optional<Row> found = selectRow(connection, resource);
           if (found.isEmpty()) {
             return new LeaseStatus(resource, Epoch.NONE, Optional.empty(), Optional.empty(), false);
           }
@@ -164,18 +186,12 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
         });
   }
 
-  private Optional<Row> lockRow(Connection connection, ResourceId resource) throws SQLException {
-    return selectRow(connection, resource, store.dialect().lockRow);
-  }
-
-  private Optional<Row> selectRow(Connection connection, ResourceId resource, String lock)
-      throws SQLException {
+  private Optional<Row> selectRow(Connection connection, ResourceId resource) throws SQLException {
     try (PreparedStatement select =
         connection.prepareStatement(
             "SELECT epoch, holder, expires_at_ms, "
                 + store.dialect().nowMillis
-                + " FROM fenceline_lease WHERE resource = ?"
-                + lock)) {
+                + " FROM fenceline_lease WHERE resource = ?")) {
       select.setString(1, resource.value());
       try (ResultSet rows = select.executeQuery()) {
         if (!rows.next()) {
@@ -185,6 +201,38 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
             new Row(rows.getLong(1), rows.getString(2), rows.getLong(3), rows.getLong(4)));
       }
     }
+  }
+
+  /**
+   * The single row of a statement that returns at most one ({@code columns} longs), read to the
+   * end: on SQLite an auto-commit statement with {@code RETURNING} commits when it is stepped to
+   * its end, so a failing commit is thrown here instead of lost in {@code close}.
+   */
+  private static Optional<long[]> singleRow(PreparedStatement statement, int columns)
+      throws SQLException {
+    try (ResultSet rows = statement.executeQuery()) {
+      if (!rows.next()) {
+        return Optional.empty();
+      }
+      long[] values = new long[columns];
+      for (int i = 0; i < columns; i++) {
+        values[i] = rows.getLong(i + 1);
+      }
+      if (rows.next()) {
+        throw new SQLException("a lease statement returned more than one row");
+      }
+      return Optional.of(values);
+    }
+  }
+
+  private static LeaseLostException lost(Lease lease, String reason) {
+    return new LeaseLostException(
+        lease.token(),
+        "Cannot renew lease "
+            + lease.token()
+            + ": "
+            + reason
+            + " (stop working on it; acquire again for a new epoch)");
   }
 
   private static String reasonLost(Optional<Row> found, Lease lease) {

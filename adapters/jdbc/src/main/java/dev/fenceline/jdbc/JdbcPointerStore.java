@@ -10,6 +10,7 @@ import dev.fenceline.spi.PointerState;
 import dev.fenceline.spi.PointerStore;
 import dev.fenceline.spi.RequestFingerprint;
 import dev.fenceline.spi.ResourceId;
+import dev.fenceline.spi.StepListener;
 import dev.fenceline.spi.WriteOutcome;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -35,40 +36,44 @@ public final class JdbcPointerStore extends FencedJdbcDestination<Pointer> imple
     return fencedWrite.store().id();
   }
 
+  /**
+   * Swaps the pointer. On PostgreSQL this is one statement, the server-side function {@code
+   * fenceline_publish_pointer} (epoch check, registration, operation-ID check, the new pointer
+   * version and the operation record in the statement's own transaction); with a step listener
+   * (tests), the same steps one by one in one transaction. On SQLite, one {@code BEGIN IMMEDIATE}
+   * transaction.
+   */
   @Override
   public WriteOutcome write(
       FencingToken token, OperationId operation, Pointer change, RequestFingerprint fingerprint) {
+    requireNonNull(token, "token is null");
+    requireNonNull(operation, "operation is null");
     requireNonNull(change, "change is null");
     requireNonNull(fingerprint, "fingerprint is null");
+    if (fencedWrite.store().dialect() == Dialect.POSTGRESQL
+        && fencedWrite.steps() == StepListener.NONE) {
+      return fencedWrite.publishPointer(
+          token, operation, fingerprint, change, change.receiptAttributes());
+    }
     return fencedWrite.write(
         token,
         operation,
         Optional.of(fingerprint),
         connection -> {
-          long version;
-          try (PreparedStatement select =
-              connection.prepareStatement(
-                  "SELECT COALESCE(MAX(version), 0) FROM fenceline_pointer"
-                      + " WHERE destination = ? AND resource = ?")) {
-            select.setString(1, name());
-            select.setString(2, token.resource().value());
-            try (ResultSet rows = select.executeQuery()) {
-              rows.next();
-              version = rows.getLong(1) + 1;
-            }
-          }
           try (PreparedStatement insert =
               connection.prepareStatement(
                   "INSERT INTO fenceline_pointer"
                       + " (destination, resource, version, target, attributes, epoch, operation)"
-                      + " VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+                      + " SELECT ?, ?, COALESCE(MAX(version), 0) + 1, ?, ?, ?, ?"
+                      + " FROM fenceline_pointer WHERE destination = ? AND resource = ?")) {
             insert.setString(1, name());
             insert.setString(2, token.resource().value());
-            insert.setLong(3, version);
-            insert.setString(4, change.target());
-            insert.setString(5, ReceiptAttributes.encode(change.attributes()));
-            insert.setLong(6, token.epoch().value());
-            insert.setString(7, operation.value());
+            insert.setString(3, change.target());
+            insert.setString(4, ReceiptAttributes.encode(change.attributes()));
+            insert.setLong(5, token.epoch().value());
+            insert.setString(6, operation.value());
+            insert.setString(7, name());
+            insert.setString(8, token.resource().value());
             insert.executeUpdate();
           }
           return change.receiptAttributes();

@@ -17,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -106,6 +107,37 @@ public final class JdbcStore implements AutoCloseable {
   @FunctionalInterface
   interface TransactionWork<T> {
     T run(Connection connection) throws SQLException;
+  }
+
+  /**
+   * Work inside one fenced transaction: its first statement is {@link FencedWrite}'s control-row
+   * step, which sets the transaction's timeouts itself, and it may leave its last statement to be
+   * sent together with the commit.
+   */
+  @FunctionalInterface
+  interface FencedWork<T> {
+    Finish<T> run(Connection connection) throws SQLException;
+  }
+
+  /** Binds the parameters of a prepared statement. */
+  @FunctionalInterface
+  interface Binder {
+    void bind(PreparedStatement statement) throws SQLException;
+  }
+
+  /**
+   * The result of {@link FencedWork}, and optionally the transaction's last statement ({@code
+   * lastSql} with {@code binder}): on PostgreSQL it goes to the server together with the {@code
+   * COMMIT}, in one round trip.
+   */
+  record Finish<T>(T value, String lastSql, Binder binder) {
+    static <T> Finish<T> of(T value) {
+      return new Finish<>(value, null, null);
+    }
+
+    static <T> Finish<T> then(T value, String lastSql, Binder binder) {
+      return new Finish<>(value, requireNonNull(lastSql), requireNonNull(binder));
+    }
   }
 
   /**
@@ -291,15 +323,38 @@ public final class JdbcStore implements AutoCloseable {
    * if still possible and throws with {@code outcomeUnknown=true}. Any other exception of the work
    * itself (unchecked, or checked and thrown sneakily) rolls back and is rethrown unchanged. Once
    * the commit succeeded, nothing changes the answer: a failure to close the connection afterwards
-   * is only logged.
+   * is only logged. On PostgreSQL the transaction's lock and statement timeouts are set by one
+   * statement before the work.
    */
   <T> T inTransaction(String action, TransactionWork<T> work) {
+    return transaction(
+        action,
+        true,
+        connection -> {
+          T value = work.run(connection);
+          return Finish.of(value);
+        });
+  }
+
+  /**
+   * Runs fenced {@code work} in one transaction, as {@link #inTransaction}, except that the work's
+   * first statement sets the timeouts ({@link FencedWrite}'s control-row step does), and that its
+   * {@linkplain Finish last statement}, if it names one, is sent together with the {@code COMMIT}
+   * on PostgreSQL. That combined statement failing with an answer from the server committed nothing
+   * (known failure); failing without one ({@code 08} states, socket timeout) may have committed
+   * ({@code outcomeUnknown=true}).
+   */
+  <T> T inFencedTransaction(String action, FencedWork<T> work) {
+    return transaction(action, false, work);
+  }
+
+  private <T> T transaction(String action, boolean setTimeouts, FencedWork<T> work) {
     Connection connection = open(action);
     try {
-      T result;
+      Finish<T> finish;
       try {
-        begin(connection);
-        result = work.run(connection);
+        begin(connection, setTimeouts);
+        finish = work.run(connection);
       } catch (SQLException e) {
         rollbackQuietly(connection, e);
         throw failure(action, e, false);
@@ -308,6 +363,19 @@ public final class JdbcStore implements AutoCloseable {
         // connection must never go back with the transaction (SQLite: the write lock) open.
         rollbackQuietly(connection, e);
         throw e;
+      }
+      if (finish.lastSql() != null && dialect == Dialect.POSTGRESQL) {
+        commitWith(action, connection, finish);
+        return finish.value();
+      }
+      if (finish.lastSql() != null) {
+        try (PreparedStatement last = connection.prepareStatement(finish.lastSql())) {
+          finish.binder().bind(last);
+          last.executeUpdate();
+        } catch (SQLException e) {
+          rollbackQuietly(connection, e);
+          throw failure(action, e, false);
+        }
       }
       try {
         commit(connection);
@@ -318,10 +386,60 @@ public final class JdbcStore implements AutoCloseable {
         rollbackQuietly(connection, failure);
         throw failure;
       }
-      return result;
+      return finish.value();
     } finally {
       closeAfter(action, connection);
     }
+  }
+
+  /** PostgreSQL: the last statement and the COMMIT in one round trip. */
+  private void commitWith(String action, Connection connection, Finish<?> finish) {
+    try (PreparedStatement last = connection.prepareStatement(finish.lastSql() + "; COMMIT")) {
+      finish.binder().bind(last);
+      last.execute();
+    } catch (SQLException e) {
+      StoreException failure = failure(action, e, noAnswer(e));
+      rollbackQuietly(connection, failure);
+      throw failure;
+    }
+  }
+
+  /**
+   * Runs {@code work}, which sends exactly one statement that changes data, on an auto-commit
+   * connection: the statement is its own transaction (on PostgreSQL, a server-side function that
+   * sets its lock timeout first). A failure answered by the database committed nothing; one without
+   * an answer (PostgreSQL {@code 08} states, socket timeout) may have ({@code
+   * outcomeUnknown=true}).
+   */
+  <T> T inOneStatement(String action, TransactionWork<T> work) {
+    Connection connection = open(action);
+    try {
+      return work.run(connection);
+    } catch (SQLException e) {
+      throw failure(action, e, noAnswer(e));
+    } finally {
+      closeAfter(action, connection);
+    }
+  }
+
+  /** Whether a failed statement may have been committed: it got no answer from the server. */
+  private boolean noAnswer(SQLException e) {
+    String state = e.getSQLState() == null ? "" : e.getSQLState();
+    return dialect == Dialect.POSTGRESQL
+        && (state.startsWith("08") || causedBy(e, SocketTimeoutException.class));
+  }
+
+  /**
+   * The lock timeout as a PostgreSQL setting value, for statements that set it themselves ({@code
+   * set_config('lock_timeout', ?, true)}).
+   */
+  String lockTimeoutSetting() {
+    return lockTimeout.toMillis() + "ms";
+  }
+
+  /** The statement timeout as a PostgreSQL setting value, or null if the URL sets its own. */
+  String statementTimeoutSetting() {
+    return statementTimeout == null ? null : statementTimeout.toMillis() + "ms";
   }
 
   private void closeAfter(String action, Connection connection) {
@@ -395,22 +513,28 @@ public final class JdbcStore implements AutoCloseable {
     }
   }
 
-  private void begin(Connection connection) throws SQLException {
+  private void begin(Connection connection, boolean setTimeouts) throws SQLException {
     if (dialect == Dialect.SQLITE) {
       try (Statement statement = connection.createStatement()) {
         // Takes the write lock now, so every read inside sees the latest commit (no upgrade race).
         statement.execute("BEGIN IMMEDIATE");
       }
-    } else {
-      connection.setAutoCommit(false);
-      connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
-      // Transaction-scoped, so a pooled connection goes back with its own settings.
-      try (Statement statement = connection.createStatement()) {
-        statement.execute("SET LOCAL lock_timeout = '" + lockTimeout.toMillis() + "ms'");
-        if (statementTimeout != null) {
-          statement.execute(
-              "SET LOCAL statement_timeout = '" + statementTimeout.toMillis() + "ms'");
-        }
+      return;
+    }
+    // pgjdbc sends BEGIN with the transaction's first statement: no round trip of its own. The
+    // isolation level is the session's (READ COMMITTED unless the server's default was changed):
+    // fenced steps serialize on the control row's lock at any level.
+    connection.setAutoCommit(false);
+    if (setTimeouts) {
+      // Transaction-scoped (is_local), so a pooled connection goes back with its own settings.
+      try (PreparedStatement statement =
+          connection.prepareStatement(
+              "SELECT set_config('lock_timeout', ?, true),"
+                  + " set_config('statement_timeout', COALESCE(?, current_setting("
+                  + "'statement_timeout')), true)")) {
+        statement.setString(1, lockTimeoutSetting());
+        statement.setString(2, statementTimeoutSetting());
+        statement.executeQuery().close();
       }
     }
   }
@@ -517,8 +641,18 @@ public final class JdbcStore implements AutoCloseable {
   }
 
   private void checkSqliteDurability(Connection connection) throws SQLException {
-    String synchronous = queryString(connection, "PRAGMA synchronous");
-    String journal = queryString(connection, "PRAGMA journal_mode").toLowerCase(Locale.ROOT);
+    String synchronous;
+    String journal;
+    // One statement for both settings: this check runs on every connection.
+    try (Statement statement = connection.createStatement();
+        ResultSet rows =
+            statement.executeQuery(
+                "SELECT s.synchronous, j.journal_mode"
+                    + " FROM pragma_synchronous AS s, pragma_journal_mode AS j")) {
+      rows.next();
+      synchronous = rows.getString(1);
+      journal = rows.getString(2).toLowerCase(Locale.ROOT);
+    }
     // 0 = OFF, 1 = NORMAL, 2 = FULL, 3 = EXTRA. NORMAL in WAL mode can lose the last commits on
     // power loss, which would hand the same epochs out again.
     boolean unsafeSync = Integer.parseInt(synchronous) < 2;

@@ -39,7 +39,7 @@ import java.util.UUID;
 final class Schema {
 
   /** The schema version this code creates and understands. */
-  static final int VERSION = 3;
+  static final int VERSION = 4;
 
   private static final String OPERATION_COLUMNS =
       " destination VARCHAR(64) NOT NULL,"
@@ -101,6 +101,140 @@ final class Schema {
           // 3); the receipt columns are NULL until the call's result is recorded.
           "CREATE TABLE IF NOT EXISTS fenceline_intent (" + INTENT_COLUMNS);
 
+  /**
+   * PostgreSQL only (version 4): the server-side functions that make each of Fenceline's fenced
+   * steps one round trip. {@code fenceline_begin} is the first statement of every fenced
+   * transaction: it sets the transaction's lock (and statement) timeout, locks the resource's
+   * control row (creating it at epoch 0 if missing), refuses a token of another issuer ({@code
+   * foreign}) or an older epoch ({@code stale}), finds the operation's record ({@code conflict} if
+   * its request fingerprint differs, {@code replay} if found), and registers the token's epoch and
+   * issuer if newer (not for {@code foreign}, {@code stale} or {@code conflict}, which change
+   * nothing). It returns the control row as it was before, the database's clock and the record.
+   * {@code fenceline_publish_pointer} is a whole pointer publish in one statement: {@code
+   * fenceline_begin}, then, for {@code proceed}, the new pointer version and the operation record
+   * ({@code applied}). The lease functions run one statement each after setting the lock timeout.
+   */
+  static final List<String> POSTGRES_FUNCTIONS =
+      List.of(
+          "CREATE OR REPLACE FUNCTION fenceline_begin("
+              + " p_destination VARCHAR, p_resource VARCHAR, p_operation VARCHAR, p_epoch BIGINT,"
+              + " p_issuer VARCHAR, p_fingerprint VARCHAR, p_register BOOLEAN,"
+              + " p_lock_timeout VARCHAR, p_statement_timeout VARCHAR)"
+              + " RETURNS TABLE (o_status VARCHAR, o_epoch BIGINT, o_issuer VARCHAR,"
+              + " o_now_ms BIGINT, o_rec_epoch BIGINT, o_rec_at_ms BIGINT, o_rec_attributes TEXT,"
+              + " o_rec_fingerprint VARCHAR)"
+              + " LANGUAGE plpgsql AS $$\n"
+              + "DECLARE v_found BOOLEAN := false;\n"
+              + "BEGIN\n"
+              + "  PERFORM set_config('lock_timeout', p_lock_timeout, true);\n"
+              + "  IF p_statement_timeout IS NOT NULL THEN\n"
+              + "    PERFORM set_config('statement_timeout', p_statement_timeout, true);\n"
+              + "  END IF;\n"
+              + "  SELECT r.epoch, r.issuer INTO o_epoch, o_issuer FROM fenceline_resource r\n"
+              + "    WHERE r.resource = p_resource FOR UPDATE;\n"
+              + "  IF NOT FOUND THEN\n"
+              + "    INSERT INTO fenceline_resource (resource, epoch) VALUES (p_resource, 0)\n"
+              + "      ON CONFLICT (resource) DO NOTHING;\n"
+              + "    SELECT r.epoch, r.issuer INTO STRICT o_epoch, o_issuer FROM fenceline_resource r\n"
+              + "      WHERE r.resource = p_resource FOR UPDATE;\n"
+              + "  END IF;\n"
+              + "  o_now_ms := "
+              + Dialect.POSTGRESQL.nowMillis
+              + ";\n"
+              + "  IF o_issuer IS NOT NULL AND o_issuer <> p_issuer THEN\n"
+              + "    o_status := 'foreign'; RETURN NEXT; RETURN;\n"
+              + "  END IF;\n"
+              + "  IF p_epoch < o_epoch THEN\n"
+              + "    o_status := 'stale'; RETURN NEXT; RETURN;\n"
+              + "  END IF;\n"
+              + "  IF p_operation IS NOT NULL THEN\n"
+              + "    SELECT o.epoch, o.recorded_at_ms, o.attributes, o.fingerprint\n"
+              + "      INTO o_rec_epoch, o_rec_at_ms, o_rec_attributes, o_rec_fingerprint\n"
+              + "      FROM fenceline_operation o WHERE o.destination = p_destination\n"
+              + "      AND o.resource = p_resource AND o.operation = p_operation;\n"
+              + "    v_found := FOUND;\n"
+              + "    IF v_found AND p_fingerprint IS NOT NULL AND o_rec_fingerprint IS NOT NULL\n"
+              + "        AND p_fingerprint <> o_rec_fingerprint THEN\n"
+              + "      o_status := 'conflict'; RETURN NEXT; RETURN;\n"
+              + "    END IF;\n"
+              + "  END IF;\n"
+              + "  IF p_register AND (p_epoch > o_epoch OR o_issuer IS NULL) THEN\n"
+              + "    UPDATE fenceline_resource SET epoch = p_epoch, issuer = p_issuer\n"
+              + "      WHERE resource = p_resource;\n"
+              + "  END IF;\n"
+              + "  o_status := CASE WHEN v_found THEN 'replay' ELSE 'proceed' END;\n"
+              + "  RETURN NEXT;\n"
+              + "END $$",
+          "CREATE OR REPLACE FUNCTION fenceline_publish_pointer("
+              + " p_destination VARCHAR, p_resource VARCHAR, p_operation VARCHAR, p_epoch BIGINT,"
+              + " p_issuer VARCHAR, p_fingerprint VARCHAR, p_lock_timeout VARCHAR,"
+              + " p_target TEXT, p_pointer_attributes TEXT, p_receipt_attributes TEXT)"
+              + " RETURNS TABLE (o_status VARCHAR, o_epoch BIGINT, o_issuer VARCHAR,"
+              + " o_now_ms BIGINT, o_rec_epoch BIGINT, o_rec_at_ms BIGINT, o_rec_attributes TEXT,"
+              + " o_rec_fingerprint VARCHAR, o_version BIGINT)"
+              + " LANGUAGE plpgsql AS $$\n"
+              + "BEGIN\n"
+              + "  SELECT b.o_status, b.o_epoch, b.o_issuer, b.o_now_ms, b.o_rec_epoch,\n"
+              + "      b.o_rec_at_ms, b.o_rec_attributes, b.o_rec_fingerprint\n"
+              + "    INTO o_status, o_epoch, o_issuer, o_now_ms, o_rec_epoch, o_rec_at_ms,\n"
+              + "      o_rec_attributes, o_rec_fingerprint\n"
+              + "    FROM fenceline_begin(p_destination, p_resource, p_operation, p_epoch, p_issuer,\n"
+              + "      p_fingerprint, true, p_lock_timeout, NULL) b;\n"
+              + "  IF o_status = 'proceed' THEN\n"
+              + "    SELECT COALESCE(MAX(p.version), 0) + 1 INTO o_version FROM fenceline_pointer p\n"
+              + "      WHERE p.destination = p_destination AND p.resource = p_resource;\n"
+              + "    INSERT INTO fenceline_pointer\n"
+              + "      (destination, resource, version, target, attributes, epoch, operation)\n"
+              + "      VALUES (p_destination, p_resource, o_version, p_target, p_pointer_attributes,\n"
+              + "      p_epoch, p_operation);\n"
+              + "    INSERT INTO fenceline_operation (destination, resource, operation, epoch,\n"
+              + "      recorded_at_ms, attributes, fingerprint) VALUES (p_destination, p_resource,\n"
+              + "      p_operation, p_epoch, o_now_ms, p_receipt_attributes, p_fingerprint);\n"
+              + "    o_status := 'applied';\n"
+              + "  END IF;\n"
+              + "  RETURN NEXT;\n"
+              + "END $$",
+          "CREATE OR REPLACE FUNCTION fenceline_acquire("
+              + " p_resource VARCHAR, p_holder VARCHAR, p_ttl_ms BIGINT, p_lock_timeout VARCHAR)"
+              + " RETURNS TABLE (o_epoch BIGINT, o_expires_at_ms BIGINT)"
+              + " LANGUAGE plpgsql AS $$\n"
+              + "BEGIN\n"
+              + "  PERFORM set_config('lock_timeout', p_lock_timeout, true);\n"
+              + "  RETURN QUERY "
+              + LeaseSql.acquire(Dialect.POSTGRESQL, "p_resource", "p_holder", "p_ttl_ms")
+              + ";\n"
+              + "END $$",
+          "CREATE OR REPLACE FUNCTION fenceline_renew("
+              + " p_resource VARCHAR, p_epoch BIGINT, p_holder VARCHAR, p_ttl_ms BIGINT,"
+              + " p_lock_timeout VARCHAR)"
+              + " RETURNS TABLE (o_expires_at_ms BIGINT)"
+              + " LANGUAGE plpgsql AS $$\n"
+              + "BEGIN\n"
+              + "  PERFORM set_config('lock_timeout', p_lock_timeout, true);\n"
+              + "  RETURN QUERY "
+              + LeaseSql.renew(Dialect.POSTGRESQL, "p_resource", "p_epoch", "p_holder", "p_ttl_ms")
+              + ";\n"
+              + "END $$",
+          "CREATE OR REPLACE FUNCTION fenceline_release("
+              + " p_resource VARCHAR, p_epoch BIGINT, p_holder VARCHAR, p_lock_timeout VARCHAR)"
+              + " RETURNS BOOLEAN LANGUAGE plpgsql AS $$\n"
+              + "BEGIN\n"
+              + "  PERFORM set_config('lock_timeout', p_lock_timeout, true);\n"
+              + "  "
+              + LeaseSql.release("p_resource", "p_epoch", "p_holder")
+              + ";\n"
+              + "  RETURN FOUND;\n"
+              + "END $$");
+
+  /** The names of {@link #POSTGRES_FUNCTIONS}, to check that a version 4 database has them. */
+  private static final List<String> POSTGRES_FUNCTION_NAMES =
+      List.of(
+          "fenceline_begin",
+          "fenceline_publish_pointer",
+          "fenceline_acquire",
+          "fenceline_renew",
+          "fenceline_release");
+
   private Schema() {}
 
   /**
@@ -126,6 +260,7 @@ final class Schema {
         for (String ddl : TABLES) {
           statement.execute(ddl);
         }
+        createFunctions(statement, dialect);
         statement.execute("INSERT INTO fenceline_schema (version) VALUES (" + VERSION + ")");
       } else if (stored > VERSION) {
         throw new ConfigurationException(
@@ -140,6 +275,12 @@ final class Schema {
         }
         if (stored <= 2) {
           migrateFromVersion2(statement);
+        }
+        if (stored <= 3) {
+          migrateFromVersion3(statement, dialect);
+        } else if (dialect == Dialect.POSTGRESQL && functionsMissing(connection)) {
+          // Tables created by hand from TABLES without the functions: add them.
+          createFunctions(statement, dialect);
         }
       }
       return issuerIdentity(connection);
@@ -178,6 +319,33 @@ final class Schema {
   private static void migrateFromVersion2(Statement statement) throws SQLException {
     statement.execute("CREATE TABLE fenceline_intent (" + INTENT_COLUMNS);
     statement.execute("UPDATE fenceline_schema SET version = 3");
+  }
+
+  private static void migrateFromVersion3(Statement statement, Dialect dialect)
+      throws SQLException {
+    createFunctions(statement, dialect);
+    statement.execute("UPDATE fenceline_schema SET version = 4");
+  }
+
+  private static void createFunctions(Statement statement, Dialect dialect) throws SQLException {
+    if (dialect == Dialect.POSTGRESQL) {
+      for (String function : POSTGRES_FUNCTIONS) {
+        statement.execute(function);
+      }
+    }
+  }
+
+  private static boolean functionsMissing(Connection connection) throws SQLException {
+    try (PreparedStatement select =
+        connection.prepareStatement(
+            "SELECT COUNT(DISTINCT proname) FROM pg_proc"
+                + " WHERE proname = ANY (?) AND pg_function_is_visible(oid)")) {
+      select.setArray(1, connection.createArrayOf("varchar", POSTGRES_FUNCTION_NAMES.toArray()));
+      try (ResultSet rows = select.executeQuery()) {
+        rows.next();
+        return rows.getInt(1) < POSTGRES_FUNCTION_NAMES.size();
+      }
+    }
   }
 
   private static String issuerIdentity(Connection connection) throws SQLException {

@@ -19,6 +19,7 @@ import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -91,8 +92,10 @@ class JdbcConnectionFailuresTest {
 
   /**
    * A data source whose connections, once {@code failCommits} is set, really commit and then throw,
-   * as when the connection drops after the server committed: on {@link Connection#commit()}
-   * (PostgreSQL) and on a {@code COMMIT} statement (SQLite). Fails one commit only.
+   * as when the connection drops after the server committed: on {@link Connection#commit()}, on a
+   * {@code COMMIT} statement (SQLite), and on a PostgreSQL statement that commits itself (a last
+   * statement sent with its {@code COMMIT}, or a one-statement step on an auto-commit connection).
+   * Fails one commit only.
    */
   private DataSource commitThenFail(String url, AtomicBoolean failCommits) {
     return wrapping(
@@ -101,6 +104,19 @@ class JdbcConnectionFailuresTest {
           Object result = invoke(call, real, callArgs);
           if (call.getName().equals("commit")) {
             failAfterCommit(failCommits);
+          }
+          if (call.getName().equals("prepareStatement") && commitsItself(callArgs[0])) {
+            PreparedStatement statement = (PreparedStatement) result;
+            return Proxy.newProxyInstance(
+                getClass().getClassLoader(),
+                new Class<?>[] {PreparedStatement.class},
+                (statementProxy, statementCall, statementArgs) -> {
+                  Object answer = invoke(statementCall, statement, statementArgs);
+                  if (statementCall.getName().startsWith("execute")) {
+                    failAfterCommit(failCommits);
+                  }
+                  return answer;
+                });
           }
           if (call.getName().equals("createStatement")) {
             Statement statement = (Statement) result;
@@ -126,6 +142,12 @@ class JdbcConnectionFailuresTest {
     } catch (InvocationTargetException e) {
       throw e.getCause();
     }
+  }
+
+  /** Whether a prepared statement is one that commits itself on PostgreSQL. */
+  static boolean commitsItself(Object sql) {
+    String text = String.valueOf(sql);
+    return text.endsWith("; COMMIT") || text.contains("fenceline_publish_pointer(");
   }
 
   private static void failAfterCommit(AtomicBoolean failCommits) throws SQLException {

@@ -15,6 +15,7 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -140,8 +141,10 @@ class PooledConnectionFailuresTest {
   }
 
   /**
-   * A pool whose connections' {@code COMMIT} (SQLite) or {@link Connection#commit()} (PostgreSQL)
-   * fails once without committing, once {@code failCommit} is set, as when the database is busy.
+   * A pool whose connections' {@code COMMIT} (SQLite), {@link Connection#commit()}, or PostgreSQL
+   * statement sent with its {@code COMMIT} fails once without committing, once {@code failCommit}
+   * is set: as when the database is busy, or (PostgreSQL) the connection drops before the server
+   * saw the statement.
    */
   private static DataSource failingCommitOnce(SingleConnectionPool pool, AtomicBoolean failCommit) {
     return (DataSource)
@@ -161,6 +164,21 @@ class PooledConnectionFailuresTest {
                       failOnce(failCommit);
                     }
                     Object result = invoke(call, lent, callArgs);
+                    if (call.getName().equals("prepareStatement")
+                        && JdbcConnectionFailuresTest.commitsItself(callArgs[0])) {
+                      PreparedStatement prepared = (PreparedStatement) result;
+                      return Proxy.newProxyInstance(
+                          PooledConnectionFailuresTest.class.getClassLoader(),
+                          new Class<?>[] {PreparedStatement.class},
+                          (statementProxy, statementCall, statementArgs) -> {
+                            if (statementCall.getName().startsWith("execute")
+                                && failCommit.compareAndSet(true, false)) {
+                              // PostgreSQL: the statement carrying the COMMIT gets no answer.
+                              throw new SQLException("I/O error: connection reset", "08006");
+                            }
+                            return invoke(statementCall, prepared, statementArgs);
+                          });
+                    }
                     if (!call.getName().equals("createStatement")) {
                       return result;
                     }

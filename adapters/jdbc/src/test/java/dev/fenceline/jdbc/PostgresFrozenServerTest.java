@@ -174,7 +174,7 @@ class PostgresFrozenServerTest {
                       () ->
                           store
                               .destination("reports", freezeAfterEpochCheck)
-                              .write(token, operation, (connection, t, o) -> Map.of())));
+                              .write(token, operation, PostgresFrozenServerTest::selectOne)));
       database.thaw();
 
       assertThat(failure).isNotNull();
@@ -184,6 +184,19 @@ class PostgresFrozenServerTest {
           .hasMessageContaining("nothing was committed");
       assertThat(store.destination("reports").lookup(ledger, operation)).isEmpty();
     }
+  }
+
+  /**
+   * A change with one statement: the freeze after the epoch check hits it, before the commit (an
+   * empty change's next statement is the one that carries the COMMIT).
+   */
+  private static Map<String, String> selectOne(
+      java.sql.Connection connection, FencingToken token, OperationId operation)
+      throws java.sql.SQLException {
+    try (java.sql.Statement statement = connection.createStatement()) {
+      statement.executeQuery("SELECT 1").close();
+    }
+    return Map.of();
   }
 
   @Test

@@ -120,7 +120,7 @@ class SchemaMigrationTest {
     }
 
     try (JdbcStore store = database.openStore()) {
-      assertThat(schemaVersion(database)).isEqualTo(3);
+      assertThat(schemaVersion(database)).isEqualTo(Schema.VERSION);
       JdbcDestination ledger = store.destination(JdbcStore.SCHEMA_1_DESTINATION);
       JdbcPointerStore reports = store.pointerStore(JdbcStore.SCHEMA_1_POINTER_STORE);
 
@@ -171,7 +171,9 @@ class SchemaMigrationTest {
           .isInstanceOf(UntrustedTokenException.class);
     }
     try (JdbcStore reopened = database.openStore()) {
-      assertThat(schemaVersion(database)).as("opening again changes nothing").isEqualTo(3);
+      assertThat(schemaVersion(database))
+          .as("opening again changes nothing")
+          .isEqualTo(Schema.VERSION);
       assertThat(reopened.pointerStore("pointers").current(REPORT).orElseThrow().version())
           .isEqualTo(3);
     }
@@ -218,7 +220,7 @@ class SchemaMigrationTest {
     }
 
     try (JdbcStore store = database.openStore()) {
-      assertThat(schemaVersion(database)).isEqualTo(Schema.VERSION).isEqualTo(3);
+      assertThat(schemaVersion(database)).isEqualTo(Schema.VERSION).isEqualTo(4);
       assertThat(store.id()).as("the issuer identity is kept").isEqualTo("jdbc-v2-issuer");
       JdbcDestination ledgers = store.destination("ledgers");
       JdbcPointerStore reports = store.pointerStore("reports");
@@ -271,7 +273,9 @@ class SchemaMigrationTest {
           .isInstanceOf(IntentRecorded.class);
     }
     try (JdbcStore reopened = database.openStore()) {
-      assertThat(schemaVersion(database)).as("opening again changes nothing").isEqualTo(3);
+      assertThat(schemaVersion(database))
+          .as("opening again changes nothing")
+          .isEqualTo(Schema.VERSION);
       assertThat(reopened.intentStore("payments").lookup(LEDGER, OperationId.of("pay-1")))
           .hasValueSatisfying(intent -> assertThat(intent.attempts()).isEqualTo(1));
       assertThat(reopened.destination("ledgers").lookup(LEDGER, OperationId.of("day-1")))

@@ -1,0 +1,69 @@
+package dev.fenceline.jdbc;
+
+/**
+ * The lease statements of {@link JdbcLeaseIssuer}, each a whole step in one statement, with the
+ * parameters written as given: {@code ?} for a prepared statement on SQLite, the parameter names of
+ * the server-side functions on PostgreSQL ({@link Schema#POSTGRES_FUNCTIONS}).
+ */
+final class LeaseSql {
+
+  private LeaseSql() {}
+
+  /**
+   * Takes the lease if nobody holds it (never held, released, or expired by the database's clock),
+   * incrementing the epoch (1 for a new resource) in the same statement; returns the new epoch and
+   * expiry, or no row if the lease is held. {@code ttl} appears twice.
+   */
+  static String acquire(Dialect dialect, String resource, String holder, String ttl) {
+    String now = dialect.nowMillis;
+    return "INSERT INTO fenceline_lease AS l (resource, epoch, holder, expires_at_ms)"
+        + " VALUES ("
+        + resource
+        + ", 1, "
+        + holder
+        + ", "
+        + now
+        + " + "
+        + ttl
+        + ") ON CONFLICT (resource) DO UPDATE SET epoch = l.epoch + 1,"
+        + " holder = excluded.holder, expires_at_ms = "
+        + now
+        + " + "
+        + ttl
+        + " WHERE l.holder IS NULL OR l.expires_at_ms <= "
+        + now
+        + " RETURNING epoch, expires_at_ms";
+  }
+
+  /**
+   * Extends the lease if {@code holder} still holds {@code epoch} and it has not expired by the
+   * database's clock; returns the new expiry, or no row. Parameter order: ttl, resource, epoch,
+   * holder.
+   */
+  static String renew(Dialect dialect, String resource, String epoch, String holder, String ttl) {
+    String now = dialect.nowMillis;
+    return "UPDATE fenceline_lease SET expires_at_ms = "
+        + now
+        + " + "
+        + ttl
+        + " WHERE resource = "
+        + resource
+        + " AND epoch = "
+        + epoch
+        + " AND holder = "
+        + holder
+        + " AND expires_at_ms > "
+        + now
+        + " RETURNING expires_at_ms";
+  }
+
+  /** Releases the lease if {@code holder} still holds {@code epoch} (expired or not). */
+  static String release(String resource, String epoch, String holder) {
+    return "UPDATE fenceline_lease SET holder = NULL, expires_at_ms = 0 WHERE resource = "
+        + resource
+        + " AND epoch = "
+        + epoch
+        + " AND holder = "
+        + holder;
+  }
+}
