@@ -97,7 +97,8 @@ public final class Fenceline implements AutoCloseable {
   /**
    * One daemon thread that drops a task from its queue as soon as it is cancelled: every acquire
    * schedules tasks that are cancelled on release, and the default policy would keep each one
-   * queued until it was due (100 000 acquire+close kept 100 000 tasks, about 7 MiB).
+   * queued until it was due (100 000 acquire+close kept 100 000 tasks in each queue, about 7 MiB
+   * each).
    */
   private static ScheduledThreadPoolExecutor ownScheduler(String threadName) {
     ScheduledThreadPoolExecutor scheduler =
@@ -458,8 +459,8 @@ public final class Fenceline implements AutoCloseable {
      * the task when the lease is closed or lost; {@link Fenceline#close()} does not shut a supplied
      * scheduler down.
      *
-     * <p>A cancelled task must leave the scheduler's queue, or each acquire leaves one behind until
-     * it would have run ({@code renewEvery} later). A {@link ScheduledThreadPoolExecutor} is
+     * <p>A cancelled task must leave the scheduler's queue, or each closed lease leaves one behind
+     * until it would have run ({@code renewEvery} later). A {@link ScheduledThreadPoolExecutor} is
      * handled either way: Fenceline removes its own cancelled tasks from the queue and leaves the
      * pool's {@linkplain ScheduledThreadPoolExecutor#setRemoveOnCancelPolicy remove-on-cancel
      * policy} as it is. Any other scheduler must drop cancelled tasks itself. {@link
