@@ -16,10 +16,10 @@ import dev.fenceline.spi.ResourceId;
 import dev.fenceline.spi.WriteOutcome;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -55,6 +55,8 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Fenceline implements AutoCloseable {
 
+  private static final System.Logger LOG = System.getLogger(Fenceline.class.getName());
+
   private final LeaseIssuer issuer;
   private final String holder;
   private final Duration leaseTtl;
@@ -86,23 +88,29 @@ public final class Fenceline implements AutoCloseable {
     this.metrics = builder.metrics;
     this.ownsRenewals = builder.renewals == null;
     this.renewals =
-        builder.renewals != null
-            ? builder.renewals
-            : Executors.newSingleThreadScheduledExecutor(
-                runnable -> {
-                  Thread thread = new Thread(runnable, "fenceline-lease-renewal");
-                  thread.setDaemon(true);
-                  return thread;
-                });
+        builder.renewals != null ? builder.renewals : ownScheduler("fenceline-lease-renewal");
     // Its own thread: a renewal stuck in a call to an unresponsive issuer must not delay noticing
     // that the local deadline passed.
-    this.deadlineWatch =
-        Executors.newSingleThreadScheduledExecutor(
+    this.deadlineWatch = ownScheduler("fenceline-lease-deadline");
+  }
+
+  /**
+   * One daemon thread that drops a task from its queue as soon as it is cancelled: every acquire
+   * schedules tasks that are cancelled on release, and the default policy would keep each one
+   * queued until it was due (100 000 acquire+close kept 100 000 tasks in each queue, about 7 MiB
+   * each).
+   */
+  private static ScheduledThreadPoolExecutor ownScheduler(String threadName) {
+    ScheduledThreadPoolExecutor scheduler =
+        new ScheduledThreadPoolExecutor(
+            1,
             runnable -> {
-              Thread thread = new Thread(runnable, "fenceline-lease-deadline");
+              Thread thread = new Thread(runnable, threadName);
               thread.setDaemon(true);
               return thread;
             });
+    scheduler.setRemoveOnCancelPolicy(true);
+    return scheduler;
   }
 
   /** Starts a configuration. */
@@ -162,7 +170,7 @@ public final class Fenceline implements AutoCloseable {
                 + " released",
             e);
       }
-      held.stopRenewalWith(() -> task.cancel(false));
+      held.stopRenewalWith(() -> cancelRenewal(task));
     }
     held.watchDeadlineOn(deadlineWatch);
     held.onLost(
@@ -173,6 +181,31 @@ public final class Fenceline implements AutoCloseable {
           }
         });
     return Optional.of(held);
+  }
+
+  private void cancelRenewal(ScheduledFuture<?> task) {
+    task.cancel(false);
+    // A caller's pool may keep cancelled tasks queued until they are due; drop ours from its queue
+    // without changing the pool's policy, which other tasks of the caller may rely on.
+    if (!ownsRenewals
+        && renewals instanceof ScheduledThreadPoolExecutor pool
+        && !pool.getRemoveOnCancelPolicy()
+        && task instanceof Runnable queued) {
+      pool.remove(queued);
+    }
+  }
+
+  /** Tasks waiting in this facade's own renewal queue (one per held lease); for tests. */
+  int queuedRenewalTasks() {
+    if (!ownsRenewals) {
+      throw new IllegalStateException("renewals were supplied by the caller: inspect that queue");
+    }
+    return ((ScheduledThreadPoolExecutor) renewals).getQueue().size();
+  }
+
+  /** Tasks waiting in this facade's deadline-watch queue (one per held lease); for tests. */
+  int queuedDeadlineWatchTasks() {
+    return ((ScheduledThreadPoolExecutor) deadlineWatch).getQueue().size();
   }
 
   /**
@@ -420,7 +453,21 @@ public final class Fenceline implements AutoCloseable {
       return this;
     }
 
-    /** The scheduler for renewals (default: an own daemon thread, stopped by close()). */
+    /**
+     * The scheduler for renewals (default: an own daemon thread, stopped by {@link
+     * Fenceline#close()}). Fenceline schedules one periodic task per held lease on it and cancels
+     * the task when the lease is closed or lost; {@link Fenceline#close()} does not shut a supplied
+     * scheduler down.
+     *
+     * <p>A cancelled task must leave the scheduler's queue, or each closed lease leaves one behind
+     * until it would have run ({@code renewEvery} later). A {@link ScheduledThreadPoolExecutor} is
+     * handled either way: Fenceline removes its own cancelled tasks from the queue and leaves the
+     * pool's {@linkplain ScheduledThreadPoolExecutor#setRemoveOnCancelPolicy remove-on-cancel
+     * policy} as it is. Any other scheduler must drop cancelled tasks itself. {@link
+     * java.util.concurrent.Executors#newSingleThreadScheduledExecutor()} does not and hides its
+     * pool: {@link #build()} logs a warning for it; pass {@code new ScheduledThreadPoolExecutor(1)}
+     * instead.
+     */
     public Builder renewals(ScheduledExecutorService renewals) {
       this.renewals = requireNonNull(renewals, "renewals is null");
       return this;
@@ -465,7 +512,28 @@ public final class Fenceline implements AutoCloseable {
                 + localValidity
                 + ")");
       }
+      Duration period = effectiveRenewEvery();
+      if (renewals != null && !period.isZero() && keepsCancelledTasks(renewals)) {
+        LOG.log(
+            System.Logger.Level.WARNING,
+            "The renewal scheduler "
+                + renewals.getClass().getName()
+                + " keeps each cancelled renewal task queued until it is due: every closed lease"
+                + " leaves its task behind for up to "
+                + period
+                + " (pass a ScheduledThreadPoolExecutor,"
+                + " e.g. new ScheduledThreadPoolExecutor(1), or leave renewals(...) unset)");
+      }
       return new Fenceline(this);
+    }
+
+    /**
+     * The JDK's unconfigurable wrappers ({@code Executors.newSingleThreadScheduledExecutor()},
+     * {@code Executors.unconfigurableScheduledExecutorService(...)}) hide a pool whose policy
+     * cannot be read or worked around; a plain pool is handled by {@link Fenceline#cancelRenewal}.
+     */
+    private static boolean keepsCancelledTasks(ScheduledExecutorService scheduler) {
+      return scheduler.getClass().getName().startsWith("java.util.concurrent.Executors$");
     }
   }
 }
