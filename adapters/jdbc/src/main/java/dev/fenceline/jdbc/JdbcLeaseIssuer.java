@@ -18,9 +18,10 @@ import java.time.Instant;
 import java.util.Optional;
 
 /**
- * A {@link LeaseIssuer} on a SQL database. Each call is one transaction on the resource's row in
- * {@code fenceline_lease}; expiry is decided by the database's clock, never the worker's. The epoch
- * is stored in that row and never decreases, so after a restart of the database the next epoch is
+ * A {@link LeaseIssuer} on a SQL database. Each call is one statement on the resource's row in
+ * {@code fenceline_lease} (its own transaction; on PostgreSQL a server-side function that sets the
+ * lock timeout first); expiry is decided by the database's clock, never the worker's. The epoch is
+ * stored in that row and never decreases, so after a restart of the database the next epoch is
  * larger than every epoch handed out before (R1) as long as commits are durable, which {@link
  * JdbcStore} checks when it opens.
  *

@@ -61,8 +61,12 @@ import javax.sql.DataSource;
  * readers do not block the writer; several processes may share one file.
  *
  * <p>Every fenced step is one transaction: {@code BEGIN IMMEDIATE} on SQLite (the database's write
- * lock), {@code SELECT ... FOR UPDATE} on the resource's control row on PostgreSQL (READ
- * COMMITTED). Thread-safe; every call takes its own connection.
+ * lock), {@code SELECT ... FOR UPDATE} on the resource's control row on PostgreSQL, at the
+ * session's isolation level (the row lock serializes the steps at any level; above READ COMMITTED a
+ * concurrent step fails with a serialization error instead of waiting). On PostgreSQL each step
+ * takes as few round trips as possible: a pointer publish, a registration and every lease step are
+ * one statement (server-side functions of the schema), a fenced write is the change's statements
+ * plus two. Thread-safe; every call takes its own connection.
  *
  * <p>No call waits forever. Defaults, each changeable on the {@link Builder}:
  *
@@ -88,8 +92,8 @@ import javax.sql.DataSource;
  * answer. With a {@link Builder#dataSource data source}, connecting, logging in and socket reads
  * are bounded by the data source's own settings (configure them there, e.g. pgjdbc's {@code
  * socketTimeout} and the pool's connection timeout); the lock and statement timeouts still apply,
- * set with {@code SET LOCAL} so they end with each transaction and never change the pool's
- * sessions.
+ * set with {@code set_config(..., true)} so they end with each transaction and never change the
+ * pool's sessions.
  */
 public final class JdbcStore implements AutoCloseable {
 
@@ -857,7 +861,7 @@ public final class JdbcStore implements AutoCloseable {
 
     /**
      * How long one SQL statement of a step may run on PostgreSQL before the server cancels it and
-     * the step rolls back (default 60 s): {@code statement_timeout}, set with {@code SET LOCAL} in
+     * the step rolls back (default 60 s): {@code statement_timeout}, set transaction-locally in
      * each of the store's transactions. Covers the statements of a {@link JdbcChange} too. A
      * cancelled statement is reported as a {@link StoreException} with nothing committed. Not used
      * on SQLite, which runs in the process (its waits are bounded by the lock timeout).

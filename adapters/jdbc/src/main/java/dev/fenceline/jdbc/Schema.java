@@ -13,7 +13,7 @@ import java.util.UUID;
  * Fenceline's tables, the same SQL on SQLite and PostgreSQL. Times are milliseconds since 1970 by
  * the database's clock. A DBA who creates them by hand runs {@link #TABLES}, inserts version
  * {@value #VERSION} into {@code fenceline_schema} and one identity ({@code jdbc-} and a random
- * UUID) into {@code fenceline_issuer}.
+ * UUID) into {@code fenceline_issuer}; on PostgreSQL also {@link #POSTGRES_FUNCTIONS}.
  *
  * <p>Version 2 scopes operation records and publish pointers per destination name and records a
  * request fingerprint with each operation and the issuer with each control row. A version 1
@@ -31,8 +31,12 @@ import java.util.UUID;
  * the version set to 3 in one transaction; no existing row is read or rewritten, so the step is
  * short. A version 1 database goes through version 2 first.
  *
+ * <p>Version 4 adds, on PostgreSQL, the server-side functions {@link #POSTGRES_FUNCTIONS} that make
+ * each fenced step one round trip; no table changes. A DBA who creates the tables by hand runs them
+ * too (a store that opens a version 4 database without them adds them). SQLite needs nothing.
+ *
  * <p>For DBAs upgrading a running system: a process of an older Fenceline that opens the database
- * after the migration refuses it ("schema is version 3, newer than version 2"); processes that
+ * after a migration refuses it (e.g. "schema is version 4, newer than version 3"); processes that
  * opened it before keep working, because they never touch the new table. Upgrade every process that
  * opens stores before, or together with, the first one that migrates.
  */

@@ -1,0 +1,134 @@
+package dev.fenceline.jdbc;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import javax.sql.DataSource;
+import org.postgresql.core.BaseConnection;
+import org.postgresql.core.TransactionState;
+
+/**
+ * A data source that counts the round trips its connections make, the way pgjdbc makes them: every
+ * statement execution is one; so are {@code commit()}, {@code rollback()}, {@code
+ * setTransactionIsolation}, {@code getTransactionIsolation}, {@code isValid} and a {@code
+ * setAutoCommit(true)} that ends a transaction, except that pgjdbc sends nothing to end a
+ * transaction the server no longer has open. {@code setAutoCommit(false)} is none (pgjdbc sends
+ * {@code BEGIN} with the next statement). {@link #calls()} lists what was counted, for failure
+ * messages.
+ */
+final class CountingDataSource {
+
+  private static final Set<String> EXECUTIONS =
+      Set.of("execute", "executeQuery", "executeUpdate", "executeLargeUpdate", "executeBatch");
+  private static final Set<String> ROUND_TRIPS =
+      Set.of(
+          "setTransactionIsolation",
+          "getTransactionIsolation",
+          "isValid",
+          "setSavepoint",
+          "releaseSavepoint");
+
+  private final DataSource target;
+  private final List<String> calls = new ArrayList<>();
+
+  CountingDataSource(DataSource target) {
+    this.target = target;
+  }
+
+  /** The counting data source to hand to the store. */
+  DataSource dataSource() {
+    return (DataSource)
+        Proxy.newProxyInstance(
+            getClass().getClassLoader(),
+            new Class<?>[] {DataSource.class},
+            (proxy, method, args) -> {
+              Object result = invoke(method, target, args);
+              return method.getName().equals("getConnection")
+                  ? counting((Connection) result)
+                  : result;
+            });
+  }
+
+  /** Forgets what was counted so far. */
+  synchronized void reset() {
+    calls.clear();
+  }
+
+  /** The round trips counted since the last {@link #reset()}. */
+  synchronized int roundTrips() {
+    return calls.size();
+  }
+
+  /** What was counted since the last {@link #reset()}, one entry per round trip. */
+  synchronized List<String> calls() {
+    return List.copyOf(calls);
+  }
+
+  private synchronized void count(String call) {
+    calls.add(call);
+  }
+
+  private Connection counting(Connection real) {
+    return (Connection)
+        Proxy.newProxyInstance(
+            getClass().getClassLoader(),
+            new Class<?>[] {Connection.class},
+            (proxy, method, args) -> {
+              String name = method.getName();
+              boolean endsTransaction =
+                  name.equals("commit")
+                      || (name.equals("rollback") && args == null)
+                      || (name.equals("setAutoCommit") && Boolean.TRUE.equals(args[0]));
+              if (endsTransaction ? inTransaction(real) : ROUND_TRIPS.contains(name)) {
+                count(name);
+              }
+              Object result = invoke(method, real, args);
+              if (name.equals("prepareStatement")) {
+                return counting((Statement) result, PreparedStatement.class, (String) args[0]);
+              }
+              if (name.equals("createStatement")) {
+                return counting((Statement) result, Statement.class, null);
+              }
+              return result;
+            });
+  }
+
+  /**
+   * Whether ending the transaction sends anything: pgjdbc sends no COMMIT or ROLLBACK when the
+   * server's transaction state is idle (after a statement that carried its own COMMIT); other
+   * drivers are asked whether auto-commit is off.
+   */
+  private static boolean inTransaction(Connection real) throws java.sql.SQLException {
+    if (real.isWrapperFor(BaseConnection.class)) {
+      return real.unwrap(BaseConnection.class).getTransactionState() != TransactionState.IDLE;
+    }
+    return !real.getAutoCommit();
+  }
+
+  private Statement counting(Statement real, Class<? extends Statement> type, String prepared) {
+    return (Statement)
+        Proxy.newProxyInstance(
+            getClass().getClassLoader(),
+            new Class<?>[] {type},
+            (proxy, method, args) -> {
+              if (EXECUTIONS.contains(method.getName())) {
+                count(prepared != null ? prepared : String.valueOf(args == null ? "" : args[0]));
+              }
+              return invoke(method, real, args);
+            });
+  }
+
+  private static Object invoke(Method method, Object target, Object[] args) throws Throwable {
+    try {
+      return method.invoke(target, args);
+    } catch (InvocationTargetException e) {
+      throw e.getCause();
+    }
+  }
+}

@@ -1,0 +1,217 @@
+package dev.fenceline.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fenceline.spi.AlreadyApplied;
+import dev.fenceline.spi.Applied;
+import dev.fenceline.spi.Epoch;
+import dev.fenceline.spi.FencingToken;
+import dev.fenceline.spi.Lease;
+import dev.fenceline.spi.OperationId;
+import dev.fenceline.spi.Pointer;
+import dev.fenceline.spi.Registered;
+import dev.fenceline.spi.RejectedStale;
+import dev.fenceline.spi.ResourceId;
+import java.nio.file.Path;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Pins the round trips of Fenceline's steps (issue 10), so a change that adds one fails here, not
+ * in a benchmark. On PostgreSQL a pointer publish, a register, an acquire, a release and a renewal
+ * are one statement each (server-side functions), and a fenced write is the change's statements
+ * plus two: the control-row step, and the operation record sent together with the COMMIT. SQLite
+ * runs in the process (its statements are calls, not round trips) and has no server-side functions:
+ * its counts are pinned too, so they do not grow unnoticed. Every SQLite call starts with two
+ * statements that check the connection's settings (busy timeout, durability).
+ */
+class RoundTripCountTest {
+
+  private static final Duration TTL = Duration.ofMinutes(1);
+
+  @TempDir Path directory;
+
+  private SingleConnectionPool pool;
+
+  @AfterEach
+  void closePool() throws SQLException {
+    if (pool != null) {
+      pool.close();
+    }
+  }
+
+  private record Counted(JdbcStore store, CountingDataSource counter, boolean postgres) {
+    <T> T counting(Supplier<T> step, int onPostgres, int onSqlite, String what) {
+      counter.reset();
+      T result = step.get();
+      assertThat(counter.roundTrips())
+          .as("round trips of %s; counted: %s", what, counter.calls())
+          .isEqualTo(postgres ? onPostgres : onSqlite);
+      return result;
+    }
+  }
+
+  private Counted postgres() throws SQLException {
+    return open(PostgresDatabase.shared().url(), true);
+  }
+
+  private Counted sqlite() throws SQLException {
+    Path file = directory.resolve("fenceline.db");
+    JdbcStore.sqlite(file).close();
+    return open("jdbc:sqlite:" + file, false);
+  }
+
+  private Counted open(String url, boolean postgres) throws SQLException {
+    pool = new SingleConnectionPool(url);
+    CountingDataSource counter = new CountingDataSource(pool);
+    JdbcStore store = JdbcStore.builder().dataSource(counter.dataSource(), "counted").build();
+    return new Counted(store, counter, postgres);
+  }
+
+  private static ResourceId fresh(String name) {
+    return ResourceId.of("round-trips/" + name + "-" + System.nanoTime());
+  }
+
+  @Test
+  void leaseStepsOnPostgres() throws SQLException {
+    leaseSteps(postgres());
+  }
+
+  @Test
+  void leaseStepsOnSqlite() throws SQLException {
+    leaseSteps(sqlite());
+  }
+
+  private static void leaseSteps(Counted db) {
+    JdbcLeaseIssuer issuer = db.store().leaseIssuer();
+    ResourceId resource = fresh("lease");
+    Lease first =
+        db.counting(
+                () -> issuer.tryAcquire(resource, "worker-a", TTL), 1, 3, "acquire (new resource)")
+            .orElseThrow();
+    assertThat(
+            db.counting(() -> issuer.tryAcquire(resource, "worker-b", TTL), 1, 3, "acquire (held)"))
+        .isEmpty();
+    Lease renewed = db.counting(() -> issuer.renew(first), 1, 3, "renew");
+    assertThat(renewed.token()).isEqualTo(first.token());
+    assertThat(db.counting(() -> issuer.release(first), 1, 3, "release")).isTrue();
+    Lease second =
+        db.counting(() -> issuer.tryAcquire(resource, "worker-b", TTL), 1, 3, "acquire (released)")
+            .orElseThrow();
+    assertThat(second.epoch()).isEqualTo(Epoch.of(2));
+  }
+
+  @Test
+  void pointerStepsOnPostgres() throws SQLException {
+    pointerSteps(postgres());
+  }
+
+  @Test
+  void pointerStepsOnSqlite() throws SQLException {
+    pointerSteps(sqlite());
+  }
+
+  private static void pointerSteps(Counted db) {
+    JdbcPointerStore pointers = db.store().pointerStore("reports");
+    ResourceId resource = fresh("pointer");
+    FencingToken token = new FencingToken(db.store().id(), resource, Epoch.of(5), "worker-a");
+    assertThat(db.counting(() -> pointers.register(token), 1, 6, "register (new resource)"))
+        .isEqualTo(new Registered(resource, Epoch.of(5), Epoch.NONE));
+    assertThat(db.counting(() -> pointers.register(token), 1, 5, "register (same epoch)"))
+        .isEqualTo(new Registered(resource, Epoch.of(5), Epoch.of(5)));
+    var applied =
+        db.counting(
+            () -> pointers.write(token, OperationId.of("v1"), Pointer.to("v1")),
+            1,
+            7,
+            "pointer publish");
+    assertThat(applied).isInstanceOf(Applied.class);
+    assertThat(
+            db.counting(
+                () -> pointers.write(token, OperationId.of("v1"), Pointer.to("v1")),
+                1,
+                5,
+                "pointer publish (retry)"))
+        .isEqualTo(new AlreadyApplied(((Applied) applied).receipt()));
+    FencingToken newer = new FencingToken(db.store().id(), resource, Epoch.of(6), "worker-b");
+    assertThat(
+            db.counting(
+                () -> pointers.write(newer, OperationId.of("v2"), Pointer.to("v2")),
+                1,
+                8,
+                "pointer publish (newer epoch)"))
+        .isInstanceOf(Applied.class);
+    assertThat(
+            db.counting(
+                () -> pointers.write(token, OperationId.of("v3"), Pointer.to("v3")),
+                1,
+                5,
+                "pointer publish (stale)"))
+        .isEqualTo(new RejectedStale(resource, Epoch.of(5), Epoch.of(6)));
+    assertThat(db.counting(() -> pointers.current(resource), 1, 3, "current")).isPresent();
+    assertThat(db.counting(() -> pointers.lookup(resource, OperationId.of("v1")), 1, 3, "lookup"))
+        .isPresent();
+  }
+
+  @Test
+  void fencedWriteOnPostgres() throws SQLException {
+    fencedWrite(postgres());
+  }
+
+  @Test
+  void fencedWriteOnSqlite() throws SQLException {
+    fencedWrite(sqlite());
+  }
+
+  private static void fencedWrite(Counted db) {
+    db.store()
+        .inTransaction(
+            "create the ledger table",
+            connection -> {
+              try (var statement = connection.createStatement()) {
+                statement.execute(
+                    "CREATE TABLE IF NOT EXISTS ledger (entry VARCHAR(200) PRIMARY KEY, n INTEGER)");
+              }
+              return null;
+            });
+    JdbcDestination ledger = db.store().destination("ledger");
+    ResourceId resource = fresh("write");
+    FencingToken token = new FencingToken(db.store().id(), resource, Epoch.of(1), "worker-a");
+    JdbcChange oneStatement =
+        (connection, writing, operation) -> {
+          try (PreparedStatement insert =
+              connection.prepareStatement("INSERT INTO ledger (entry, n) VALUES (?, 1)")) {
+            insert.setString(1, writing.resource().value() + "/" + operation.value());
+            insert.executeUpdate();
+          }
+          return Map.of();
+        };
+    assertThat(
+            db.counting(
+                () -> ledger.write(token, OperationId.of("entry-1"), oneStatement),
+                3,
+                8,
+                "fenced write with a one-statement change (new resource)"))
+        .isInstanceOf(Applied.class);
+    assertThat(
+            db.counting(
+                () -> ledger.write(token, OperationId.of("entry-2"), oneStatement),
+                3,
+                7,
+                "fenced write with a one-statement change"))
+        .isInstanceOf(Applied.class);
+    assertThat(
+            db.counting(
+                () -> ledger.write(token, OperationId.of("entry-2"), oneStatement),
+                2,
+                5,
+                "fenced write (retry)"))
+        .isInstanceOf(AlreadyApplied.class);
+  }
+}
