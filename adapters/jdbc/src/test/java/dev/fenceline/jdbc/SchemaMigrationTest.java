@@ -191,6 +191,37 @@ class SchemaMigrationTest {
   }
 
   @Test
+  void postgresTablesCreatedByHandWithoutTheFunctionsGetThem() throws SQLException {
+    TestDatabase database =
+        PostgresDatabase.shared().newDatabase("by_hand_" + Long.toHexString(System.nanoTime()));
+    try (Connection connection = database.connect();
+        Statement statement = connection.createStatement()) {
+      // What a DBA who read only the tables' DDL would run.
+      for (String ddl : Schema.TABLES) {
+        statement.execute(ddl);
+      }
+      statement.execute("INSERT INTO fenceline_schema (version) VALUES (" + Schema.VERSION + ")");
+      statement.execute("INSERT INTO fenceline_issuer (id) VALUES ('jdbc-by-hand')");
+    }
+
+    try (JdbcStore store = database.openStore()) {
+      FencingToken token = new FencingToken(store.id(), REPORT, Epoch.of(1), "worker");
+      assertThat(store.pointerStore("reports").write(token, OperationId.of("v1"), Pointer.to("v1")))
+          .isInstanceOf(Applied.class);
+      assertThat(store.leaseIssuer().tryAcquire(LEDGER, "worker", java.time.Duration.ofMinutes(1)))
+          .isPresent();
+    }
+    try (Connection connection = database.connect();
+        Statement statement = connection.createStatement();
+        ResultSet rows =
+            statement.executeQuery(
+                "SELECT COUNT(*) FROM pg_proc WHERE proname LIKE 'fenceline\\_%'")) {
+      rows.next();
+      assertThat(rows.getInt(1)).isEqualTo(Schema.POSTGRES_FUNCTIONS.size());
+    }
+  }
+
+  @Test
   void aDatabaseOfANewerSchemaIsRefusedAndLeftAsItIs(@TempDir Path directory) throws SQLException {
     SqliteDatabase database = new SqliteDatabase(directory);
     try (Connection connection = database.connect();
