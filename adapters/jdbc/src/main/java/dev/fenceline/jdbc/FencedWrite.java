@@ -176,15 +176,8 @@ final class FencedWrite {
         connection -> {
           try (PreparedStatement publish =
               connection.prepareStatement(
-                  "SELECT o_status, o_epoch, o_issuer, o_now_ms, o_rec_epoch, o_rec_at_ms,"
-                      + " o_rec_attributes, o_rec_fingerprint"
-                      + " FROM fenceline_publish_pointer(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
-            publish.setString(1, destination);
-            publish.setString(2, resource.value());
-            publish.setString(3, operation.value());
-            publish.setLong(4, token.epoch().value());
-            publish.setString(5, token.issuer());
-            publish.setString(6, fingerprint.value());
+                  STEP_COLUMNS + "fenceline_publish_pointer(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+            bindStep(publish, token, operation, fingerprint.value());
             publish.setString(7, store.lockTimeoutSetting());
             publish.setString(8, pointer.target());
             publish.setString(9, ReceiptAttributes.encode(pointer.attributes()));
@@ -347,16 +340,11 @@ final class FencedWrite {
     if (store.dialect() == Dialect.POSTGRESQL) {
       try (PreparedStatement begin =
           connection.prepareStatement(
-              "SELECT o_status, o_epoch, o_issuer, o_now_ms, o_rec_epoch, o_rec_at_ms,"
-                  + " o_rec_attributes, o_rec_fingerprint"
-                  + " FROM fenceline_begin(?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
-        begin.setString(1, destination);
-        begin.setString(2, token.resource().value());
-        begin.setString(3, operation == null ? null : operation.id().value());
-        begin.setLong(4, token.epoch().value());
-        begin.setString(5, token.issuer());
-        begin.setString(
-            6,
+              STEP_COLUMNS + "fenceline_begin(?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+        bindStep(
+            begin,
+            token,
+            operation == null ? null : operation.id(),
             operation == null
                 ? null
                 : operation.fingerprint().map(RequestFingerprint::value).orElse(null));
@@ -428,6 +416,26 @@ final class FencedWrite {
       }
     }
     return new Begun(recorded.isPresent() ? Status.REPLAY : Status.PROCEED, row, recorded);
+  }
+
+  /** The columns {@link #readBegun} reads, from the function named next. */
+  private static final String STEP_COLUMNS =
+      "SELECT o_status, o_epoch, o_issuer, o_now_ms, o_rec_epoch, o_rec_at_ms,"
+          + " o_rec_attributes, o_rec_fingerprint FROM ";
+
+  /**
+   * Parameters 1 to 6 of {@code fenceline_begin} and {@code fenceline_publish_pointer}:
+   * destination, resource, operation (or NULL), epoch, issuer, fingerprint (or NULL).
+   */
+  private void bindStep(
+      PreparedStatement statement, FencingToken token, OperationId operation, String fingerprint)
+      throws SQLException {
+    statement.setString(1, destination);
+    statement.setString(2, token.resource().value());
+    statement.setString(3, operation == null ? null : operation.value());
+    statement.setLong(4, token.epoch().value());
+    statement.setString(5, token.issuer());
+    statement.setString(6, fingerprint);
   }
 
   /** Reads the single row of {@code fenceline_begin} or {@code fenceline_publish_pointer}. */

@@ -65,14 +65,12 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
               connection.prepareStatement(
                   postgres
                       ? "SELECT o_epoch, o_expires_at_ms FROM fenceline_acquire(?, ?, ?, ?)"
-                      : LeaseSql.acquire(store.dialect(), "?", "?", "?"))) {
+                      : LeaseSql.acquire(store.dialect(), "?1", "?2", "?3"))) {
             acquire.setString(1, resource.value());
             acquire.setString(2, holder);
             acquire.setLong(3, ttlMillis);
             if (postgres) {
               acquire.setString(4, store.lockTimeoutSetting());
-            } else {
-              acquire.setLong(4, ttlMillis);
             }
             Optional<long[]> row = singleRow(acquire, 2);
             return row.map(
@@ -107,18 +105,11 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
                   connection.prepareStatement(
                       postgres
                           ? "SELECT o_expires_at_ms FROM fenceline_renew(?, ?, ?, ?, ?)"
-                          : LeaseSql.renew(store.dialect(), "?", "?", "?", "?"))) {
+                          : LeaseSql.renew(store.dialect(), "?1", "?2", "?3", "?4"))) {
+                bindLease(renew, lease);
+                renew.setLong(4, ttlMillis);
                 if (postgres) {
-                  renew.setString(1, resource.value());
-                  renew.setLong(2, lease.epoch().value());
-                  renew.setString(3, lease.token().holder());
-                  renew.setLong(4, ttlMillis);
                   renew.setString(5, store.lockTimeoutSetting());
-                } else {
-                  renew.setLong(1, ttlMillis);
-                  renew.setString(2, resource.value());
-                  renew.setLong(3, lease.epoch().value());
-                  renew.setString(4, lease.token().holder());
                 }
                 return singleRow(renew, 1);
               }
@@ -149,10 +140,8 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
               connection.prepareStatement(
                   postgres
                       ? "SELECT fenceline_release(?, ?, ?, ?)"
-                      : LeaseSql.release("?", "?", "?"))) {
-            release.setString(1, lease.resource().value());
-            release.setLong(2, lease.epoch().value());
-            release.setString(3, lease.token().holder());
+                      : LeaseSql.release("?1", "?2", "?3"))) {
+            bindLease(release, lease);
             if (!postgres) {
               return release.executeUpdate() == 1;
             }
@@ -224,6 +213,13 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
       }
       return Optional.of(values);
     }
+  }
+
+  /** Parameters 1 to 3 of the renew and release statements: resource, epoch, holder. */
+  private static void bindLease(PreparedStatement statement, Lease lease) throws SQLException {
+    statement.setString(1, lease.resource().value());
+    statement.setLong(2, lease.epoch().value());
+    statement.setString(3, lease.token().holder());
   }
 
   private static LeaseLostException lost(Lease lease, String reason) {

@@ -3,7 +3,9 @@ package dev.fenceline.jdbc;
 /**
  * The lease statements of {@link JdbcLeaseIssuer}, each a whole step in one statement, with the
  * parameters written as given: {@code ?} for a prepared statement on SQLite, the parameter names of
- * the server-side functions on PostgreSQL ({@link Schema#POSTGRES_FUNCTIONS}).
+ * the server-side functions on PostgreSQL ({@link Schema#POSTGRES_FUNCTIONS}), numbered parameters
+ * ({@code ?1}) on SQLite, so that a parameter can appear twice and every dialect binds the same
+ * order.
  */
 final class LeaseSql {
 
@@ -12,7 +14,7 @@ final class LeaseSql {
   /**
    * Takes the lease if nobody holds it (never held, released, or expired by the database's clock),
    * incrementing the epoch (1 for a new resource) in the same statement; returns the new epoch and
-   * expiry, or no row if the lease is held. {@code ttl} appears twice.
+   * expiry, or no row if the lease is held.
    */
   static String acquire(Dialect dialect, String resource, String holder, String ttl) {
     String now = dialect.nowMillis;
@@ -37,8 +39,7 @@ final class LeaseSql {
 
   /**
    * Extends the lease if {@code holder} still holds {@code epoch} and it has not expired by the
-   * database's clock; returns the new expiry, or no row. Parameter order: ttl, resource, epoch,
-   * holder.
+   * database's clock; returns the new expiry, or no row.
    */
   static String renew(Dialect dialect, String resource, String epoch, String holder, String ttl) {
     String now = dialect.nowMillis;
