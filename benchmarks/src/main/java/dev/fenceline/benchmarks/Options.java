@@ -53,7 +53,7 @@ record Options(
         --warmup DURATION        warm-up slice per row, discarded (default 1s; quick 200ms)
         --staged-sizes LIST      payloads of the staged-publish table, e.g. 1MiB,1GiB, or none
                                  (default 1MiB,1GiB; quick 1MiB)
-        --staged-rounds N        rounds of the staged-publish table (default 3; quick 2)
+        --staged-rounds N        rounds of the staged-publish table (default 5; quick 2)
         --work-dir DIR           where the PostgreSQL data, the SQLite file and the staged files go
                                  (default: a new temporary directory, deleted afterwards)
         --help                   this text
@@ -66,7 +66,11 @@ record Options(
         quick = true;
       }
     }
-    Path out = Path.of("benchmarks", "results", "latest.md");
+    // benchmarks/run passes the checkout's root, so the default report lands in it wherever the
+    // script was started from.
+    Path out =
+        Path.of(System.getProperty("fenceline.bench.root", "."))
+            .resolve(Path.of("benchmarks", "results", "latest.md"));
     List<DatabaseKind> databases = List.of(DatabaseKind.POSTGRESQL, DatabaseKind.SQLITE);
     List<Integer> threads = List.of(1, 8);
     Duration warmup = quick ? Duration.ofMillis(200) : Duration.ofSeconds(1);
@@ -74,7 +78,7 @@ record Options(
     Duration slice = quick ? Duration.ofMillis(300) : Duration.ofSeconds(1);
     List<Long> stagedSizes = quick ? List.of(MIB) : List.of(MIB, GIB);
     boolean stagedSizesGiven = false;
-    int stagedRounds = quick ? 2 : 3;
+    int stagedRounds = quick ? 2 : 5;
     Optional<Path> workDirectory = Optional.empty();
     boolean help = false;
     for (int i = 0; i < args.length; i++) {

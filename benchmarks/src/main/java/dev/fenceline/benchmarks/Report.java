@@ -241,7 +241,13 @@ final class Report {
             + " (SHA-256 on the way, then fsync of the file and its directory), then the fenced"
             + " pointer swap in a `JdbcPointerStore` on the SQLite file. The raw copies stream the"
             + " same source file into the same directory; `+ fsync` forces the file and the"
-            + " directory as `VfsBlobStore.put` does, so it is the peer that is as durable.\n\n");
+            + " directory as `VfsBlobStore.put` does, so it is the peer that is as durable."
+            + (StagedPublishBenchmark.syncAvailable()
+                ? " Before each operation (outside the timing) `sync` writes out what earlier copies"
+                    + " left in the page cache."
+                : " `sync` could not be run: dirty pages of earlier copies may be flushed during"
+                    + " later measurements.")
+            + "\n\n");
     out.append(
         "| payload | variant | publishes | p50 ms | mean ms | MiB/s (mean) | p50 vs raw copy +"
             + " fsync | p50 vs raw copy |\n");

@@ -48,6 +48,8 @@ final class StagedPublishBenchmark {
 
   private static final long MIN_FREE_FOR_LARGE = 4 * Options.GIB;
 
+  private static volatile boolean syncAvailable = true;
+
   /** The results for one payload size, or the reason it was skipped. */
   record SizeResult(long size, Optional<String> skipped, List<VariantResult> variants) {}
 
@@ -182,6 +184,7 @@ final class StagedPublishBenchmark {
       Latencies into)
       throws IOException {
     long n = ++count[0];
+    flushDirtyPages();
     long begin = System.nanoTime();
     switch (VARIANTS.get(variant)) {
       case STAGED -> publish(staged, lease, resource, source, n);
@@ -240,6 +243,34 @@ final class StagedPublishBenchmark {
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("Cannot compute SHA-256: the JDK lacks it", e);
     }
+  }
+
+  /**
+   * Runs {@code sync} (outside the timing) so that the dirty pages a copy without fsync left behind
+   * are written now, not during the next variant's measurement (the kernel would otherwise flush or
+   * throttle them then). Without a {@code sync} command the variants share that noise.
+   */
+  private static void flushDirtyPages() throws IOException {
+    if (!syncAvailable) {
+      return;
+    }
+    try {
+      Process sync = new ProcessBuilder("sync").redirectErrorStream(true).start();
+      sync.getInputStream().transferTo(OutputStream.nullOutputStream());
+      if (sync.waitFor() != 0) {
+        syncAvailable = false;
+      }
+    } catch (IOException e) {
+      syncAvailable = false; // no sync command on this system
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("Interrupted while flushing dirty pages", e);
+    }
+  }
+
+  /** Whether the harness could run {@code sync} before each operation. */
+  static boolean syncAvailable() {
+    return syncAvailable;
   }
 
   /** Writes {@code size} pseudo-random bytes, 1 MiB at a time. */
