@@ -1,0 +1,279 @@
+package dev.fenceline.benchmarks;
+
+import dev.fenceline.benchmarks.Row.Operation;
+import dev.fenceline.core.Fenceline;
+import dev.fenceline.core.HeldLease;
+import dev.fenceline.jdbc.JdbcChange;
+import dev.fenceline.jdbc.JdbcDestination;
+import dev.fenceline.jdbc.JdbcLeaseIssuer;
+import dev.fenceline.jdbc.JdbcPointerStore;
+import dev.fenceline.spi.Applied;
+import dev.fenceline.spi.FencingToken;
+import dev.fenceline.spi.Lease;
+import dev.fenceline.spi.OperationId;
+import dev.fenceline.spi.Pointer;
+import dev.fenceline.spi.RegisterOutcome;
+import dev.fenceline.spi.Registered;
+import dev.fenceline.spi.RequestFingerprint;
+import dev.fenceline.spi.ResourceId;
+import dev.fenceline.spi.WriteOutcome;
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import javax.sql.DataSource;
+import net.javacrumbs.shedlock.core.ClockProvider;
+import net.javacrumbs.shedlock.core.LockConfiguration;
+import net.javacrumbs.shedlock.core.LockProvider;
+import net.javacrumbs.shedlock.core.SimpleLock;
+
+/**
+ * The rows of the JDBC table, built on public API only: {@link dev.fenceline.jdbc.JdbcStore}'s
+ * issuer, pointer store and destination, the {@link Fenceline} facade, ShedLock's lock provider and
+ * a plain JDBC upsert. Every row and every worker thread uses its own key, lock name or resource,
+ * so rows never disturb each other's epochs and threads only contend for the database itself.
+ */
+final class JdbcRows {
+
+  static final String RAW_UPSERT = "raw upsert";
+  static final String SHEDLOCK = "shedlock lock+unlock";
+  static final String POINTER_PUBLISH = "pointer publish";
+  static final String FENCED_WRITE = "fenced write";
+  static final String ACQUIRE_RELEASE_ISSUER = "acquire+release (issuer)";
+  static final String ACQUIRE_RELEASE_FACADE = "acquire+release (facade)";
+  static final String SHEDLOCK_UPSERT = "shedlock lock+upsert+unlock";
+  static final String FULL_CYCLE = "full cycle (facade)";
+
+  /** A lease held for a whole group by rows that only write (pointer publish, fenced write). */
+  private static final Duration LONG_LEASE = Duration.ofHours(1);
+
+  /** The lease of the acquire rows, and ShedLock's lockAtMostFor. */
+  static final Duration LEASE_TTL = Duration.ofSeconds(30);
+
+  private JdbcRows() {}
+
+  /**
+   * The rows for one database and one group (a thread count). {@code prefix} makes every name of
+   * the group unique, e.g. {@code r1a2b-g8}.
+   */
+  static List<Row> of(Database database, Fenceline fenceline, String holder, String prefix) {
+    DataSource pool = database.pool();
+    JdbcLeaseIssuer issuer = database.store().leaseIssuer();
+    JdbcPointerStore pointers = database.store().pointerStore("bench-pointers");
+    JdbcPointerStore cyclePointers = database.store().pointerStore("bench-cycle");
+    JdbcDestination destination = database.store().destination("bench-fenced");
+    LockProvider shedLock = database.shedLock();
+    return List.of(
+        new Row(
+            RAW_UPSERT, Optional.empty(), thread -> rawUpsert(pool, prefix + "-upsert-" + thread)),
+        new Row(
+            SHEDLOCK, Optional.empty(), thread -> shedLock(shedLock, prefix + "-lock-" + thread)),
+        new Row(
+            POINTER_PUBLISH,
+            Optional.of(RAW_UPSERT),
+            thread ->
+                pointerPublish(
+                    issuer, pointers, holder + "-t" + thread, resource(prefix, "pointer", thread))),
+        new Row(
+            FENCED_WRITE,
+            Optional.of(RAW_UPSERT),
+            thread ->
+                fencedWrite(
+                    issuer,
+                    destination,
+                    holder + "-t" + thread,
+                    resource(prefix, "fenced", thread),
+                    prefix + "-fenced-" + thread)),
+        new Row(
+            ACQUIRE_RELEASE_ISSUER,
+            Optional.of(SHEDLOCK),
+            thread ->
+                issuerAcquireRelease(
+                    issuer, holder + "-t" + thread, resource(prefix, "issuer", thread))),
+        new Row(
+            ACQUIRE_RELEASE_FACADE,
+            Optional.of(SHEDLOCK),
+            thread -> facadeAcquireRelease(fenceline, resource(prefix, "facade", thread))),
+        new Row(
+            SHEDLOCK_UPSERT,
+            Optional.empty(),
+            thread ->
+                shedLockUpsert(
+                    shedLock, pool, prefix + "-lockup-" + thread, prefix + "-lockup-" + thread)),
+        new Row(
+            FULL_CYCLE,
+            Optional.of(SHEDLOCK_UPSERT),
+            thread -> fullCycle(fenceline, cyclePointers, resource(prefix, "cycle", thread))));
+  }
+
+  private static ResourceId resource(String prefix, String row, int thread) {
+    return ResourceId.of("bench/" + prefix + "/" + row + "-" + thread);
+  }
+
+  /** Row 1: one auto-commit upsert. */
+  private static Operation rawUpsert(DataSource pool, String key) {
+    long[] value = {0};
+    return () -> {
+      try (Connection connection = pool.getConnection()) {
+        Database.upsert(connection, key, ++value[0]);
+      }
+    };
+  }
+
+  /** Row 2: ShedLock lock (lockAtMostFor 30 s, lockAtLeastFor 0), then unlock. */
+  private static Operation shedLock(LockProvider provider, String name) {
+    return () -> lock(provider, name).unlock();
+  }
+
+  private static SimpleLock lock(LockProvider provider, String name) {
+    // ShedLock's own clock (millisecond precision), as its LockingTaskExecutor uses: with
+    // Instant.now() (microseconds) the unlock could set lock_until to the lock's createdAt, a
+    // fraction of a millisecond after the next lock's "now", and that lock would fail.
+    Optional<SimpleLock> lock =
+        provider.lock(new LockConfiguration(ClockProvider.now(), name, LEASE_TTL, Duration.ZERO));
+    return lock.orElseThrow(
+        () ->
+            new IllegalStateException(
+                "ShedLock did not lock " + name + " although only this thread uses it"));
+  }
+
+  /** Row 3: a pointer swap with a new operation ID each time, under a lease held all along. */
+  private static Operation pointerPublish(
+      JdbcLeaseIssuer issuer, JdbcPointerStore pointers, String holder, ResourceId resource) {
+    Lease lease = acquire(issuer, resource, holder, LONG_LEASE);
+    FencingToken token = lease.token();
+    expectRegistered(pointers.register(token), resource);
+    long[] count = {0};
+    return new Operation() {
+      @Override
+      public void run() {
+        long n = ++count[0];
+        Pointer pointer = Pointer.to("value-" + n);
+        expectApplied(
+            pointers.write(token, operation(resource, n), pointer, RequestFingerprint.of(pointer)));
+      }
+
+      @Override
+      public void close() {
+        issuer.release(lease);
+      }
+    };
+  }
+
+  /** Row 4: the same upsert as row 1, as a fenced change (epoch check + operation record). */
+  private static Operation fencedWrite(
+      JdbcLeaseIssuer issuer,
+      JdbcDestination destination,
+      String holder,
+      ResourceId resource,
+      String key) {
+    Lease lease = acquire(issuer, resource, holder, LONG_LEASE);
+    FencingToken token = lease.token();
+    expectRegistered(destination.register(token), resource);
+    long[] count = {0};
+    return new Operation() {
+      @Override
+      public void run() {
+        long n = ++count[0];
+        JdbcChange change =
+            (connection, ignoredToken, ignoredOperation) -> {
+              Database.upsert(connection, key, n);
+              return Map.of();
+            };
+        expectApplied(destination.write(token, operation(resource, n), change));
+      }
+
+      @Override
+      public void close() {
+        issuer.release(lease);
+      }
+    };
+  }
+
+  /** Row 5a: JdbcLeaseIssuer.tryAcquire + release, no facade. */
+  private static Operation issuerAcquireRelease(
+      JdbcLeaseIssuer issuer, String holder, ResourceId resource) {
+    return () -> {
+      Lease lease = acquire(issuer, resource, holder, LEASE_TTL);
+      if (!issuer.release(lease)) {
+        throw new IllegalStateException("Cannot release " + lease.token() + ": it was not current");
+      }
+    };
+  }
+
+  /**
+   * Row 5b: Fenceline.tryAcquire + HeldLease.close. The facade adds no database statement (it
+   * schedules renewal and a deadline watch, cancelled on close).
+   */
+  private static Operation facadeAcquireRelease(Fenceline fenceline, ResourceId resource) {
+    return () -> {
+      HeldLease lease =
+          fenceline
+              .tryAcquire(resource)
+              .orElseThrow(() -> new IllegalStateException("Cannot acquire " + resource));
+      lease.close();
+    };
+  }
+
+  /** Peer of row 6: ShedLock lock, the raw upsert, unlock. */
+  private static Operation shedLockUpsert(
+      LockProvider provider, DataSource pool, String name, String key) {
+    long[] value = {0};
+    return () -> {
+      SimpleLock lock = lock(provider, name);
+      try (Connection connection = pool.getConnection()) {
+        Database.upsert(connection, key, ++value[0]);
+      } finally {
+        lock.unlock();
+      }
+    };
+  }
+
+  /** Row 6: acquire, register, publish a pointer, release, through the facade. */
+  private static Operation fullCycle(
+      Fenceline fenceline, JdbcPointerStore pointers, ResourceId resource) {
+    long[] count = {0};
+    return () -> {
+      long n = ++count[0];
+      try (HeldLease lease =
+          fenceline
+              .tryAcquire(resource)
+              .orElseThrow(() -> new IllegalStateException("Cannot acquire " + resource))) {
+        expectRegistered(fenceline.register(lease, pointers), resource);
+        expectApplied(
+            fenceline.publish(lease, pointers, operation(resource, n), Pointer.to("cycle-" + n)));
+      }
+    };
+  }
+
+  private static Lease acquire(
+      JdbcLeaseIssuer issuer, ResourceId resource, String holder, Duration ttl) {
+    return issuer
+        .tryAcquire(resource, holder, ttl)
+        .orElseThrow(
+            () ->
+                new IllegalStateException(
+                    "Cannot acquire "
+                        + resource
+                        + ": held by someone else, but only "
+                        + holder
+                        + " uses it"));
+  }
+
+  private static OperationId operation(ResourceId resource, long n) {
+    return OperationId.of(resource.value().replace('/', '.') + "-" + n);
+  }
+
+  private static void expectRegistered(RegisterOutcome outcome, ResourceId resource) {
+    if (!(outcome instanceof Registered)) {
+      throw new IllegalStateException("Cannot register at " + resource + ": " + outcome);
+    }
+  }
+
+  private static void expectApplied(WriteOutcome outcome) {
+    if (!(outcome instanceof Applied)) {
+      throw new IllegalStateException("Expected Applied, got " + outcome);
+    }
+  }
+}

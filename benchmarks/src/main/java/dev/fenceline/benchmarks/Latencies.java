@@ -1,0 +1,63 @@
+package dev.fenceline.benchmarks;
+
+import java.util.Arrays;
+
+/**
+ * Every latency of one row, in nanoseconds. Kept exactly (a growable array, not buckets): a run
+ * records at most a few million operations, and exact percentiles need no histogram settings. Not
+ * thread-safe: each worker thread records into its own, merged after the slice.
+ */
+final class Latencies {
+
+  private long[] values = new long[1024];
+  private int size;
+  private boolean sorted = true;
+
+  void record(long nanos) {
+    if (size == values.length) {
+      values = Arrays.copyOf(values, values.length * 2);
+    }
+    values[size++] = nanos;
+    sorted = false;
+  }
+
+  void addAll(Latencies other) {
+    if (size + other.size > values.length) {
+      values = Arrays.copyOf(values, Math.max(values.length * 2, size + other.size));
+    }
+    System.arraycopy(other.values, 0, values, size, other.size);
+    size += other.size;
+    sorted = false;
+  }
+
+  int count() {
+    return size;
+  }
+
+  /**
+   * The {@code quantile} (0 to 1) by the nearest-rank method, in nanoseconds; NaN if nothing was
+   * recorded.
+   */
+  double quantile(double quantile) {
+    if (size == 0) {
+      return Double.NaN;
+    }
+    if (!sorted) {
+      Arrays.sort(values, 0, size);
+      sorted = true;
+    }
+    int rank = (int) Math.ceil(quantile * size);
+    return values[Math.min(size, Math.max(1, rank)) - 1];
+  }
+
+  double mean() {
+    if (size == 0) {
+      return Double.NaN;
+    }
+    double sum = 0;
+    for (int i = 0; i < size; i++) {
+      sum += values[i];
+    }
+    return sum / size;
+  }
+}

@@ -1,0 +1,33 @@
+package dev.fenceline.benchmarks;
+
+import java.util.Optional;
+
+/**
+ * One row of a table: an operation that each worker thread runs in a loop, and the row it is
+ * compared with.
+ *
+ * @param name shown in the table
+ * @param peer the name of the row this one is compared with, if any
+ * @param operations opens one worker thread's operation (its own resource or lock name)
+ */
+record Row(String name, Optional<String> peer, Operations operations) {
+
+  /** Opens the operation of worker thread {@code thread} (0-based) in a group. */
+  @FunctionalInterface
+  interface Operations {
+    Operation open(int thread) throws Exception;
+  }
+
+  /**
+   * What one worker thread repeats. Set-up (an acquired lease, a registered epoch) happens when it
+   * is opened, outside the measurement; {@link #close} undoes it.
+   */
+  interface Operation extends AutoCloseable {
+
+    /** One measured operation; throws if it did not do what it should (counted as an error). */
+    void run() throws Exception;
+
+    @Override
+    default void close() throws Exception {}
+  }
+}
