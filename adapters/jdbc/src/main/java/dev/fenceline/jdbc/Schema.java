@@ -31,15 +31,25 @@ import java.util.UUID;
  * the version set to 3 in one transaction; no existing row is read or rewritten, so the step is
  * short. A version 1 database goes through version 2 first.
  *
+ * <p>Version 4 adds {@code fenceline_pruned}, the receipt watermark of {@link Retention}: one row
+ * per destination name and resource whose operation records were pruned, holding the time before
+ * which they were ({@code pruned_before_ms}), so a lookup of a pruned receipt answers "unknown"
+ * instead of "never applied". It is written in the same transaction as the deletes and holds at
+ * most one row per destination and resource. It also adds the index {@code
+ * fenceline_operation_recorded_at} on {@code fenceline_operation (recorded_at_ms)}, so pruning
+ * finds old records without reading the whole table. A version 3 database is migrated in place when
+ * a store opens it (table and index created, version set to 4, in one transaction); building the
+ * index reads {@code fenceline_operation} once. Versions 1 and 2 go through version 3 first.
+ *
  * <p>For DBAs upgrading a running system: a process of an older Fenceline that opens the database
- * after the migration refuses it ("schema is version 3, newer than version 2"); processes that
+ * after the migration refuses it (e.g. "schema is version 4, newer than version 3"); processes that
  * opened it before keep working, because they never touch the new table. Upgrade every process that
  * opens stores before, or together with, the first one that migrates.
  */
 final class Schema {
 
   /** The schema version this code creates and understands. */
-  static final int VERSION = 3;
+  static final int VERSION = 4;
 
   private static final String OPERATION_COLUMNS =
       " destination VARCHAR(64) NOT NULL,"
@@ -74,6 +84,17 @@ final class Schema {
           + " receipt_attributes TEXT,"
           + " PRIMARY KEY (destination, resource, operation))";
 
+  private static final String PRUNED_TABLE =
+      "CREATE TABLE IF NOT EXISTS fenceline_pruned ("
+          + " destination VARCHAR(64) NOT NULL,"
+          + " resource VARCHAR(200) NOT NULL,"
+          + " pruned_before_ms BIGINT NOT NULL,"
+          + " PRIMARY KEY (destination, resource))";
+
+  private static final String RECORDED_AT_INDEX =
+      "CREATE INDEX IF NOT EXISTS fenceline_operation_recorded_at"
+          + " ON fenceline_operation (recorded_at_ms)";
+
   /** The DDL of version {@value #VERSION}. */
   static final List<String> TABLES =
       List.of(
@@ -99,7 +120,11 @@ final class Schema {
           "CREATE TABLE IF NOT EXISTS fenceline_pointer (" + POINTER_COLUMNS,
           // Intents of calls to systems that cannot check epochs, per destination name (version
           // 3); the receipt columns are NULL until the call's result is recorded.
-          "CREATE TABLE IF NOT EXISTS fenceline_intent (" + INTENT_COLUMNS);
+          "CREATE TABLE IF NOT EXISTS fenceline_intent (" + INTENT_COLUMNS,
+          // Receipt retention (version 4): per destination and resource, the time before which
+          // operation records were pruned; and the index pruning finds old records by.
+          PRUNED_TABLE,
+          RECORDED_AT_INDEX);
 
   private Schema() {}
 
@@ -141,6 +166,9 @@ final class Schema {
         if (stored <= 2) {
           migrateFromVersion2(statement);
         }
+        if (stored <= 3) {
+          migrateFromVersion3(statement);
+        }
       }
       return issuerIdentity(connection);
     }
@@ -178,6 +206,12 @@ final class Schema {
   private static void migrateFromVersion2(Statement statement) throws SQLException {
     statement.execute("CREATE TABLE fenceline_intent (" + INTENT_COLUMNS);
     statement.execute("UPDATE fenceline_schema SET version = 3");
+  }
+
+  private static void migrateFromVersion3(Statement statement) throws SQLException {
+    statement.execute(PRUNED_TABLE);
+    statement.execute(RECORDED_AT_INDEX);
+    statement.execute("UPDATE fenceline_schema SET version = 4");
   }
 
   private static String issuerIdentity(Connection connection) throws SQLException {

@@ -1,0 +1,35 @@
+package dev.fenceline.jdbc;
+
+import static java.util.Objects.requireNonNull;
+
+import java.time.Instant;
+
+/**
+ * What one {@link JdbcStore#prune} run deleted.
+ *
+ * @param receiptsDeleted operation records deleted
+ * @param pointerVersionsDeleted publish-pointer versions deleted
+ * @param prunedBefore the new watermark: every receipt recorded before this instant (by the
+ *     database's clock) was deleted by this run or an earlier one, every receipt recorded at or
+ *     after it is kept; {@link dev.fenceline.spi.ReceiptPrunedException#prunedBefore()} of a
+ *     resource this run pruned
+ * @param batches the transactions the run committed
+ */
+public record PruneReport(
+    long receiptsDeleted, long pointerVersionsDeleted, Instant prunedBefore, int batches) {
+
+  /** Validates the counts. */
+  public PruneReport {
+    requireNonNull(prunedBefore, "prunedBefore is null");
+    if (receiptsDeleted < 0 || pointerVersionsDeleted < 0 || batches < 0) {
+      throw new IllegalArgumentException(
+          "Cannot report "
+              + receiptsDeleted
+              + " receipts, "
+              + pointerVersionsDeleted
+              + " pointer versions and "
+              + batches
+              + " batches: counts are never negative");
+    }
+  }
+}
