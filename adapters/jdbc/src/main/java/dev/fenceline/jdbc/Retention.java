@@ -48,7 +48,7 @@ public record Retention(Duration receipts, int pointerVersions) {
               + ": the receipt retention must be positive and at least as long as callers may"
               + " retry an operation (e.g. P7D)");
     }
-    if (receipts.toMillis() < 1) {
+    if (receipts.compareTo(Duration.ofMillis(1)) < 0) {
       throw new ConfigurationException(
           "Cannot keep receipts for "
               + receipts
