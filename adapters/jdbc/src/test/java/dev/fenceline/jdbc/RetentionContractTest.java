@@ -237,6 +237,41 @@ abstract class RetentionContractTest {
   }
 
   @Test
+  void twoPrunesAtOnceDeleteEverythingOnceBetweenThem() throws Exception {
+    ResourceId ledger = resource("concurrent");
+    int receipts = 60;
+    try (JdbcStore first = database().storeBuilder().pruneBatchSize(5).build();
+        JdbcStore second = database().storeBuilder().pruneBatchSize(5).build()) {
+      JdbcDestination ledgers = first.destination("ledgers");
+      for (int i = 0; i < receipts; i++) {
+        write(first, ledgers, ledger, "op-" + i);
+      }
+      ageReceipts(10 * DAY);
+      Retention retention = new Retention(Duration.ofDays(1), 1);
+      CountDownLatch start = new CountDownLatch(1);
+      java.util.concurrent.Callable<PruneReport> prune =
+          () -> {
+            start.await();
+            return second.prune(retention);
+          };
+      java.util.concurrent.ExecutorService threads =
+          java.util.concurrent.Executors.newFixedThreadPool(1);
+      try {
+        java.util.concurrent.Future<PruneReport> other = threads.submit(prune);
+        start.countDown();
+        PruneReport mine = first.prune(retention);
+        PruneReport theirs = other.get(60, TimeUnit.SECONDS);
+        assertThat(mine.receiptsDeleted() + theirs.receiptsDeleted()).isEqualTo(receipts);
+      } finally {
+        threads.shutdownNow();
+      }
+      assertThat(count("fenceline_operation WHERE resource = '" + ledger.value() + "'")).isZero();
+      assertThatThrownBy(() -> ledgers.lookup(ledger, OperationId.of("op-0")))
+          .isInstanceOf(ReceiptPrunedException.class);
+    }
+  }
+
+  @Test
   void prunesInTheBackgroundAndStopsOnClose() throws Exception {
     ResourceId ledger = resource("background");
     CountDownLatch pruned = new CountDownLatch(3);
