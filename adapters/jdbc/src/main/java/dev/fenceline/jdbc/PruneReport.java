@@ -9,8 +9,9 @@ import java.time.Instant;
  *
  * @param receiptsDeleted operation records deleted
  * @param pointerVersionsDeleted publish-pointer versions deleted
- * @param prunedBefore the new watermark: every receipt recorded before this instant (by the
- *     database's clock) was deleted by this run or an earlier one, every receipt recorded at or
+ * @param prunedBefore the new watermark: receipts recorded before this instant (by the database's
+ *     clock) were deleted by this run or an earlier one (except the receipts of current pointers,
+ *     and unless the run stopped early because the store was closed), every receipt recorded at or
  *     after it is kept; {@link dev.fenceline.spi.ReceiptPrunedException#prunedBefore()} of a
  *     resource this run pruned
  * @param batches the transactions the run committed

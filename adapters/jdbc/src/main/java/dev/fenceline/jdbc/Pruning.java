@@ -25,9 +25,10 @@ import java.util.concurrent.TimeUnit;
  * database's write lock for one batch, and writers get it between batches.
  *
  * <p>Receipts: a batch deletes the oldest operation records recorded before the cutoff (the
- * database's clock minus {@link Retention#receipts()}) and, in the same transaction, raises the
- * watermark ({@code fenceline_pruned}) of every destination and resource it deleted from to the
- * cutoff, so a lookup never sees a receipt gone without the watermark that explains it.
+ * database's clock minus {@link Retention#receipts()}), except the one of a pointer store's current
+ * pointer, and, in the same transaction, raises the watermark ({@code fenceline_pruned}) of every
+ * destination and resource it deleted from to the cutoff, so a lookup never sees a receipt gone
+ * without the watermark that explains it.
  *
  * <p>Pointers: for each pointer store and resource with more than {@link
  * Retention#pointerVersions()} versions, the versions up to the newest minus that many are deleted.
@@ -68,6 +69,7 @@ final class Pruning {
   private final JdbcStore store;
   private final Clock clock;
   private final int batchSize;
+  private volatile long lastBatchNanos;
 
   Pruning(JdbcStore store, Clock clock, int batchSize) {
     this.store = requireNonNull(store, "store is null");
@@ -159,7 +161,11 @@ final class Pruning {
     int batches = 0;
     int selected = batchSize;
     while (selected == batchSize && !store.isClosed()) {
-      long[] counts = store.inTransaction(receiptsAction, tx -> deleteReceipts(tx, cutoff));
+      if (batches > 0) {
+        letWritersIn();
+      }
+      long[] counts =
+          timed(() -> store.inTransaction(receiptsAction, tx -> deleteReceipts(tx, cutoff)));
       selected = (int) counts[0];
       receipts += counts[1];
       batches++;
@@ -171,11 +177,16 @@ final class Pruning {
             tx -> overlongHistories(tx, retention.pointerVersions()));
     int next = 0;
     while (next < groups.size() && !store.isClosed()) {
+      if (batches > 0) {
+        letWritersIn();
+      }
       int from = next;
       long[] counts =
-          store.inTransaction(
-              "prune pointer versions beyond the newest " + retention.pointerVersions(),
-              tx -> deletePointers(tx, groups, from));
+          timed(
+              () ->
+                  store.inTransaction(
+                      "prune pointer versions beyond the newest " + retention.pointerVersions(),
+                      tx -> deletePointers(tx, groups, from)));
       next = (int) counts[0];
       pointers += counts[1];
       batches++;
@@ -198,6 +209,28 @@ final class Pruning {
     return report;
   }
 
+  private long[] timed(java.util.function.Supplier<long[]> batch) {
+    long start = System.nanoTime();
+    try {
+      return batch.get();
+    } finally {
+      lastBatchNanos = System.nanoTime() - start;
+    }
+  }
+
+  /**
+   * SQLite: a batch holds the file's write lock, and SQLite's lock is not fair: a writer waiting in
+   * its busy handler polls with growing pauses and may miss the moment between two batches. Pausing
+   * as long as the last batch took (at most 100 ms) gives waiting writers the lock at least half of
+   * the time. PostgreSQL needs no pause: a batch locks only the rows it deletes.
+   */
+  private void letWritersIn() {
+    if (store.dialect() == Dialect.SQLITE) {
+      java.util.concurrent.locks.LockSupport.parkNanos(
+          Math.min(lastBatchNanos, java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(100)));
+    }
+  }
+
   private static long millis(Retention retention) {
     try {
       return retention.receipts().toMillis();
@@ -211,9 +244,16 @@ final class Pruning {
     List<String[]> keys = new ArrayList<>();
     try (PreparedStatement select =
         connection.prepareStatement(
-            "SELECT destination, resource, operation FROM fenceline_operation"
-                + " WHERE recorded_at_ms < ?"
-                + " ORDER BY recorded_at_ms, destination, resource, operation LIMIT ?")) {
+            "SELECT o.destination, o.resource, o.operation FROM fenceline_operation o"
+                + " WHERE o.recorded_at_ms < ?"
+                // The receipt of the current pointer stays while it is current. A newer swap only
+                // makes another operation current, so a row selected here stays deletable.
+                + " AND NOT EXISTS (SELECT 1 FROM fenceline_pointer p"
+                + " WHERE p.destination = o.destination AND p.resource = o.resource"
+                + " AND p.operation = o.operation AND p.version = (SELECT MAX(v.version)"
+                + " FROM fenceline_pointer v"
+                + " WHERE v.destination = o.destination AND v.resource = o.resource))"
+                + " ORDER BY o.recorded_at_ms, o.destination, o.resource, o.operation LIMIT ?")) {
       select.setLong(1, cutoff);
       select.setInt(2, batchSize);
       try (ResultSet rows = select.executeQuery()) {

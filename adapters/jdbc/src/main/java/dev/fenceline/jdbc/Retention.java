@@ -19,7 +19,8 @@ import java.time.Duration;
  *       lost answer): a write of an operation whose receipt was pruned is applied again, because
  *       the destination no longer knows it. A {@link dev.fenceline.spi.Destination#lookup lookup}
  *       of a pruned receipt throws {@link ReceiptPrunedException} (outcome unknown), never "never
- *       applied".
+ *       applied". The receipt of the operation that set a pointer store's current pointer is kept
+ *       as long as that pointer is current.
  *   <li>{@code pointerVersions}: the newest this many publish-pointer versions of each pointer
  *       store and resource are kept, older ones deleted; the current pointer is always kept. It
  *       must be at least the {@code keepVersions} of every {@code StagedDestination} publishing

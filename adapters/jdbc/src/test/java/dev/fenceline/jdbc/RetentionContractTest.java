@@ -184,6 +184,35 @@ abstract class RetentionContractTest {
     }
   }
 
+  @Test
+  void keepsTheReceiptOfTheCurrentPointerWhileItIsCurrent() throws SQLException {
+    ResourceId report = resource("current-receipt");
+    Retention retention = new Retention(Duration.ofDays(1), 10);
+    try (JdbcStore store = database().openStore()) {
+      JdbcPointerStore reports = store.pointerStore("reports");
+      publish(store, reports, report, 3);
+      ageReceipts(10 * DAY);
+
+      assertThat(store.prune(retention).receiptsDeleted()).isEqualTo(2);
+
+      assertThat(reports.lookup(report, OperationId.of("publish-3")))
+          .as("the current pointer's receipt")
+          .isPresent();
+      assertThatThrownBy(() -> reports.lookup(report, OperationId.of("publish-2")))
+          .isInstanceOf(ReceiptPrunedException.class);
+
+      publishOne(store, reports, report, 4);
+      ageReceipts(10 * DAY);
+      assertThat(store.prune(retention).receiptsDeleted())
+          .as("no longer current, then old enough")
+          .isEqualTo(1);
+      assertThatThrownBy(() -> reports.lookup(report, OperationId.of("publish-3")))
+          .isInstanceOf(ReceiptPrunedException.class);
+      assertThat(reports.lookup(report, OperationId.of("publish-4"))).isPresent();
+      assertThat(versions(reports, report)).containsExactly(4L, 3L, 2L, 1L);
+    }
+  }
+
   /**
    * A steady publish load with pruning: the tables level off instead of growing with the number of
    * publishes. Time passes by ageing every receipt one hour per round (the store prunes by the
