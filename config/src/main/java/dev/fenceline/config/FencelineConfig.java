@@ -583,8 +583,10 @@ public final class FencelineConfig implements AutoCloseable {
     PointerStore pointers;
     Strategy strategy;
     String why;
+    String pointerStoreName;
     if (config.pointerStore().isPresent()) {
       String other = config.pointerStore().get();
+      pointerStoreName = other;
       pointers = pointerStoreOf(section, "pointer-store", other, name);
       strategy =
           other.equals(config.store())
@@ -604,6 +606,7 @@ public final class FencelineConfig implements AutoCloseable {
       }
       if (own.isPresent()) {
         pointers = own.get();
+        pointerStoreName = config.store();
         strategy = Strategy.STAGED_WITH_OWN_POINTER_STORE;
         why =
             store.type()
@@ -619,6 +622,7 @@ public final class FencelineConfig implements AutoCloseable {
               "set pointer-store: to a store of type jdbc");
         }
         pointers = pointerStoreOf(root, "issuer", issuerStore, name);
+        pointerStoreName = issuerStore;
         strategy = Strategy.STAGED_WITH_POINTER_STORE;
         why =
             store.type()
@@ -630,6 +634,25 @@ public final class FencelineConfig implements AutoCloseable {
                 + describeStore(issuerStore)
                 + ", the issuer's store";
       }
+    }
+    if (stores.get(pointerStoreName).settings() instanceof JdbcStoreConfig jdbc
+        && jdbc.pointerVersions().isPresent()
+        && config.keepVersions() > jdbc.pointerVersions().get()) {
+      // The store would prune pointer versions the sweep and rollbacks still count on.
+      throw section.keyError(
+          "keep-versions",
+          "keep-versions "
+              + config.keepVersions()
+              + " is more than the "
+              + jdbc.pointerVersions().get()
+              + " pointer versions store "
+              + pointerStoreName
+              + " keeps (its pointer-versions)",
+          "raise pointer-versions of store "
+              + pointerStoreName
+              + " to at least "
+              + config.keepVersions()
+              + ", or lower keep-versions");
     }
     StagedDestination.Builder builder =
         StagedDestination.builder(blobs, pointers)

@@ -30,6 +30,15 @@ import java.util.Set;
  *   <tr><td>{@code socket-timeout}</td><td>wait for PostgreSQL's answers</td><td>{@code 90s}</td></tr>
  *   <tr><td>{@code unsafe-allow-epoch-rollback-on-crash}</td><td>accept a database that can lose
  *       commits on a crash (test databases only)</td><td>{@code false}</td></tr>
+ *   <tr><td>{@code receipt-retention}</td><td>how long operation records (receipts) are kept, at
+ *       least as long as callers may retry an operation (a retry after its receipt was pruned is
+ *       applied again); set together with {@code pointer-versions}</td><td>none: nothing is
+ *       deleted</td></tr>
+ *   <tr><td>{@code pointer-versions}</td><td>publish-pointer versions kept per pointer store and
+ *       resource (the current one always), at least the {@code keep-versions} of every staged
+ *       destination publishing through this store</td><td>none: nothing is deleted</td></tr>
+ *   <tr><td>{@code prune-every}</td><td>prune in the background this often; needs the two keys
+ *       above</td><td>off</td></tr>
  * </table>
  *
  * @param url the JDBC URL
@@ -42,6 +51,9 @@ import java.util.Set;
  * @param loginTimeout see the table
  * @param socketTimeout see the table
  * @param unsafeAllowEpochRollbackOnCrash see the table
+ * @param receiptRetention see the table; present exactly when {@code pointerVersions} is
+ * @param pointerVersions see the table
+ * @param pruneEvery see the table; needs the retention
  */
 public record JdbcStoreConfig(
     String url,
@@ -53,7 +65,10 @@ public record JdbcStoreConfig(
     Duration connectTimeout,
     Duration loginTimeout,
     Duration socketTimeout,
-    boolean unsafeAllowEpochRollbackOnCrash) {
+    boolean unsafeAllowEpochRollbackOnCrash,
+    Optional<Duration> receiptRetention,
+    Optional<Integer> pointerVersions,
+    Optional<Duration> pruneEvery) {
 
   static final Set<String> KEYS =
       Set.of(
@@ -67,7 +82,10 @@ public record JdbcStoreConfig(
           "connect-timeout",
           "login-timeout",
           "socket-timeout",
-          "unsafe-allow-epoch-rollback-on-crash");
+          "unsafe-allow-epoch-rollback-on-crash",
+          "receipt-retention",
+          "pointer-versions",
+          "prune-every");
 
   /** The pool size of a PostgreSQL store that does not set {@code pool-size}. */
   public static final int DEFAULT_POOL_SIZE = 10;
@@ -83,6 +101,17 @@ public record JdbcStoreConfig(
     requireNonNull(connectTimeout, "connectTimeout is null");
     requireNonNull(loginTimeout, "loginTimeout is null");
     requireNonNull(socketTimeout, "socketTimeout is null");
+    requireNonNull(receiptRetention, "receiptRetention is null");
+    requireNonNull(pointerVersions, "pointerVersions is null");
+    requireNonNull(pruneEvery, "pruneEvery is null");
+    if (receiptRetention.isPresent() != pointerVersions.isPresent()) {
+      throw new IllegalArgumentException(
+          "Cannot configure retention: receipt retention and pointer versions go together");
+    }
+    if (pruneEvery.isPresent() && receiptRetention.isEmpty()) {
+      throw new IllegalArgumentException(
+          "Cannot prune every " + pruneEvery.get() + ": no retention is configured");
+    }
     if (poolSize.isPresent() && !isPostgres(url)) {
       throw new IllegalArgumentException(
           "Cannot pool " + Secrets.redactUrls(url) + ": pools are for PostgreSQL only");
@@ -108,6 +137,9 @@ public record JdbcStoreConfig(
     keys.put("socket-timeout", Durations.format(socketTimeout));
     keys.put(
         "unsafe-allow-epoch-rollback-on-crash", Boolean.toString(unsafeAllowEpochRollbackOnCrash));
+    receiptRetention.ifPresent(value -> keys.put("receipt-retention", Durations.format(value)));
+    pointerVersions.ifPresent(value -> keys.put("pointer-versions", Integer.toString(value)));
+    pruneEvery.ifPresent(value -> keys.put("prune-every", Durations.format(value)));
     return keys;
   }
 
@@ -134,6 +166,12 @@ public record JdbcStoreConfig(
         + socketTimeout
         + ", unsafeAllowEpochRollbackOnCrash="
         + unsafeAllowEpochRollbackOnCrash
+        + ", receiptRetention="
+        + receiptRetention.map(String::valueOf).orElse("-")
+        + ", pointerVersions="
+        + pointerVersions.map(String::valueOf).orElse("-")
+        + ", pruneEvery="
+        + pruneEvery.map(String::valueOf).orElse("-")
         + "]";
   }
 
@@ -160,6 +198,29 @@ public record JdbcStoreConfig(
     if (poolSize.isEmpty() && isPostgres(url)) {
       poolSize = Optional.of(DEFAULT_POOL_SIZE);
     }
+    Optional<Duration> receiptRetention = section.positiveDuration("receipt-retention");
+    Optional<Integer> pointerVersions = section.integer("pointer-versions", 1, 1_000_000);
+    Optional<Duration> pruneEvery = section.positiveDuration("prune-every");
+    if (receiptRetention.isPresent() && pointerVersions.isEmpty()) {
+      throw section.keyError(
+          "pointer-versions",
+          "receipt-retention is set, and pointer-versions goes with it",
+          "add pointer-versions, at least the keep-versions of every staged destination on this"
+              + " store, e.g. pointer-versions: 16");
+    }
+    if (pointerVersions.isPresent() && receiptRetention.isEmpty()) {
+      throw section.keyError(
+          "receipt-retention",
+          "pointer-versions is set, and receipt-retention goes with it",
+          "add receipt-retention, at least as long as callers may retry an operation, e.g."
+              + " receipt-retention: 7d");
+    }
+    if (pruneEvery.isPresent() && receiptRetention.isEmpty()) {
+      throw section.keyError(
+          "prune-every",
+          "there is nothing to prune without receipt-retention and pointer-versions",
+          "add them, e.g. receipt-retention: 7d and pointer-versions: 16, or remove prune-every");
+    }
     return new JdbcStoreConfig(
         url,
         section.string("user"),
@@ -170,6 +231,9 @@ public record JdbcStoreConfig(
         section.positiveDuration("connect-timeout").orElse(Duration.ofSeconds(10)),
         section.positiveDuration("login-timeout").orElse(Duration.ofSeconds(30)),
         section.positiveDuration("socket-timeout").orElse(Duration.ofSeconds(90)),
-        section.bool("unsafe-allow-epoch-rollback-on-crash").orElse(false));
+        section.bool("unsafe-allow-epoch-rollback-on-crash").orElse(false),
+        receiptRetention,
+        pointerVersions,
+        pruneEvery);
   }
 }

@@ -47,7 +47,63 @@ class ConfigErrorsTest {
             "Cannot configure stores.main.lock-timout at "
                 + at(5, 5)
                 + ": unknown key \"lock-timout\" (did you mean \"lock-timeout\"? known keys here:"
-                + " connect-timeout, lock-timeout, login-timeout, password, pool-size,");
+                + " connect-timeout, lock-timeout, login-timeout, password, pointer-versions,");
+  }
+
+  @Test
+  void retentionKeysGoTogetherAndKeepEveryVersionAStagedDestinationKeeps() {
+    String stores =
+        """
+        stores:
+          main:
+            type: jdbc
+            url: jdbc:sqlite:%s
+            %s
+          reports-dir:
+            type: vfs
+            uri: %s
+        issuer: main
+        """;
+    String db = directory.resolve("fenceline.db").toString();
+    String dir = directory.resolve("reports").toUri().toString();
+
+    ConfigFileException alone = loadFails(stores.formatted(db, "receipt-retention: 7d", dir));
+    assertThat(alone.keyPath()).isEqualTo("stores.main.pointer-versions");
+    assertThat(alone)
+        .hasMessageContaining("receipt-retention is set, and pointer-versions goes with it")
+        .hasMessageContaining("at least the keep-versions of every staged destination");
+
+    ConfigFileException pruneAlone = loadFails(stores.formatted(db, "prune-every: 1h", dir));
+    assertThat(pruneAlone.keyPath()).isEqualTo("stores.main.prune-every");
+    assertThat(pruneAlone).hasMessageContaining("nothing to prune without receipt-retention");
+
+    String tooFewYaml =
+        """
+            stores:
+              main:
+                type: jdbc
+                url: jdbc:sqlite:%s
+                receipt-retention: 7d
+                pointer-versions: 2
+              reports-dir:
+                type: vfs
+                uri: %s
+            issuer: main
+            destinations:
+              reports:
+                store: reports-dir
+                keep-versions: 5
+            """
+            .formatted(db, dir);
+    ConfigFileException tooFew;
+    try (FencelineConfig config = ConfigFiles.load(directory, tooFewYaml)) {
+      tooFew = catchThrowableOfType(ConfigFileException.class, () -> config.destination("reports"));
+    }
+    assertThat(tooFew.keyPath()).isEqualTo("destinations.reports.keep-versions");
+    assertThat(tooFew)
+        .hasMessageContaining(
+            "keep-versions 5 is more than the 2 pointer versions store main keeps")
+        .hasMessageContaining("raise pointer-versions of store main to at least 5");
   }
 
   @Test

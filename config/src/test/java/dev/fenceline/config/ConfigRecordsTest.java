@@ -62,7 +62,10 @@ class ConfigRecordsTest {
                 Duration.ofSeconds(10),
                 Duration.ofSeconds(30),
                 Duration.ofSeconds(90),
-                false));
+                false,
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty()));
     assertThat(JdbcStoreConfig.from(section("{url: 'jdbc:postgresql://db/app'}")).poolSize())
         .contains(JdbcStoreConfig.DEFAULT_POOL_SIZE);
   }
@@ -84,6 +87,9 @@ class ConfigRecordsTest {
                 login-timeout: 3s
                 socket-timeout: 1500ms
                 unsafe-allow-epoch-rollback-on-crash: true
+                receipt-retention: 7d
+                pointer-versions: 16
+                prune-every: 1h
                 """,
                 Map.of("DB_PASSWORD", "pw")));
     assertThat(all)
@@ -98,13 +104,19 @@ class ConfigRecordsTest {
                 Duration.ofSeconds(2),
                 Duration.ofSeconds(3),
                 Duration.ofMillis(1500),
-                true));
+                true,
+                Optional.of(Duration.ofDays(7)),
+                Optional.of(16),
+                Optional.of(Duration.ofHours(1))));
     assertThat(all.adapterKeys())
         .containsEntry("pool-size", "4")
         .containsEntry("statement-timeout", "60s")
         .containsEntry("socket-timeout", "1500ms")
         .containsEntry("password", "pw")
-        .hasSize(10);
+        .containsEntry("receipt-retention", "604800s")
+        .containsEntry("pointer-versions", "16")
+        .containsEntry("prune-every", "3600s")
+        .hasSize(13);
   }
 
   @Test

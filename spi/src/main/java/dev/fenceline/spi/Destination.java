@@ -104,9 +104,19 @@ public interface Destination<C> {
    * Finds the receipt of an applied operation, whatever epoch is current now. A worker whose answer
    * was lost, or whose retry was rejected as stale, learns with this whether its operation landed.
    *
+   * <p>A destination may prune receipts older than a retention it is configured with (the JDBC
+   * store's {@code Retention}). It then never answers "never applied" for a pruned receipt: if it
+   * finds no receipt but has pruned receipts of the resource, it throws {@link
+   * ReceiptPrunedException}, whose {@link ReceiptPrunedException#prunedBefore() prunedBefore} tells
+   * the caller which operations it can still conclude were not applied (those first attempted after
+   * that instant). A write of an operation whose receipt was pruned is applied again, so the
+   * retention must be longer than callers may retry an operation.
+   *
    * @return the receipt, or empty if the operation was never applied
    * @throws UnsupportedCapabilityException if the destination lacks {@link
    *     Capability#RESULT_LOOKUP}
+   * @throws ReceiptPrunedException if no receipt is kept for the operation but receipts of the
+   *     resource were pruned, so whether it was applied is unknown
    * @throws StoreException if the destination cannot be reached
    */
   Optional<Receipt> lookup(ResourceId resource, OperationId operation);

@@ -8,9 +8,11 @@ import java.util.Optional;
 /**
  * A linearizable store that keeps one publish pointer per resource and swaps it as a fenced {@link
  * Destination}: in one atomic step it checks the epoch, checks the operation ID, sets the pointer
- * and records the operation with a receipt. The receipt's attributes are the pointer's attributes
- * plus {@code target}, the pointer target. Stores that cannot check epochs put their payloads under
- * staging keys and let a pointer store publish them (R6).
+ * and records the operation with a receipt. Its {@link #lookup} follows {@link Destination#lookup}:
+ * a store that prunes old receipts throws {@link ReceiptPrunedException} for an operation whose
+ * receipt may have been pruned, never "never applied". The receipt's attributes are the pointer's
+ * attributes plus {@code target}, the pointer target. Stores that cannot check epochs put their
+ * payloads under staging keys and let a pointer store publish them (R6).
  *
  * <p>Implementations must report {@link Capability#NATIVE_EPOCH_CHECK}, {@link
  * Capability#OPERATION_RECORD} and {@link Capability#RESULT_LOOKUP}.
@@ -61,7 +63,10 @@ public interface PointerStore extends Destination<Pointer> {
   /**
    * Reads the newest pointers of {@code resource}, newest first, the current one included: every
    * applied swap is kept, so old targets can be audited, rolled back to, or found unreferenced by a
-   * clean-up. Read from the linearizable store.
+   * clean-up. A store configured to prune its history (the JDBC store's {@code Retention}) keeps
+   * only the newest versions of each resource, never fewer than one: the current pointer is never
+   * pruned. Keep at least as many as any staged destination on this store keeps. Read from the
+   * linearizable store.
    *
    * @param limit how many versions at most, at least 1
    * @return up to {@code limit} pointer states, newest first; empty if nothing was published

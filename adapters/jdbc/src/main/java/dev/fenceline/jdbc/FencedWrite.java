@@ -13,6 +13,7 @@ import dev.fenceline.spi.OperationConflictException;
 import dev.fenceline.spi.OperationId;
 import dev.fenceline.spi.Pointer;
 import dev.fenceline.spi.Receipt;
+import dev.fenceline.spi.ReceiptPrunedException;
 import dev.fenceline.spi.RegisterOutcome;
 import dev.fenceline.spi.Registered;
 import dev.fenceline.spi.RejectedStale;
@@ -218,7 +219,18 @@ final class FencedWrite {
     requireNonNull(operation, "operation is null");
     return store.read(
         "look up operation " + operation + " of " + resource + " at " + destination,
-        connection -> findRecord(connection, resource, operation).map(Recorded::receipt));
+        connection -> {
+          Optional<Receipt> receipt =
+              findRecord(connection, resource, operation).map(Recorded::receipt);
+          Optional<Instant> pruned =
+              receipt.isPresent()
+                  ? Optional.empty()
+                  : Pruning.prunedBefore(connection, destination, resource);
+          if (pruned.isPresent()) {
+            throw new ReceiptPrunedException(destination, resource, operation, pruned.get());
+          }
+          return receipt;
+        });
   }
 
   Epoch resetRegisteredEpoch(ResourceId resource, Epoch epoch, String reason) {

@@ -39,6 +39,17 @@ import java.util.Set;
  *       (needs {@code com.zaxxer:HikariCP} on the class path); the login timeout also bounds the
  *       wait for a free connection</td><td>{@value #DEFAULT_POOL_SIZE} when HikariCP is on the
  *       class path, else a connection per step</td></tr>
+ *   <tr><td>{@code receipt-retention}</td><td>how long operation records (receipts) are kept,
+ *       as {@code 604800s} or {@code PT168H} (YAML also takes {@code 7d}); at least as long as
+ *       callers may retry an operation (see {@link Retention}). Goes with {@code
+ *       pointer-versions}</td><td>none: nothing is deleted</td></tr>
+ *   <tr><td>{@code pointer-versions}</td><td>how many publish-pointer versions per pointer store
+ *       and resource are kept, 1 to {@value #MAX_POINTER_VERSIONS}; at least the {@code
+ *       keep-versions} of every staged destination publishing through this store. Goes with
+ *       {@code receipt-retention}</td><td>none: nothing is deleted</td></tr>
+ *   <tr><td>{@code prune-every}</td><td>prune in the background this often (see {@link
+ *       JdbcStore.Builder#pruneEvery}); needs the two keys above. Without it, call {@link
+ *       JdbcStore#prune()}</td><td>off</td></tr>
  * </table>
  */
 public final class JdbcAdapterFactory implements AdapterFactory {
@@ -54,7 +65,13 @@ public final class JdbcAdapterFactory implements AdapterFactory {
           "login-timeout",
           "socket-timeout",
           "unsafe-allow-epoch-rollback-on-crash",
-          "pool-size");
+          "pool-size",
+          "receipt-retention",
+          "pointer-versions",
+          "prune-every");
+
+  /** The largest {@code pointer-versions} accepted. */
+  public static final int MAX_POINTER_VERSIONS = 1_000_000;
 
   /** The pool size of a PostgreSQL store when HikariCP is on the class path. */
   public static final int DEFAULT_POOL_SIZE = 10;
@@ -81,6 +98,23 @@ public final class JdbcAdapterFactory implements AdapterFactory {
     config
         .bool("unsafe-allow-epoch-rollback-on-crash")
         .ifPresent(builder::unsafeAllowEpochRollbackOnCrash);
+    retention(config).ifPresent(builder::retention);
+    Optional<Duration> pruneEvery = config.duration("prune-every");
+    if (pruneEvery.isPresent()) {
+      if (config.optional("receipt-retention").isEmpty()) {
+        throw config.error(
+            "key \"prune-every\" needs \"receipt-retention\" and \"pointer-versions\" (add"
+                + " them, e.g. receipt-retention: PT168H and pointer-versions: 16, or remove"
+                + " prune-every)");
+      }
+      if (pruneEvery.get().isNegative() || pruneEvery.get().isZero()) {
+        throw config.error(
+            "key \"prune-every\" has value \""
+                + config.optional("prune-every").orElseThrow()
+                + "\" (write a positive duration, e.g. PT1H or 3600s)");
+      }
+      builder.pruneEvery(pruneEvery.get());
+    }
     Optional<Integer> poolSize = poolSize(config, url);
     AutoCloseable pool = null;
     JdbcStore store;
@@ -151,6 +185,48 @@ public final class JdbcAdapterFactory implements AdapterFactory {
         }
       }
     };
+  }
+
+  /** The retention, if configured: both keys or neither. */
+  private static Optional<Retention> retention(AdapterConfig config) {
+    Optional<Duration> receipts = config.duration("receipt-retention");
+    Optional<String> versions = config.optional("pointer-versions");
+    if (receipts.isEmpty() && versions.isEmpty()) {
+      return Optional.empty();
+    }
+    if (receipts.isEmpty()) {
+      throw config.error(
+          "key \"pointer-versions\" needs \"receipt-retention\" (add it, at least as long as"
+              + " callers may retry an operation, e.g. receipt-retention: PT168H)");
+    }
+    if (versions.isEmpty()) {
+      throw config.error(
+          "key \"receipt-retention\" needs \"pointer-versions\" (add it, at least the"
+              + " keep-versions of every staged destination on this store, e.g. pointer-versions:"
+              + " 16)");
+    }
+    if (receipts.get().isNegative() || receipts.get().isZero()) {
+      throw config.error(
+          "key \"receipt-retention\" has value \""
+              + config.optional("receipt-retention").orElseThrow()
+              + "\" (write a positive duration at least as long as callers may retry an"
+              + " operation, e.g. PT168H or 604800s)");
+    }
+    int count;
+    try {
+      count = Integer.parseInt(versions.get().trim());
+    } catch (NumberFormatException e) {
+      count = 0;
+    }
+    if (count < 1 || count > MAX_POINTER_VERSIONS) {
+      throw config.error(
+          "key \"pointer-versions\" has value \""
+              + versions.get()
+              + "\" (write a whole number from 1 to "
+              + MAX_POINTER_VERSIONS
+              + ", at least the keep-versions of every staged destination on this store)");
+    }
+    return Optional.of(new Retention(receipts.get(), count));
   }
 
   /** The pool size for a PostgreSQL URL, if pooled: the key, else the default with HikariCP. */

@@ -29,6 +29,8 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 
 /**
@@ -94,6 +96,12 @@ import javax.sql.DataSource;
  * socketTimeout} and the pool's connection timeout); the lock and statement timeouts still apply,
  * set with {@code set_config(..., true)} so they end with each transaction and never change the
  * pool's sessions.
+ *
+ * <p>Every publish adds an operation record and every pointer swap a pointer version; nothing is
+ * deleted unless a {@link Builder#retention retention} is configured and {@link #prune()} runs,
+ * called by the application or {@link Builder#pruneEvery in the background}. See {@link Retention}
+ * for what is kept and {@link dev.fenceline.spi.ReceiptPrunedException} for what a lookup of a
+ * pruned receipt answers.
  */
 public final class JdbcStore implements AutoCloseable {
 
@@ -167,6 +175,9 @@ public final class JdbcStore implements AutoCloseable {
   private final boolean unsafeAllowEpochRollbackOnCrash;
   private final Dialect dialect;
   private final Optional<String> replicationWarning;
+  private final Retention retention;
+  private final Pruning pruning;
+  private final ScheduledExecutorService pruner;
   private volatile boolean closed;
 
   private JdbcStore(Builder builder, ConnectionSource connections) {
@@ -206,6 +217,16 @@ public final class JdbcStore implements AutoCloseable {
     }
     this.replicationWarning = replication;
     this.id = inTransaction("create Fenceline's tables", tx -> Schema.migrate(tx, dialect));
+    this.retention = builder.retention;
+    this.pruning =
+        new Pruning(
+            this,
+            builder.pruneClock == null ? Pruning.databaseClock(dialect) : builder.pruneClock,
+            builder.pruneBatchSize);
+    this.pruner =
+        builder.pruneEvery == null
+            ? null
+            : pruning.startBackground(builder.pruneEvery, builder.pruneListener);
   }
 
   /** Starts a configuration. */
@@ -309,12 +330,78 @@ public final class JdbcStore implements AutoCloseable {
   }
 
   /**
-   * Marks the store closed. Connections are opened per call, so nothing else is held; a data source
-   * passed in stays open (it belongs to the caller).
+   * Deletes what the configured {@link Builder#retention retention} no longer keeps: operation
+   * records (receipts) recorded longer ago than {@link Retention#receipts()} by the database's
+   * clock, and publish-pointer versions beyond the newest {@link Retention#pointerVersions()} of
+   * each pointer store and resource (never the current pointer). Deletes in short transactions of a
+   * bounded number of rows that never lock a resource's control row, so writers are not held up;
+   * each one records, with its deletes, the watermark that makes a lookup of a pruned receipt throw
+   * {@link dev.fenceline.spi.ReceiptPrunedException} instead of answering "never applied". Safe to
+   * run from several processes at once. Stops early, with what it deleted so far, once the store is
+   * closed.
+   *
+   * @return what was deleted, and the new watermark
+   * @throws IllegalStateException if no retention is configured, or the store is closed
+   * @throws StoreException if the database failed; batches committed before stay committed
+   */
+  public PruneReport prune() {
+    if (retention == null) {
+      throw new IllegalStateException(
+          "Cannot prune "
+              + description
+              + ": no retention is configured (set one with JdbcStore.builder().retention(...),"
+              + " or call prune(retention))");
+    }
+    return prune(retention);
+  }
+
+  /**
+   * Prunes as {@link #prune()} does, with {@code retention} instead of the configured one.
+   *
+   * @throws IllegalStateException if the store is closed
+   * @throws StoreException if the database failed; batches committed before stay committed
+   */
+  public PruneReport prune(Retention retention) {
+    return pruning.run(requireNonNull(retention, "retention is null"));
+  }
+
+  /** The retention {@link #prune()} uses, if one is configured. */
+  public Optional<Retention> retention() {
+    return Optional.ofNullable(retention);
+  }
+
+  /** True once the background pruning has stopped for good (or was never started); for tests. */
+  boolean backgroundPruningStopped() {
+    return pruner == null || pruner.isTerminated();
+  }
+
+  boolean isClosed() {
+    return closed;
+  }
+
+  /**
+   * Marks the store closed and stops the background pruning, waiting for a run in progress to
+   * finish its current batch. Connections are opened per call, so nothing else is held; a data
+   * source passed in stays open (it belongs to the caller).
    */
   @Override
   public void close() {
     closed = true;
+    if (pruner != null) {
+      pruner.shutdown();
+      try {
+        if (!pruner.awaitTermination(lockTimeout.toMillis() * 2, TimeUnit.MILLISECONDS)) {
+          LOG.log(
+              System.Logger.Level.WARNING,
+              "The background pruning of "
+                  + description
+                  + " did not stop in time; it stops"
+                  + " after its current batch");
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 
   Dialect dialect() {
@@ -771,6 +858,11 @@ public final class JdbcStore implements AutoCloseable {
     private Duration socketTimeout = DEFAULT_SOCKET_TIMEOUT;
     private boolean unsafeAllowEpochRollbackOnCrash;
     private TokenKeys tokenKeys;
+    private Retention retention;
+    private Duration pruneEvery;
+    private Pruning.Clock pruneClock;
+    private int pruneBatchSize = Pruning.DEFAULT_BATCH_SIZE;
+    private Pruning.Listener pruneListener = Pruning.Listener.NONE;
 
     private Builder() {}
 
@@ -935,10 +1027,51 @@ public final class JdbcStore implements AutoCloseable {
     }
 
     /**
+     * What {@link JdbcStore#prune()} deletes and keeps (see {@link Retention}). Default: none,
+     * nothing is ever deleted and the tables grow with every publish.
+     */
+    public Builder retention(Retention retention) {
+      this.retention = requireNonNull(retention, "retention is null");
+      return this;
+    }
+
+    /**
+     * Runs {@link JdbcStore#prune()} every {@code every} on a daemon thread of the store, first
+     * {@code every} after the store opens, until {@link JdbcStore#close()}. A failed run is logged
+     * (WARNING) and the next one runs as scheduled. Several processes may prune the same database;
+     * one of them is enough. Default: off. Needs a {@link #retention}.
+     *
+     * @throws ConfigurationException if it is not positive
+     */
+    public Builder pruneEvery(Duration every) {
+      this.pruneEvery = positive("prune interval", every, "PT1H");
+      return this;
+    }
+
+    /** The clock pruning computes its cutoff from, instead of the database's (tests). */
+    Builder pruneClock(Pruning.Clock clock) {
+      this.pruneClock = requireNonNull(clock, "clock is null");
+      return this;
+    }
+
+    /** Rows one pruning transaction deletes at most (tests; default 500). */
+    Builder pruneBatchSize(int rows) {
+      this.pruneBatchSize = rows;
+      return this;
+    }
+
+    /** Hears every background prune (tests). */
+    Builder pruneListener(Pruning.Listener listener) {
+      this.pruneListener = requireNonNull(listener, "listener is null");
+      return this;
+    }
+
+    /**
      * Connects, checks the database (see {@link JdbcStore}) and creates the tables.
      *
      * @throws ConfigurationException if no URL or data source was given, or the URL names an
-     *     in-memory or temporary SQLite database (each connection would see its own empty one)
+     *     in-memory or temporary SQLite database (each connection would see its own empty one), or
+     *     {@link #pruneEvery} is set without a {@link #retention}
      * @throws UnsafeStoreException if the database cannot keep the guarantees
      * @throws StoreException if the database cannot be reached, or does not answer in time
      */
@@ -947,6 +1080,15 @@ public final class JdbcStore implements AutoCloseable {
         throw new ConfigurationException(
             "Cannot open a JDBC store: no url(...) or dataSource(...) given"
                 + " (e.g. url(\"jdbc:sqlite:fenceline.db\"))");
+      }
+      if (pruneEvery != null && retention == null) {
+        throw new ConfigurationException(
+            "Cannot prune "
+                + description
+                + " every "
+                + pruneEvery
+                + ": no retention(...) is given, so nothing may be deleted (add"
+                + " retention(new Retention(Duration.ofDays(7), 16)), or remove pruneEvery)");
       }
       if (dataSource != null) {
         return new JdbcStore(this, dataSource::getConnection);

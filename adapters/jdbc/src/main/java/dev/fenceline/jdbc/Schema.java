@@ -32,11 +32,20 @@ import java.util.UUID;
  * short. A version 1 database goes through version 2 first.
  *
  * <p>Version 4 adds, on PostgreSQL, the server-side functions {@link #POSTGRES_FUNCTIONS} that make
- * each fenced step one round trip; no table changes. A DBA who creates the tables by hand runs them
- * too (a store that opens a version 4 database without them adds them). SQLite needs nothing.
+ * each fenced step one round trip (a store that opens a version 4 database without them adds them;
+ * SQLite needs none). On both databases it adds {@code fenceline_pruned}, the receipt watermark of
+ * {@link Retention}: one row per destination name and resource whose operation records were pruned,
+ * holding the time before which they were ({@code pruned_before_ms}), so a lookup of a pruned
+ * receipt answers "unknown" instead of "never applied". It is written in the same transaction as
+ * the deletes and holds at most one row per destination and resource. It also adds the index {@code
+ * fenceline_operation_recorded_at} on {@code fenceline_operation (recorded_at_ms)}, so pruning
+ * finds old records without reading the whole table. A version 3 database is migrated in place when
+ * a store opens it (table, index and functions created, version set to 4, in one transaction);
+ * building the index reads {@code fenceline_operation} once. Versions 1 and 2 go through version 3
+ * first.
  *
  * <p>For DBAs upgrading a running system: a process of an older Fenceline that opens the database
- * after a migration refuses it (e.g. "schema is version 4, newer than version 3"); processes that
+ * after the migration refuses it (e.g. "schema is version 4, newer than version 3"); processes that
  * opened it before keep working, because they never touch the new table. Upgrade every process that
  * opens stores before, or together with, the first one that migrates.
  */
@@ -78,6 +87,17 @@ final class Schema {
           + " receipt_attributes TEXT,"
           + " PRIMARY KEY (destination, resource, operation))";
 
+  private static final String PRUNED_TABLE =
+      "CREATE TABLE IF NOT EXISTS fenceline_pruned ("
+          + " destination VARCHAR(64) NOT NULL,"
+          + " resource VARCHAR(200) NOT NULL,"
+          + " pruned_before_ms BIGINT NOT NULL,"
+          + " PRIMARY KEY (destination, resource))";
+
+  private static final String RECORDED_AT_INDEX =
+      "CREATE INDEX IF NOT EXISTS fenceline_operation_recorded_at"
+          + " ON fenceline_operation (recorded_at_ms)";
+
   /** The DDL of version {@value #VERSION}. */
   static final List<String> TABLES =
       List.of(
@@ -103,7 +123,11 @@ final class Schema {
           "CREATE TABLE IF NOT EXISTS fenceline_pointer (" + POINTER_COLUMNS,
           // Intents of calls to systems that cannot check epochs, per destination name (version
           // 3); the receipt columns are NULL until the call's result is recorded.
-          "CREATE TABLE IF NOT EXISTS fenceline_intent (" + INTENT_COLUMNS);
+          "CREATE TABLE IF NOT EXISTS fenceline_intent (" + INTENT_COLUMNS,
+          // Receipt retention (version 4): per destination and resource, the time before which
+          // operation records were pruned; and the index pruning finds old records by.
+          PRUNED_TABLE,
+          RECORDED_AT_INDEX);
 
   /**
    * PostgreSQL only (version 4): the server-side functions that make each of Fenceline's fenced
@@ -327,6 +351,8 @@ final class Schema {
 
   private static void migrateFromVersion3(Statement statement, Dialect dialect)
       throws SQLException {
+    statement.execute(PRUNED_TABLE);
+    statement.execute(RECORDED_AT_INDEX);
     createFunctions(statement, dialect);
     statement.execute("UPDATE fenceline_schema SET version = 4");
   }

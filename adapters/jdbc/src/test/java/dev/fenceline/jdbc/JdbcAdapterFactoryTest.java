@@ -12,6 +12,9 @@ import dev.fenceline.spi.Guarantee;
 import dev.fenceline.spi.IntentRecorded;
 import dev.fenceline.spi.IntentStore;
 import dev.fenceline.spi.OperationId;
+import dev.fenceline.spi.Pointer;
+import dev.fenceline.spi.PointerState;
+import dev.fenceline.spi.PointerStore;
 import dev.fenceline.spi.RequestFingerprint;
 import dev.fenceline.spi.ResourceId;
 import java.nio.file.Path;
@@ -74,6 +77,86 @@ class JdbcAdapterFactoryTest {
                   .lookup(resource, OperationId.of("pay-1")))
           .isPresent();
     }
+  }
+
+  @Test
+  void retentionKeysPruneInTheBackgroundUntilTheAdapterCloses() {
+    String url = "jdbc:sqlite:" + directory.resolve("retention.db");
+    ResourceId resource = ResourceId.of("reports/daily");
+    try (Adapter adapter =
+        jdbc()
+            .create(
+                "main",
+                Map.of(
+                    "url", url,
+                    "receipt-retention", "PT168H",
+                    "pointer-versions", "2",
+                    "prune-every", "5ms"))) {
+      PointerStore reports = adapter.pointerStore("reports").orElseThrow();
+      for (int version = 1; version <= 5; version++) {
+        reports.write(
+            new FencingToken(reports.storeId(), resource, Epoch.of(1), "worker"),
+            OperationId.of("publish-" + version),
+            Pointer.to("v" + version));
+      }
+      // Waits for an observable result of the background thread (no fixed sleep).
+      long deadline = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
+      while (reports.history(resource, 10).size() > 2 && System.nanoTime() < deadline) {
+        java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+      }
+      assertThat(reports.history(resource, 10))
+          .extracting(PointerState::version)
+          .containsExactly(5L, 4L);
+      assertThat(reports.lookup(resource, OperationId.of("publish-1")))
+          .as("receipts younger than the retention are kept")
+          .isPresent();
+    }
+  }
+
+  @Test
+  void rejectsIncompleteAndMalformedRetentionKeysByName() {
+    String url = "jdbc:sqlite:" + directory.resolve("retention.db");
+    assertThatThrownBy(() -> jdbc().create("main", Map.of("url", url, "pointer-versions", "16")))
+        .isInstanceOf(ConfigurationException.class)
+        .hasMessageContaining("Cannot configure jdbc adapter \"main\"")
+        .hasMessageContaining("key \"pointer-versions\" needs \"receipt-retention\"");
+    assertThatThrownBy(
+            () -> jdbc().create("main", Map.of("url", url, "receipt-retention", "PT168H")))
+        .hasMessageContaining("key \"receipt-retention\" needs \"pointer-versions\"")
+        .hasMessageContaining("keep-versions");
+    assertThatThrownBy(() -> jdbc().create("main", Map.of("url", url, "prune-every", "60s")))
+        .hasMessageContaining("key \"prune-every\" needs \"receipt-retention\"");
+    assertThatThrownBy(
+            () ->
+                jdbc()
+                    .create(
+                        "main",
+                        Map.of("url", url, "receipt-retention", "0s", "pointer-versions", "16")))
+        .hasMessageContaining("key \"receipt-retention\" has value \"0s\"")
+        .hasMessageContaining("retry");
+    assertThatThrownBy(
+            () ->
+                jdbc()
+                    .create(
+                        "main",
+                        Map.of("url", url, "receipt-retention", "PT1H", "pointer-versions", "0")))
+        .hasMessageContaining("key \"pointer-versions\" has value \"0\"")
+        .hasMessageContaining("from 1 to");
+    assertThatThrownBy(
+            () ->
+                jdbc()
+                    .create(
+                        "main",
+                        Map.of(
+                            "url",
+                            url,
+                            "receipt-retention",
+                            "PT1H",
+                            "pointer-versions",
+                            "3",
+                            "prune-every",
+                            "0s")))
+        .hasMessageContaining("key \"prune-every\" has value \"0s\"");
   }
 
   @Test

@@ -31,8 +31,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A database written by an older schema is migrated to the current version when a store opens it,
  * on SQLite and PostgreSQL: version 1 (operation records shared by every destination of the store)
- * through version 2, and version 2 (before intents) by adding the intent table. Nothing applied
- * before is lost or applied again. A database of a newer version is refused.
+ * through version 2, version 2 (before intents) by adding the intent table, and version 3 (before
+ * retention) by adding the receipt watermark table. Nothing applied before is lost or applied
+ * again. A database of a newer version is refused.
  */
 class SchemaMigrationTest {
 
@@ -96,6 +97,26 @@ class SchemaMigrationTest {
           "INSERT INTO fenceline_operation VALUES ('reports', 'report', 'day-1', 4, 2000,"
               + " 'target=v1', NULL)",
           "INSERT INTO fenceline_pointer VALUES ('reports', 'report', 1, 'v1', '', 4, 'day-1')");
+
+  /**
+   * The DDL of schema version 3, as released (version 2 plus the intent table), with version 2's
+   * data (receipts recorded in 1970) and an intent.
+   */
+  private static final List<String> VERSION_3 =
+      java.util.stream.Stream.concat(
+              VERSION_2.stream().map(sql -> sql.replace("VALUES (2)", "VALUES (3)")),
+              java.util.stream.Stream.of(
+                  "CREATE TABLE fenceline_intent (destination VARCHAR(64) NOT NULL,"
+                      + " resource VARCHAR(200) NOT NULL, operation VARCHAR(200) NOT NULL,"
+                      + " fingerprint VARCHAR(80) NOT NULL, epoch BIGINT NOT NULL,"
+                      + " attempts INTEGER NOT NULL, recorded_at_ms BIGINT NOT NULL,"
+                      + " receipt_epoch BIGINT, receipt_recorded_at_ms BIGINT,"
+                      + " receipt_attributes TEXT,"
+                      + " PRIMARY KEY (destination, resource, operation))",
+                  "INSERT INTO fenceline_intent VALUES ('payments', 'ledger', 'pay-1', '"
+                      + V2_FINGERPRINT
+                      + "', 7, 1, 1500, NULL, NULL, NULL)"))
+          .toList();
 
   private static final ResourceId LEDGER = ResourceId.of("ledger");
   private static final ResourceId REPORT = ResourceId.of("report");
@@ -218,6 +239,60 @@ class SchemaMigrationTest {
                 "SELECT COUNT(*) FROM pg_proc WHERE proname LIKE 'fenceline\\_%'")) {
       rows.next();
       assertThat(rows.getInt(1)).isEqualTo(Schema.POSTGRES_FUNCTIONS.size());
+    }
+  }
+
+  @Test
+  void sqliteVersion3IsMigrated(@TempDir Path directory) throws SQLException {
+    migratesVersion3InPlace(new SqliteDatabase(directory));
+  }
+
+  @Test
+  void postgresVersion3IsMigrated() throws SQLException {
+    migratesVersion3InPlace(
+        PostgresDatabase.shared().newDatabase("migration_" + Long.toHexString(System.nanoTime())));
+  }
+
+  private static void migratesVersion3InPlace(TestDatabase database) throws SQLException {
+    try (Connection connection = database.connect();
+        Statement statement = connection.createStatement()) {
+      for (String sql : VERSION_3) {
+        statement.execute(sql);
+      }
+    }
+
+    try (JdbcStore store = database.openStore()) {
+      assertThat(schemaVersion(database)).isEqualTo(Schema.VERSION).isEqualTo(4);
+      assertThat(store.id()).isEqualTo("jdbc-v2-issuer");
+      JdbcDestination ledgers = store.destination("ledgers");
+      JdbcPointerStore reports = store.pointerStore("reports");
+      assertThat(ledgers.lookup(LEDGER, OperationId.of("day-1")))
+          .hasValueSatisfying(receipt -> assertThat(receipt.epoch()).isEqualTo(Epoch.of(7)));
+      assertThat(reports.lookup(REPORT, OperationId.of("day-1"))).isPresent();
+      assertThat(reports.current(REPORT).orElseThrow().pointer().target()).isEqualTo("v1");
+      assertThat(store.intentStore("payments").lookup(LEDGER, OperationId.of("pay-1")))
+          .hasValueSatisfying(intent -> assertThat(intent.attempts()).isEqualTo(1));
+      assertThat(ledgers.currentEpoch(LEDGER)).isEqualTo(Epoch.of(7));
+
+      // The new table works: the 1970 receipt is pruned, and its lookup says so; the receipt of
+      // the current pointer stays.
+      PruneReport pruned = store.prune(new Retention(java.time.Duration.ofDays(1), 1));
+      assertThat(pruned.receiptsDeleted()).isEqualTo(1);
+      assertThatThrownBy(() -> ledgers.lookup(LEDGER, OperationId.of("day-1")))
+          .isInstanceOf(dev.fenceline.spi.ReceiptPrunedException.class);
+      assertThat(reports.lookup(REPORT, OperationId.of("day-1"))).isPresent();
+      assertThat(reports.current(REPORT).orElseThrow().pointer().target())
+          .as("the current pointer is kept")
+          .isEqualTo("v1");
+    }
+    try (JdbcStore reopened = database.openStore()) {
+      assertThat(schemaVersion(database))
+          .as("opening again changes nothing")
+          .isEqualTo(Schema.VERSION);
+      assertThatThrownBy(
+              () -> reopened.destination("ledgers").lookup(LEDGER, OperationId.of("day-1")))
+          .as("the watermark survives reopening")
+          .isInstanceOf(dev.fenceline.spi.ReceiptPrunedException.class);
     }
   }
 

@@ -1,0 +1,361 @@
+package dev.fenceline.jdbc;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.fenceline.spi.ResourceId;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Deletes what a {@link Retention} no longer keeps, in short transactions of at most {@code
+ * batchSize} rows each, so no run holds locks for long: on PostgreSQL a batch locks only the rows
+ * it deletes (never a resource's control row, so writers are not blocked), on SQLite it holds the
+ * database's write lock for one batch, and writers get it between batches.
+ *
+ * <p>Receipts: a batch deletes the oldest operation records recorded before the cutoff (the
+ * database's clock minus {@link Retention#receipts()}), except the one of a pointer store's current
+ * pointer, and, in the same transaction, raises the watermark ({@code fenceline_pruned}) of every
+ * destination and resource it deleted from to the cutoff, so a lookup never sees a receipt gone
+ * without the watermark that explains it.
+ *
+ * <p>Pointers: for each pointer store and resource with more than {@link
+ * Retention#pointerVersions()} versions, the versions up to the newest minus that many are deleted.
+ * Versions only grow and the newest is the current pointer, so the current pointer is never
+ * deleted; a pointer swapped in during the run only makes the run keep one more version.
+ */
+final class Pruning {
+
+  private static final System.Logger LOG = System.getLogger(Pruning.class.getName());
+
+  /** Rows one transaction deletes at most, unless the builder says otherwise (tests). */
+  static final int DEFAULT_BATCH_SIZE = 500;
+
+  /** The clock the cutoff is computed from: the database's, except in tests. */
+  @FunctionalInterface
+  interface Clock {
+    long nowMillis(Connection connection) throws SQLException;
+  }
+
+  /** Hears the outcome of every background run (tests). */
+  interface Listener {
+    Listener NONE =
+        new Listener() {
+          @Override
+          public void pruned(PruneReport report) {}
+
+          @Override
+          public void failed(RuntimeException failure) {}
+        };
+
+    void pruned(PruneReport report);
+
+    void failed(RuntimeException failure);
+  }
+
+  private record Group(String destination, String resource, long deleteUpTo) {}
+
+  private final JdbcStore store;
+  private final Clock clock;
+  private final int batchSize;
+  private volatile long lastBatchNanos;
+
+  Pruning(JdbcStore store, Clock clock, int batchSize) {
+    this.store = requireNonNull(store, "store is null");
+    this.clock = requireNonNull(clock, "clock is null");
+    if (batchSize < 1) {
+      throw new IllegalArgumentException(
+          "Cannot prune in batches of " + batchSize + " rows (use 1 or more)");
+    }
+    this.batchSize = batchSize;
+  }
+
+  /** The database's own clock, as every fenced step reads it. */
+  static Clock databaseClock(Dialect dialect) {
+    return connection -> {
+      try (Statement statement = connection.createStatement();
+          ResultSet rows = statement.executeQuery("SELECT " + dialect.nowMillis)) {
+        rows.next();
+        return rows.getLong(1);
+      }
+    };
+  }
+
+  /**
+   * The watermark of {@code destination} and {@code resource}, if any of its receipts were pruned.
+   * Read it after looking for the receipt: it commits together with the deletes and never goes
+   * down, so a receipt not found by an earlier read is covered by the watermark a later read sees.
+   */
+  static Optional<Instant> prunedBefore(
+      Connection connection, String destination, ResourceId resource) throws SQLException {
+    try (PreparedStatement select =
+        connection.prepareStatement(
+            "SELECT pruned_before_ms FROM fenceline_pruned WHERE destination = ? AND resource = ?")) {
+      select.setString(1, destination);
+      select.setString(2, resource.value());
+      try (ResultSet rows = select.executeQuery()) {
+        return rows.next() ? Optional.of(Instant.ofEpochMilli(rows.getLong(1))) : Optional.empty();
+      }
+    }
+  }
+
+  /**
+   * Runs {@link JdbcStore#prune()} every {@code every} on a daemon thread, first {@code every} from
+   * now; the caller shuts the executor down. A failed run is logged and the next one runs as
+   * planned; a run that fails because the store was closed is not a failure.
+   */
+  ScheduledExecutorService startBackground(Duration every, Listener listener) {
+    ScheduledExecutorService executor =
+        Executors.newSingleThreadScheduledExecutor(
+            task -> {
+              Thread thread = new Thread(task, "fenceline-prune " + store.description());
+              thread.setDaemon(true);
+              return thread;
+            });
+    long millis = Math.max(1, every.toMillis());
+    executor.scheduleWithFixedDelay(
+        () -> runInBackground(listener), millis, millis, TimeUnit.MILLISECONDS);
+    return executor;
+  }
+
+  private void runInBackground(Listener listener) {
+    PruneReport report;
+    try {
+      report = store.prune();
+    } catch (RuntimeException e) {
+      if (store.isClosed()) {
+        return;
+      }
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "Cannot prune "
+              + store.description()
+              + " in the background (the next run retries; batches committed stay deleted): "
+              + e.getMessage(),
+          e);
+      listener.failed(e);
+      return;
+    }
+    listener.pruned(report);
+  }
+
+  /** Runs once; stops early, with what was deleted so far, once the store is closed. */
+  PruneReport run(Retention retention) {
+    requireNonNull(retention, "retention is null");
+    long now = store.read("read the database's clock to prune", clock::nowMillis);
+    long cutoff = Math.max(0, now - millis(retention));
+    String receiptsAction =
+        "prune receipts recorded before " + Instant.ofEpochMilli(cutoff) + " (" + retention + ")";
+    long receipts = 0;
+    int batches = 0;
+    int selected = batchSize;
+    while (selected == batchSize && !store.isClosed()) {
+      if (batches > 0) {
+        letWritersIn();
+      }
+      long[] counts =
+          timed(() -> store.inTransaction(receiptsAction, tx -> deleteReceipts(tx, cutoff)));
+      selected = (int) counts[0];
+      receipts += counts[1];
+      batches++;
+    }
+    long pointers = 0;
+    List<Group> groups =
+        store.read(
+            "find pointer histories longer than " + retention.pointerVersions() + " versions",
+            tx -> overlongHistories(tx, retention.pointerVersions()));
+    int next = 0;
+    while (next < groups.size() && !store.isClosed()) {
+      if (batches > 0) {
+        letWritersIn();
+      }
+      int from = next;
+      long[] counts =
+          timed(
+              () ->
+                  store.inTransaction(
+                      "prune pointer versions beyond the newest " + retention.pointerVersions(),
+                      tx -> deletePointers(tx, groups, from)));
+      next = (int) counts[0];
+      pointers += counts[1];
+      batches++;
+    }
+    PruneReport report = new PruneReport(receipts, pointers, Instant.ofEpochMilli(cutoff), batches);
+    LOG.log(
+        System.Logger.Level.DEBUG,
+        () ->
+            "Pruned "
+                + store.description()
+                + ": "
+                + report.receiptsDeleted()
+                + " receipts recorded before "
+                + report.prunedBefore()
+                + ", "
+                + report.pointerVersionsDeleted()
+                + " pointer versions, in "
+                + report.batches()
+                + " transactions");
+    return report;
+  }
+
+  private long[] timed(java.util.function.Supplier<long[]> batch) {
+    long start = System.nanoTime();
+    try {
+      return batch.get();
+    } finally {
+      lastBatchNanos = System.nanoTime() - start;
+    }
+  }
+
+  /**
+   * SQLite: a batch holds the file's write lock, and SQLite's lock is not fair: a writer waiting in
+   * its busy handler polls with growing pauses and may miss the moment between two batches. Pausing
+   * as long as the last batch took (at most 100 ms) gives waiting writers the lock at least half of
+   * the time. PostgreSQL needs no pause: a batch locks only the rows it deletes.
+   */
+  private void letWritersIn() {
+    if (store.dialect() == Dialect.SQLITE) {
+      java.util.concurrent.locks.LockSupport.parkNanos(
+          Math.min(lastBatchNanos, java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(100)));
+    }
+  }
+
+  private static long millis(Retention retention) {
+    try {
+      return retention.receipts().toMillis();
+    } catch (ArithmeticException e) {
+      return Long.MAX_VALUE; // longer than the clock goes back: nothing is old enough
+    }
+  }
+
+  /** Deletes one batch; returns {rows selected, rows deleted}. */
+  private long[] deleteReceipts(Connection connection, long cutoff) throws SQLException {
+    List<String[]> keys = new ArrayList<>();
+    try (PreparedStatement select =
+        connection.prepareStatement(
+            "SELECT o.destination, o.resource, o.operation FROM fenceline_operation o"
+                + " WHERE o.recorded_at_ms < ?"
+                // The receipt of the current pointer stays while it is current. A newer swap only
+                // makes another operation current, so a row selected here stays deletable.
+                + " AND NOT EXISTS (SELECT 1 FROM fenceline_pointer p"
+                + " WHERE p.destination = o.destination AND p.resource = o.resource"
+                + " AND p.operation = o.operation AND p.version = (SELECT MAX(v.version)"
+                + " FROM fenceline_pointer v"
+                + " WHERE v.destination = o.destination AND v.resource = o.resource))"
+                + " ORDER BY o.recorded_at_ms, o.destination, o.resource, o.operation LIMIT ?")) {
+      select.setLong(1, cutoff);
+      select.setInt(2, batchSize);
+      try (ResultSet rows = select.executeQuery()) {
+        while (rows.next()) {
+          keys.add(new String[] {rows.getString(1), rows.getString(2), rows.getString(3)});
+        }
+      }
+    }
+    if (keys.isEmpty()) {
+      return new long[] {0, 0};
+    }
+    long deleted = 0;
+    try (PreparedStatement delete =
+        connection.prepareStatement(
+            "DELETE FROM fenceline_operation"
+                + " WHERE destination = ? AND resource = ? AND operation = ? AND recorded_at_ms < ?")) {
+      for (String[] key : keys) {
+        delete.setString(1, key[0]);
+        delete.setString(2, key[1]);
+        delete.setString(3, key[2]);
+        delete.setLong(4, cutoff);
+        delete.addBatch();
+      }
+      for (int count : delete.executeBatch()) {
+        deleted += Math.max(count, 0);
+      }
+    }
+    // Sorted, so two concurrent prunes take the watermark rows' locks in the same order.
+    TreeSet<String> scopes = new TreeSet<>();
+    for (String[] key : keys) {
+      scopes.add(key[0] + '\n' + key[1]);
+    }
+    try (PreparedStatement upsert =
+        connection.prepareStatement(
+            "INSERT INTO fenceline_pruned (destination, resource, pruned_before_ms)"
+                + " VALUES (?, ?, ?) ON CONFLICT (destination, resource) DO UPDATE SET"
+                + " pruned_before_ms = CASE"
+                + " WHEN fenceline_pruned.pruned_before_ms > excluded.pruned_before_ms"
+                + " THEN fenceline_pruned.pruned_before_ms ELSE excluded.pruned_before_ms END")) {
+      for (String scope : scopes) {
+        int newline = scope.indexOf('\n');
+        upsert.setString(1, scope.substring(0, newline));
+        upsert.setString(2, scope.substring(newline + 1));
+        upsert.setLong(3, cutoff);
+        upsert.addBatch();
+      }
+      upsert.executeBatch();
+    }
+    return new long[] {keys.size(), deleted};
+  }
+
+  private static List<Group> overlongHistories(Connection connection, int keep)
+      throws SQLException {
+    List<Group> groups = new ArrayList<>();
+    try (PreparedStatement select =
+        connection.prepareStatement(
+            "SELECT destination, resource, MAX(version) FROM fenceline_pointer"
+                + " GROUP BY destination, resource HAVING COUNT(*) > ?"
+                + " ORDER BY destination, resource")) {
+      select.setInt(1, keep);
+      try (ResultSet rows = select.executeQuery()) {
+        while (rows.next()) {
+          // The newest version is the current pointer; keep >= 1 keeps it.
+          groups.add(new Group(rows.getString(1), rows.getString(2), rows.getLong(3) - keep));
+        }
+      }
+    }
+    return groups;
+  }
+
+  /**
+   * Deletes old pointer versions of {@code groups}, starting at index {@code from}, until a batch
+   * is full; returns {index of the first group not finished, rows deleted}.
+   */
+  private long[] deletePointers(Connection connection, List<Group> groups, int from)
+      throws SQLException {
+    long budget = batchSize;
+    long deleted = 0;
+    int next = from;
+    try (PreparedStatement delete =
+        connection.prepareStatement(
+            "DELETE FROM fenceline_pointer WHERE destination = ? AND resource = ? AND version IN"
+                + " (SELECT version FROM fenceline_pointer"
+                + " WHERE destination = ? AND resource = ? AND version <= ?"
+                + " ORDER BY version LIMIT ?)")) {
+      while (next < groups.size() && budget > 0) {
+        Group group = groups.get(next);
+        delete.setString(1, group.destination());
+        delete.setString(2, group.resource());
+        delete.setString(3, group.destination());
+        delete.setString(4, group.resource());
+        delete.setLong(5, group.deleteUpTo());
+        delete.setLong(6, budget);
+        long asked = budget;
+        int count = delete.executeUpdate();
+        deleted += count;
+        budget -= count;
+        if (count < asked) {
+          next++; // fewer than asked for: this group is done
+        }
+      }
+    }
+    return new long[] {next, deleted};
+  }
+}
