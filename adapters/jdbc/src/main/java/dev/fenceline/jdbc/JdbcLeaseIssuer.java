@@ -9,6 +9,7 @@ import dev.fenceline.spi.LeaseIssuer;
 import dev.fenceline.spi.LeaseLostException;
 import dev.fenceline.spi.LeaseStatus;
 import dev.fenceline.spi.ResourceId;
+import dev.fenceline.spi.StoreException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -126,10 +127,19 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
     if (renewed.isPresent()) {
       return new Lease(lease.token(), Instant.ofEpochMilli(renewed.get()[0]), lease.ttl());
     }
-    Optional<Row> row =
-        store.read(
-            "read why the lease " + lease.token() + " cannot be renewed",
-            connection -> selectRow(connection, resource));
+    // The statement's empty answer is the refusal: the lease is lost whatever the read below says.
+    Optional<Row> row;
+    try {
+      row =
+          store.read(
+              "read why the lease " + lease.token() + " cannot be renewed",
+              connection -> selectRow(connection, resource));
+    } catch (StoreException unreadable) {
+      LeaseLostException lost =
+          lost(lease, "the issuer refused the renewal (why could not be read)");
+      lost.addSuppressed(unreadable);
+      throw lost;
+    }
     String reason = reasonLost(row, lease);
     throw lost(lease, reason == null ? "it changed while it was being renewed" : reason);
   }
