@@ -93,7 +93,8 @@ final class FencedWrite {
     store.verify(token, action);
     Begun begun =
         store.dialect() == Dialect.POSTGRESQL
-            ? store.inOneStatement(action, connection -> begin(connection, token, null, action))
+            ? store.inOneStatement(
+                action, connection -> begin(connection, token, null, true, true, action))
             : store.inFencedTransaction(
                 action, connection -> Finish.of(begin(connection, token, null, action)));
     if (begun.status() == Status.STALE) {
@@ -176,9 +177,10 @@ final class FencedWrite {
         connection -> {
           try (PreparedStatement publish =
               connection.prepareStatement(
-                  "SELECT o_status, o_epoch, o_issuer, o_now_ms, o_rec_epoch, o_rec_at_ms,"
-                      + " o_rec_attributes, o_rec_fingerprint"
-                      + " FROM fenceline_publish_pointer(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                  JdbcStore.oneStatement(
+                      "SELECT o_status, o_epoch, o_issuer, o_now_ms, o_rec_epoch, o_rec_at_ms,"
+                          + " o_rec_attributes, o_rec_fingerprint"
+                          + " FROM fenceline_publish_pointer(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"))) {
             publish.setString(1, destination);
             publish.setString(2, resource.value());
             publish.setString(3, operation.value());
@@ -295,7 +297,7 @@ final class FencedWrite {
    */
   ControlRow lockTrusted(Connection connection, FencingToken token, String action)
       throws SQLException {
-    return begin(connection, token, null, false, action).row();
+    return begin(connection, token, null, false, false, action).row();
   }
 
   /** An operation to look up in the control-row step, with the fingerprint of its request. */
@@ -324,7 +326,7 @@ final class FencedWrite {
 
   private Begun begin(Connection connection, FencingToken token, Operation operation, String action)
       throws SQLException {
-    return begin(connection, token, operation, true, action);
+    return begin(connection, token, operation, true, false, action);
   }
 
   /**
@@ -342,14 +344,17 @@ final class FencedWrite {
       FencingToken token,
       Operation operation,
       boolean register,
+      boolean wholeTransaction,
       String action)
       throws SQLException {
     if (store.dialect() == Dialect.POSTGRESQL) {
+      String call =
+          "SELECT o_status, o_epoch, o_issuer, o_now_ms, o_rec_epoch, o_rec_at_ms,"
+              + " o_rec_attributes, o_rec_fingerprint"
+              + " FROM fenceline_begin(?, ?, ?, ?, ?, ?, ?, ?, ?)";
       try (PreparedStatement begin =
           connection.prepareStatement(
-              "SELECT o_status, o_epoch, o_issuer, o_now_ms, o_rec_epoch, o_rec_at_ms,"
-                  + " o_rec_attributes, o_rec_fingerprint"
-                  + " FROM fenceline_begin(?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+              wholeTransaction ? JdbcStore.oneStatement(call) : JdbcStore.firstStatement(call))) {
         begin.setString(1, destination);
         begin.setString(2, token.resource().value());
         begin.setString(3, operation == null ? null : operation.id().value());
@@ -434,7 +439,7 @@ final class FencedWrite {
   private Begun readBegun(
       PreparedStatement statement, FencingToken token, OperationId operation, String action)
       throws SQLException {
-    try (ResultSet rows = statement.executeQuery()) {
+    try (ResultSet rows = JdbcStore.rows(statement)) {
       if (!rows.next()) {
         throw new SQLException("the control-row step of " + token.resource() + " returned no row");
       }

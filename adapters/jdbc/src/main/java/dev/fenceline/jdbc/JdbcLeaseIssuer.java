@@ -65,7 +65,8 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
           try (PreparedStatement acquire =
               connection.prepareStatement(
                   postgres
-                      ? "SELECT o_epoch, o_expires_at_ms FROM fenceline_acquire(?, ?, ?, ?)"
+                      ? JdbcStore.oneStatement(
+                          "SELECT o_epoch, o_expires_at_ms FROM fenceline_acquire(?, ?, ?, ?)")
                       : LeaseSql.acquire(store.dialect(), "?", "?", "?"))) {
             acquire.setString(1, resource.value());
             acquire.setString(2, holder);
@@ -107,7 +108,8 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
               try (PreparedStatement renew =
                   connection.prepareStatement(
                       postgres
-                          ? "SELECT o_expires_at_ms FROM fenceline_renew(?, ?, ?, ?, ?)"
+                          ? JdbcStore.oneStatement(
+                              "SELECT o_expires_at_ms FROM fenceline_renew(?, ?, ?, ?, ?)")
                           : LeaseSql.renew(store.dialect(), "?", "?", "?", "?"))) {
                 if (postgres) {
                   renew.setString(1, resource.value());
@@ -158,7 +160,7 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
           try (PreparedStatement release =
               connection.prepareStatement(
                   postgres
-                      ? "SELECT fenceline_release(?, ?, ?, ?)"
+                      ? JdbcStore.oneStatement("SELECT fenceline_release(?, ?, ?, ?)")
                       : LeaseSql.release("?", "?", "?"))) {
             release.setString(1, lease.resource().value());
             release.setLong(2, lease.epoch().value());
@@ -167,7 +169,7 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
               return release.executeUpdate() == 1;
             }
             release.setString(4, store.lockTimeoutSetting());
-            try (ResultSet rows = release.executeQuery()) {
+            try (ResultSet rows = JdbcStore.rows(release)) {
               return rows.next() && rows.getBoolean(1);
             }
           }
@@ -221,7 +223,7 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
    */
   private static Optional<long[]> singleRow(PreparedStatement statement, int columns)
       throws SQLException {
-    try (ResultSet rows = statement.executeQuery()) {
+    try (ResultSet rows = JdbcStore.rows(statement)) {
       if (!rows.next()) {
         return Optional.empty();
       }
