@@ -345,8 +345,8 @@ public final class JdbcStore implements AutoCloseable {
    * first statement sets the timeouts ({@link FencedWrite}'s control-row step does), and that its
    * {@linkplain Finish last statement}, if it names one, is sent together with the {@code COMMIT}
    * on PostgreSQL. That combined statement failing with an answer from the server committed nothing
-   * (known failure); failing without one ({@code 08} states, socket timeout) may have committed
-   * ({@code outcomeUnknown=true}).
+   * (known failure); failing without one, or with one that ended the connection ({@code 08} states
+   * in the exception chain, socket timeout), may have committed ({@code outcomeUnknown=true}).
    */
   <T> T inFencedTransaction(String action, FencedWork<T> work) {
     return transaction(action, false, work);
@@ -413,7 +413,8 @@ public final class JdbcStore implements AutoCloseable {
    * auto-commit statement, its own transaction; on PostgreSQL a whole transaction in one round trip
    * ({@link #oneStatement}: READ COMMITTED, a server-side function that sets its lock timeout
    * first, {@code COMMIT}). A failure answered by the database committed nothing; one without an
-   * answer (PostgreSQL {@code 08} states, socket timeout) may have ({@code outcomeUnknown=true}).
+   * answer, or with one that ended the connection (PostgreSQL {@code 08} states in the exception
+   * chain, socket timeout), may have ({@code outcomeUnknown=true}).
    */
   <T> T inOneStatement(String action, TransactionWork<T> work) {
     Connection connection = open(action);
@@ -470,11 +471,25 @@ public final class JdbcStore implements AutoCloseable {
     return statement.getResultSet();
   }
 
-  /** Whether a failed statement may have been committed: it got no answer from the server. */
+  /**
+   * Whether a failed statement that carried a commit may have been committed: it got no answer from
+   * the server, or the connection ended with the answer (pgjdbc reports a FATAL or PANIC error
+   * first and the lost connection, {@code 08006}, as its next exception; a PANIC while flushing the
+   * commit record can still be replayed by crash recovery).
+   */
   private boolean noAnswer(SQLException e) {
-    String state = e.getSQLState() == null ? "" : e.getSQLState();
-    return dialect == Dialect.POSTGRESQL
-        && (state.startsWith("08") || causedBy(e, SocketTimeoutException.class));
+    if (dialect != Dialect.POSTGRESQL) {
+      return false;
+    }
+    for (Throwable failure : e) {
+      if (failure instanceof SocketTimeoutException
+          || (failure instanceof SQLException sql
+              && sql.getSQLState() != null
+              && sql.getSQLState().startsWith("08"))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
