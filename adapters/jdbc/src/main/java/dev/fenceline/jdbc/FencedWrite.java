@@ -177,7 +177,7 @@ final class FencedWrite {
         connection -> {
           try (PreparedStatement publish =
               connection.prepareStatement(
-                  JdbcStore.oneStatement(
+                  store.oneStatement(
                       "SELECT o_status, o_epoch, o_issuer, o_now_ms, o_rec_epoch, o_rec_at_ms,"
                           + " o_rec_attributes, o_rec_fingerprint"
                           + " FROM fenceline_publish_pointer(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"))) {
@@ -354,7 +354,7 @@ final class FencedWrite {
               + " FROM fenceline_begin(?, ?, ?, ?, ?, ?, ?, ?, ?)";
       try (PreparedStatement begin =
           connection.prepareStatement(
-              wholeTransaction ? JdbcStore.oneStatement(call) : JdbcStore.firstStatement(call))) {
+              wholeTransaction ? store.oneStatement(call) : store.firstStatement(call))) {
         begin.setString(1, destination);
         begin.setString(2, token.resource().value());
         begin.setString(3, operation == null ? null : operation.id().value());

@@ -65,7 +65,7 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
           try (PreparedStatement acquire =
               connection.prepareStatement(
                   postgres
-                      ? JdbcStore.oneStatement(
+                      ? store.oneStatement(
                           "SELECT o_epoch, o_expires_at_ms FROM fenceline_acquire(?, ?, ?, ?)")
                       : LeaseSql.acquire(store.dialect(), "?", "?", "?"))) {
             acquire.setString(1, resource.value());
@@ -108,7 +108,7 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
               try (PreparedStatement renew =
                   connection.prepareStatement(
                       postgres
-                          ? JdbcStore.oneStatement(
+                          ? store.oneStatement(
                               "SELECT o_expires_at_ms FROM fenceline_renew(?, ?, ?, ?, ?)")
                           : LeaseSql.renew(store.dialect(), "?", "?", "?", "?"))) {
                 if (postgres) {
@@ -160,7 +160,7 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
           try (PreparedStatement release =
               connection.prepareStatement(
                   postgres
-                      ? JdbcStore.oneStatement("SELECT fenceline_release(?, ?, ?, ?)")
+                      ? store.oneStatement("SELECT fenceline_release(?, ?, ?, ?)")
                       : LeaseSql.release("?", "?", "?"))) {
             release.setString(1, lease.resource().value());
             release.setLong(2, lease.epoch().value());

@@ -438,20 +438,26 @@ public final class JdbcStore implements AutoCloseable {
 
   /**
    * PostgreSQL: {@code sql} as the first statement of a transaction at READ COMMITTED, whatever the
-   * session's default ({@code SET TRANSACTION} goes in the same round trip). Fenced steps rely on
-   * READ COMMITTED: after waiting for a control row's lock they must see what the previous holder
-   * committed; REPEATABLE READ or SERIALIZABLE would fail them instead.
+   * session's default, under the statement timeout ({@code SET TRANSACTION} and {@code SET LOCAL
+   * statement_timeout} go in the same round trip). Fenced steps rely on READ COMMITTED: after
+   * waiting for a control row's lock they must see what the previous holder committed; REPEATABLE
+   * READ or SERIALIZABLE would fail them instead.
    */
-  static String firstStatement(String sql) {
-    return READ_COMMITTED + sql;
+  String firstStatement(String sql) {
+    // Each Execute message starts the statement timer afresh, so the SET LOCAL bounds sql itself.
+    return READ_COMMITTED
+        + (statementTimeout == null
+            ? ""
+            : "SET LOCAL statement_timeout = '" + statementTimeout.toMillis() + "ms'; ")
+        + sql;
   }
 
   /**
    * PostgreSQL: {@code sql} as a whole transaction at READ COMMITTED in one round trip, for {@link
    * #inOneStatement}; read its rows with {@link #rows}.
    */
-  static String oneStatement(String sql) {
-    return READ_COMMITTED + sql + "; COMMIT";
+  String oneStatement(String sql) {
+    return firstStatement(sql) + "; COMMIT";
   }
 
   private static final String READ_COMMITTED = "SET TRANSACTION ISOLATION LEVEL READ COMMITTED; ";
