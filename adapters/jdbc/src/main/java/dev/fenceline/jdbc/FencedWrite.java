@@ -94,7 +94,8 @@ final class FencedWrite {
     store.verify(token, action);
     Begun begun =
         store.dialect() == Dialect.POSTGRESQL
-            ? store.inOneStatement(action, connection -> begin(connection, token, null, action))
+            ? store.inOneStatement(
+                action, connection -> begin(connection, token, null, true, true, action))
             : store.inFencedTransaction(
                 action, connection -> Finish.of(begin(connection, token, null, action)));
     if (begun.status() == Status.STALE) {
@@ -177,7 +178,8 @@ final class FencedWrite {
         connection -> {
           try (PreparedStatement publish =
               connection.prepareStatement(
-                  STEP_COLUMNS + "fenceline_publish_pointer(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                  store.oneStatement(
+                      STEP_COLUMNS + "fenceline_publish_pointer(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"))) {
             bindStep(publish, token, operation, fingerprint.value());
             publish.setString(7, store.lockTimeoutSetting());
             publish.setString(8, pointer.target());
@@ -300,7 +302,7 @@ final class FencedWrite {
    */
   ControlRow lockTrusted(Connection connection, FencingToken token, String action)
       throws SQLException {
-    return begin(connection, token, null, false, action).row();
+    return begin(connection, token, null, false, false, action).row();
   }
 
   /** An operation to look up in the control-row step, with the fingerprint of its request. */
@@ -329,7 +331,7 @@ final class FencedWrite {
 
   private Begun begin(Connection connection, FencingToken token, Operation operation, String action)
       throws SQLException {
-    return begin(connection, token, operation, true, action);
+    return begin(connection, token, operation, true, false, action);
   }
 
   /**
@@ -347,12 +349,14 @@ final class FencedWrite {
       FencingToken token,
       Operation operation,
       boolean register,
+      boolean wholeTransaction,
       String action)
       throws SQLException {
     if (store.dialect() == Dialect.POSTGRESQL) {
+      String call = STEP_COLUMNS + "fenceline_begin(?, ?, ?, ?, ?, ?, ?, ?, ?)";
       try (PreparedStatement begin =
           connection.prepareStatement(
-              STEP_COLUMNS + "fenceline_begin(?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+              wholeTransaction ? store.oneStatement(call) : store.firstStatement(call))) {
         bindStep(
             begin,
             token,
@@ -454,7 +458,7 @@ final class FencedWrite {
   private Begun readBegun(
       PreparedStatement statement, FencingToken token, OperationId operation, String action)
       throws SQLException {
-    try (ResultSet rows = statement.executeQuery()) {
+    try (ResultSet rows = JdbcStore.rows(statement)) {
       if (!rows.next()) {
         throw new SQLException("the control-row step of " + token.resource() + " returned no row");
       }

@@ -9,6 +9,7 @@ import dev.fenceline.spi.LeaseIssuer;
 import dev.fenceline.spi.LeaseLostException;
 import dev.fenceline.spi.LeaseStatus;
 import dev.fenceline.spi.ResourceId;
+import dev.fenceline.spi.StoreException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -64,7 +65,8 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
           try (PreparedStatement acquire =
               connection.prepareStatement(
                   postgres
-                      ? "SELECT o_epoch, o_expires_at_ms FROM fenceline_acquire(?, ?, ?, ?)"
+                      ? store.oneStatement(
+                          "SELECT o_epoch, o_expires_at_ms FROM fenceline_acquire(?, ?, ?, ?)")
                       : LeaseSql.acquire(store.dialect(), "?1", "?2", "?3"))) {
             acquire.setString(1, resource.value());
             acquire.setString(2, holder);
@@ -104,7 +106,8 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
               try (PreparedStatement renew =
                   connection.prepareStatement(
                       postgres
-                          ? "SELECT o_expires_at_ms FROM fenceline_renew(?, ?, ?, ?, ?)"
+                          ? store.oneStatement(
+                              "SELECT o_expires_at_ms FROM fenceline_renew(?, ?, ?, ?, ?)")
                           : LeaseSql.renew(store.dialect(), "?1", "?2", "?3", "?4"))) {
                 bindLease(renew, lease);
                 renew.setLong(4, ttlMillis);
@@ -117,10 +120,19 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
     if (renewed.isPresent()) {
       return new Lease(lease.token(), Instant.ofEpochMilli(renewed.get()[0]), lease.ttl());
     }
-    Optional<Row> row =
-        store.read(
-            "read why the lease " + lease.token() + " cannot be renewed",
-            connection -> selectRow(connection, resource));
+    // The statement's empty answer is the refusal: the lease is lost whatever the read below says.
+    Optional<Row> row;
+    try {
+      row =
+          store.read(
+              "read why the lease " + lease.token() + " cannot be renewed",
+              connection -> selectRow(connection, resource));
+    } catch (StoreException unreadable) {
+      LeaseLostException lost =
+          lost(lease, "the issuer refused the renewal (why could not be read)");
+      lost.addSuppressed(unreadable);
+      throw lost;
+    }
     String reason = reasonLost(row, lease);
     throw lost(lease, reason == null ? "it changed while it was being renewed" : reason);
   }
@@ -139,14 +151,14 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
           try (PreparedStatement release =
               connection.prepareStatement(
                   postgres
-                      ? "SELECT fenceline_release(?, ?, ?, ?)"
+                      ? store.oneStatement("SELECT fenceline_release(?, ?, ?, ?)")
                       : LeaseSql.release("?1", "?2", "?3"))) {
             bindLease(release, lease);
             if (!postgres) {
               return release.executeUpdate() == 1;
             }
             release.setString(4, store.lockTimeoutSetting());
-            try (ResultSet rows = release.executeQuery()) {
+            try (ResultSet rows = JdbcStore.rows(release)) {
               return rows.next() && rows.getBoolean(1);
             }
           }
@@ -200,7 +212,7 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
    */
   private static Optional<long[]> singleRow(PreparedStatement statement, int columns)
       throws SQLException {
-    try (ResultSet rows = statement.executeQuery()) {
+    try (ResultSet rows = JdbcStore.rows(statement)) {
       if (!rows.next()) {
         return Optional.empty();
       }

@@ -63,12 +63,12 @@ import javax.sql.DataSource;
  * readers do not block the writer; several processes may share one file.
  *
  * <p>Every fenced step is one transaction: {@code BEGIN IMMEDIATE} on SQLite (the database's write
- * lock), {@code SELECT ... FOR UPDATE} on the resource's control row on PostgreSQL, at the
- * session's isolation level (the row lock serializes the steps at any level; above READ COMMITTED a
- * concurrent step fails with a serialization error instead of waiting). On PostgreSQL each step
- * takes as few round trips as possible: a pointer publish, a registration and every lease step are
- * one statement (server-side functions of the schema), a fenced write is the change's statements
- * plus two. Thread-safe; every call takes its own connection.
+ * lock), {@code SELECT ... FOR UPDATE} on the resource's control row on PostgreSQL, at READ
+ * COMMITTED whatever the session's default (a step that waited for the lock sees what the previous
+ * holder committed; a {@link JdbcChange} runs at READ COMMITTED too). On PostgreSQL each step takes
+ * as few round trips as possible: a pointer publish, a registration and every lease step are one
+ * round trip (a transaction around one call of a server-side function of the schema), a fenced
+ * write is the change's statements plus two. Thread-safe; every call takes its own connection.
  *
  * <p>No call waits forever. Defaults, each changeable on the {@link Builder}:
  *
@@ -432,8 +432,8 @@ public final class JdbcStore implements AutoCloseable {
    * first statement sets the timeouts ({@link FencedWrite}'s control-row step does), and that its
    * {@linkplain Finish last statement}, if it names one, is sent together with the {@code COMMIT}
    * on PostgreSQL. That combined statement failing with an answer from the server committed nothing
-   * (known failure); failing without one ({@code 08} states, socket timeout) may have committed
-   * ({@code outcomeUnknown=true}).
+   * (known failure); failing without one, or with one that ended the connection ({@code 08} states
+   * in the exception chain, socket timeout), may have committed ({@code outcomeUnknown=true}).
    */
   <T> T inFencedTransaction(String action, FencedWork<T> work) {
     return transaction(action, false, work);
@@ -496,28 +496,93 @@ public final class JdbcStore implements AutoCloseable {
   }
 
   /**
-   * Runs {@code work}, which sends exactly one statement that changes data, on an auto-commit
-   * connection: the statement is its own transaction (on PostgreSQL, a server-side function that
-   * sets its lock timeout first). A failure answered by the database committed nothing; one without
-   * an answer (PostgreSQL {@code 08} states, socket timeout) may have ({@code
-   * outcomeUnknown=true}).
+   * Runs {@code work}, which sends exactly one statement that changes data: on SQLite an
+   * auto-commit statement, its own transaction; on PostgreSQL a whole transaction in one round trip
+   * ({@link #oneStatement}: READ COMMITTED, a server-side function that sets its lock timeout
+   * first, {@code COMMIT}). A failure answered by the database committed nothing; one without an
+   * answer, or with one that ended the connection (PostgreSQL {@code 08} states in the exception
+   * chain, socket timeout), may have ({@code outcomeUnknown=true}).
    */
   <T> T inOneStatement(String action, TransactionWork<T> work) {
     Connection connection = open(action);
     try {
+      if (dialect == Dialect.POSTGRESQL) {
+        // pgjdbc sends BEGIN with the statement, which ends with its own COMMIT (oneStatement).
+        connection.setAutoCommit(false);
+      }
       return work.run(connection);
     } catch (SQLException e) {
-      throw failure(action, e, noAnswer(e));
+      StoreException failure = failure(action, e, noAnswer(e));
+      rollbackQuietly(connection, failure);
+      throw failure;
+    } catch (Throwable e) {
+      rollbackQuietly(connection, e);
+      throw e;
     } finally {
       closeAfter(action, connection);
     }
   }
 
-  /** Whether a failed statement may have been committed: it got no answer from the server. */
+  /**
+   * PostgreSQL: {@code sql} as the first statement of a transaction at READ COMMITTED, whatever the
+   * session's default, under the statement timeout ({@code SET TRANSACTION} and {@code SET LOCAL
+   * statement_timeout} go in the same round trip). Fenced steps rely on READ COMMITTED: after
+   * waiting for a control row's lock they must see what the previous holder committed; REPEATABLE
+   * READ or SERIALIZABLE would fail them instead.
+   */
+  String firstStatement(String sql) {
+    // Each Execute message starts the statement timer afresh, so the SET LOCAL bounds sql itself.
+    return READ_COMMITTED
+        + (statementTimeout == null
+            ? ""
+            : "SET LOCAL statement_timeout = '" + statementTimeout.toMillis() + "ms'; ")
+        + sql;
+  }
+
+  /**
+   * PostgreSQL: {@code sql} as a whole transaction at READ COMMITTED in one round trip, for {@link
+   * #inOneStatement}; read its rows with {@link #rows}.
+   */
+  String oneStatement(String sql) {
+    return firstStatement(sql) + "; COMMIT";
+  }
+
+  private static final String READ_COMMITTED = "SET TRANSACTION ISOLATION LEVEL READ COMMITTED; ";
+
+  /**
+   * Executes {@code statement} and returns its first result set, skipping the update counts of
+   * statements sent before it ({@link #firstStatement}, {@link #oneStatement}).
+   */
+  static ResultSet rows(PreparedStatement statement) throws SQLException {
+    boolean resultSet = statement.execute();
+    while (!resultSet) {
+      if (statement.getUpdateCount() == -1) {
+        throw new SQLException("the statement returned no rows");
+      }
+      resultSet = statement.getMoreResults();
+    }
+    return statement.getResultSet();
+  }
+
+  /**
+   * Whether a failed statement that carried a commit may have been committed: it got no answer from
+   * the server, or the connection ended with the answer (pgjdbc reports a FATAL or PANIC error
+   * first and the lost connection, {@code 08006}, as its next exception; a PANIC while flushing the
+   * commit record can still be replayed by crash recovery).
+   */
   private boolean noAnswer(SQLException e) {
-    String state = e.getSQLState() == null ? "" : e.getSQLState();
-    return dialect == Dialect.POSTGRESQL
-        && (state.startsWith("08") || causedBy(e, SocketTimeoutException.class));
+    if (dialect != Dialect.POSTGRESQL) {
+      return false;
+    }
+    for (Throwable failure : e) {
+      if (failure instanceof SocketTimeoutException
+          || (failure instanceof SQLException sql
+              && sql.getSQLState() != null
+              && sql.getSQLState().startsWith("08"))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -612,20 +677,20 @@ public final class JdbcStore implements AutoCloseable {
       }
       return;
     }
-    // pgjdbc sends BEGIN with the transaction's first statement: no round trip of its own. The
-    // isolation level is the session's (READ COMMITTED unless the server's default was changed):
-    // fenced steps serialize on the control row's lock at any level.
+    // pgjdbc sends BEGIN with the transaction's first statement: no round trip of its own. That
+    // statement sets READ COMMITTED (firstStatement), whatever the session's default.
     connection.setAutoCommit(false);
     if (setTimeouts) {
       // Transaction-scoped (is_local), so a pooled connection goes back with its own settings.
       try (PreparedStatement statement =
           connection.prepareStatement(
-              "SELECT set_config('lock_timeout', ?, true),"
-                  + " set_config('statement_timeout', COALESCE(?, current_setting("
-                  + "'statement_timeout')), true)")) {
+              firstStatement(
+                  "SELECT set_config('lock_timeout', ?, true),"
+                      + " set_config('statement_timeout', COALESCE(?, current_setting("
+                      + "'statement_timeout')), true)"))) {
         statement.setString(1, lockTimeoutSetting());
         statement.setString(2, statementTimeoutSetting());
-        statement.executeQuery().close();
+        rows(statement).close();
       }
     }
   }

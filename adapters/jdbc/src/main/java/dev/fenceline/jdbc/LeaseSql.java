@@ -27,7 +27,9 @@ final class LeaseSql {
         + now
         + " + "
         + ttl
-        + ") ON CONFLICT (resource) DO UPDATE SET epoch = l.epoch + 1,"
+        + ") ON CONFLICT (resource) DO UPDATE SET epoch = "
+        + nextEpoch(dialect)
+        + ","
         + " holder = excluded.holder, expires_at_ms = "
         + now
         + " + "
@@ -35,6 +37,18 @@ final class LeaseSql {
         + " WHERE l.holder IS NULL OR l.expires_at_ms <= "
         + now
         + " RETURNING epoch, expires_at_ms";
+  }
+
+  /**
+   * The lease row's epoch plus one. SQLite turns an overflowing integer sum into a REAL that reads
+   * back as the largest epoch again, which would hand that epoch out twice; there the sum at the
+   * largest epoch is NULL instead, which the NOT NULL column refuses (PostgreSQL fails with "bigint
+   * out of range" by itself).
+   */
+  private static String nextEpoch(Dialect dialect) {
+    return dialect == Dialect.SQLITE
+        ? "CASE WHEN l.epoch < " + Long.MAX_VALUE + " THEN l.epoch + 1 END"
+        : "l.epoch + 1";
   }
 
   /**

@@ -6,7 +6,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -32,17 +34,17 @@ import java.util.UUID;
  * short. A version 1 database goes through version 2 first.
  *
  * <p>Version 4 adds, on PostgreSQL, the server-side functions {@link #POSTGRES_FUNCTIONS} that make
- * each fenced step one round trip (a store that opens a version 4 database without them adds them;
- * SQLite needs none). On both databases it adds {@code fenceline_pruned}, the receipt watermark of
- * {@link Retention}: one row per destination name and resource whose operation records were pruned,
- * holding the time before which they were ({@code pruned_before_ms}), so a lookup of a pruned
- * receipt answers "unknown" instead of "never applied". It is written in the same transaction as
- * the deletes and holds at most one row per destination and resource. It also adds the index {@code
- * fenceline_operation_recorded_at} on {@code fenceline_operation (recorded_at_ms)}, so pruning
- * finds old records without reading the whole table. A version 3 database is migrated in place when
- * a store opens it (table, index and functions created, version set to 4, in one transaction);
- * building the index reads {@code fenceline_operation} once. Versions 1 and 2 go through version 3
- * first.
+ * each fenced step one round trip (a store that opens a version 4 database without them, or with
+ * bodies of another build, creates or replaces them; SQLite needs none). On both databases it adds
+ * {@code fenceline_pruned}, the receipt watermark of {@link Retention}: one row per destination
+ * name and resource whose operation records were pruned, holding the time before which they were
+ * ({@code pruned_before_ms}), so a lookup of a pruned receipt answers "unknown" instead of "never
+ * applied". It is written in the same transaction as the deletes and holds at most one row per
+ * destination and resource. It also adds the index {@code fenceline_operation_recorded_at} on
+ * {@code fenceline_operation (recorded_at_ms)}, so pruning finds old records without reading the
+ * whole table. A version 3 database is migrated in place when a store opens it (table, index and
+ * functions created, version set to 4, in one transaction); building the index reads {@code
+ * fenceline_operation} once. Versions 1 and 2 go through version 3 first.
  *
  * <p>For DBAs upgrading a running system: a process of an older Fenceline that opens the database
  * after the migration refuses it (e.g. "schema is version 4, newer than version 3"); processes that
@@ -254,7 +256,7 @@ final class Schema {
               + "  RETURN FOUND;\n"
               + "END $$");
 
-  /** The names of {@link #POSTGRES_FUNCTIONS}, to check that a version 4 database has them. */
+  /** The names of {@link #POSTGRES_FUNCTIONS}, in their order. */
   private static final List<String> POSTGRES_FUNCTION_NAMES =
       List.of(
           "fenceline_begin",
@@ -306,8 +308,9 @@ final class Schema {
         }
         if (stored <= 3) {
           migrateFromVersion3(statement, dialect);
-        } else if (dialect == Dialect.POSTGRESQL && functionsMissing(connection)) {
-          // Tables created by hand from TABLES without the functions: add them.
+        } else if (dialect == Dialect.POSTGRESQL && functionsOutdated(connection)) {
+          // Tables created by hand without the functions, or functions of another build of
+          // version 4 (a fixed body must reach databases already at version 4): replace them.
           createFunctions(statement, dialect);
         }
       }
@@ -365,17 +368,32 @@ final class Schema {
     }
   }
 
-  private static boolean functionsMissing(Connection connection) throws SQLException {
+  /**
+   * Whether one of {@link #POSTGRES_FUNCTIONS} is missing or has another body than this build's. (A
+   * change of a function's parameters or result columns needs a new schema version: {@code CREATE
+   * OR REPLACE} cannot change them.)
+   */
+  private static boolean functionsOutdated(Connection connection) throws SQLException {
+    Map<String, String> bodies = new HashMap<>();
     try (PreparedStatement select =
         connection.prepareStatement(
-            "SELECT COUNT(DISTINCT proname) FROM pg_proc"
+            "SELECT proname, prosrc FROM pg_proc"
                 + " WHERE proname = ANY (?) AND pg_function_is_visible(oid)")) {
       select.setArray(1, connection.createArrayOf("varchar", POSTGRES_FUNCTION_NAMES.toArray()));
       try (ResultSet rows = select.executeQuery()) {
-        rows.next();
-        return rows.getInt(1) < POSTGRES_FUNCTION_NAMES.size();
+        while (rows.next()) {
+          bodies.put(rows.getString(1), rows.getString(2));
+        }
       }
     }
+    for (int i = 0; i < POSTGRES_FUNCTIONS.size(); i++) {
+      String ddl = POSTGRES_FUNCTIONS.get(i);
+      String body = ddl.substring(ddl.indexOf("$$") + 2, ddl.lastIndexOf("$$"));
+      if (!body.equals(bodies.get(POSTGRES_FUNCTION_NAMES.get(i)))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static String issuerIdentity(Connection connection) throws SQLException {

@@ -23,6 +23,7 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -98,12 +99,21 @@ class JdbcConnectionFailuresTest {
    * Fails one commit only.
    */
   private DataSource commitThenFail(String url, AtomicBoolean failCommits) {
+    return commitThenFail(
+        url,
+        failCommits,
+        () -> new SQLException("I/O error: connection reset after COMMIT was sent", "08006"));
+  }
+
+  /** As {@link #commitThenFail(String, AtomicBoolean)}, throwing what {@code failure} makes. */
+  private DataSource commitThenFail(
+      String url, AtomicBoolean failCommits, Supplier<SQLException> failure) {
     return wrapping(
         url,
         (real, call, callArgs) -> {
           Object result = invoke(call, real, callArgs);
           if (call.getName().equals("commit")) {
-            failAfterCommit(failCommits);
+            failAfterCommit(failCommits, failure);
           }
           if (call.getName().equals("prepareStatement") && commitsItself(callArgs[0])) {
             PreparedStatement statement = (PreparedStatement) result;
@@ -113,7 +123,7 @@ class JdbcConnectionFailuresTest {
                 (statementProxy, statementCall, statementArgs) -> {
                   Object answer = invoke(statementCall, statement, statementArgs);
                   if (statementCall.getName().startsWith("execute")) {
-                    failAfterCommit(failCommits);
+                    failAfterCommit(failCommits, failure);
                   }
                   return answer;
                 });
@@ -127,7 +137,7 @@ class JdbcConnectionFailuresTest {
                   Object answer = invoke(statementCall, statement, statementArgs);
                   if (statementCall.getName().equals("execute")
                       && "COMMIT".equalsIgnoreCase(String.valueOf(statementArgs[0]))) {
-                    failAfterCommit(failCommits);
+                    failAfterCommit(failCommits, failure);
                   }
                   return answer;
                 });
@@ -150,9 +160,10 @@ class JdbcConnectionFailuresTest {
     return text.endsWith("; COMMIT") || text.contains("fenceline_publish_pointer(");
   }
 
-  private static void failAfterCommit(AtomicBoolean failCommits) throws SQLException {
+  private static void failAfterCommit(AtomicBoolean failCommits, Supplier<SQLException> failure)
+      throws SQLException {
     if (failCommits.compareAndSet(true, false)) {
-      throw new SQLException("I/O error: connection reset after COMMIT was sent", "08006");
+      throw failure.get();
     }
   }
 
@@ -195,6 +206,33 @@ class JdbcConnectionFailuresTest {
     AtomicBoolean fail = new AtomicBoolean();
 
     assertAFailedCommitIsReportedAsUnknown(commitThenFail("jdbc:sqlite:" + file, fail), fail);
+  }
+
+  /**
+   * The server answered, but with an error that ended its session: pgjdbc reports the server's
+   * error (here a PANIC, as when fsync of the WAL fails after the commit record was written, which
+   * crash recovery may still replay) with the lost connection ({@code 08006}) as the next
+   * exception. The shape is pgjdbc's for a FATAL error followed by the end of the connection
+   * (checked by hand with {@code pg_terminate_backend(pg_backend_pid())}: 57P01, then 08006,
+   * connection closed).
+   */
+  @Test
+  void r4_aServerErrorThatEndsTheSessionWithTheCommitIsReportedAsUnknownOnPostgres() {
+    AtomicBoolean fail = new AtomicBoolean();
+    Supplier<SQLException> panic =
+        () -> {
+          SQLException error =
+              new SQLException(
+                  "PANIC: could not fsync file \"pg_wal/000000010000000000000001\":"
+                      + " Input/output error",
+                  "58030");
+          error.setNextException(
+              new SQLException("An I/O error occurred while sending to the backend.", "08006"));
+          return error;
+        };
+
+    assertAFailedCommitIsReportedAsUnknown(
+        commitThenFail(PostgresDatabase.shared().url(), fail, panic), fail);
   }
 
   @Test

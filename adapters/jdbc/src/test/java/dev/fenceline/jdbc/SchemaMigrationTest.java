@@ -211,6 +211,34 @@ class SchemaMigrationTest {
         PostgresDatabase.shared().newDatabase("migration_" + Long.toHexString(System.nanoTime())));
   }
 
+  /**
+   * A version 4 database whose functions were created by another build (an earlier body of {@code
+   * fenceline_begin}, here one that lets a stale epoch through) gets this build's functions when a
+   * store opens it: a fix to a function body must reach databases that are already at version 4.
+   */
+  @Test
+  void postgresFunctionsOfAnotherBuildAreReplaced() throws SQLException {
+    TestDatabase database =
+        PostgresDatabase.shared().newDatabase("old_body_" + Long.toHexString(System.nanoTime()));
+    database.openStore().close();
+    String begin = Schema.POSTGRES_FUNCTIONS.get(0);
+    String staleCheck = "IF p_epoch < o_epoch THEN";
+    assertThat(begin).contains(staleCheck);
+    try (Connection connection = database.connect();
+        Statement statement = connection.createStatement()) {
+      statement.execute(begin.replace(staleCheck, "IF false THEN"));
+    }
+
+    try (JdbcStore store = database.openStore()) {
+      JdbcDestination ledger = store.destination("ledgers");
+      FencingToken newer = new FencingToken(store.id(), LEDGER, Epoch.of(5), "worker");
+      FencingToken older = new FencingToken(store.id(), LEDGER, Epoch.of(4), "worker");
+      ledger.register(newer);
+      assertThat(ledger.write(older, OperationId.of("late"), (c, t, o) -> Map.of()))
+          .isInstanceOf(RejectedStale.class);
+    }
+  }
+
   @Test
   void postgresTablesCreatedByHandWithoutTheFunctionsGetThem() throws SQLException {
     TestDatabase database =

@@ -1,0 +1,45 @@
+package dev.fenceline.jdbc;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/**
+ * Databases on the shared PostgreSQL server whose sessions start at another isolation level than
+ * READ COMMITTED ({@code ALTER DATABASE ... SET default_transaction_isolation}), as some sites
+ * configure: Fenceline's steps must keep their answers there too.
+ */
+final class PostgresIsolation {
+
+  private static TestDatabase repeatableRead;
+  private static TestDatabase serializable;
+
+  private PostgresIsolation() {}
+
+  static synchronized TestDatabase repeatableRead() {
+    if (repeatableRead == null) {
+      repeatableRead = database("repeatable read");
+    }
+    return repeatableRead;
+  }
+
+  static synchronized TestDatabase serializable() {
+    if (serializable == null) {
+      serializable = database("serializable");
+    }
+    return serializable;
+  }
+
+  private static TestDatabase database(String level) {
+    String name = "isolation_" + Long.toHexString(System.nanoTime());
+    TestDatabase database = PostgresDatabase.shared().newDatabase(name);
+    try (Connection connection = PostgresDatabase.shared().connect();
+        Statement statement = connection.createStatement()) {
+      statement.execute(
+          "ALTER DATABASE " + name + " SET default_transaction_isolation = '" + level + "'");
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+    return database;
+  }
+}

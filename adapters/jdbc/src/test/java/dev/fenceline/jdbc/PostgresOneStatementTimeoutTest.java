@@ -1,0 +1,93 @@
+package dev.fenceline.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+import dev.fenceline.spi.Epoch;
+import dev.fenceline.spi.FencingToken;
+import dev.fenceline.spi.OperationId;
+import dev.fenceline.spi.Pointer;
+import dev.fenceline.spi.ResourceId;
+import dev.fenceline.spi.StoreException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The statement timeout bounds the one-round-trip steps too (a pointer publish, a lease
+ * acquisition), not only the statements of a fenced write: with a lock timeout far above it, a step
+ * that waits for a lock another session holds ends at the statement timeout.
+ */
+class PostgresOneStatementTimeoutTest {
+
+  private static final Duration WITHIN = Duration.ofSeconds(20);
+
+  private static JdbcStore store() {
+    return PostgresDatabase.shared()
+        .storeBuilder()
+        .lockTimeout(Duration.ofMinutes(2))
+        .statementTimeout(Duration.ofMillis(500))
+        .build();
+  }
+
+  @Test
+  void aLeaseAcquisitionWaitingForALockEndsAtTheStatementTimeout() throws SQLException {
+    ResourceId resource = ResourceId.of("one-statement/lease-" + System.nanoTime());
+    try (JdbcStore store = store();
+        Connection holder = PostgresDatabase.shared().connect()) {
+      store
+          .leaseIssuer()
+          .release(
+              store.leaseIssuer().tryAcquire(resource, "a", Duration.ofMinutes(1)).orElseThrow());
+      lock(holder, "SELECT 1 FROM fenceline_lease WHERE resource = ? FOR UPDATE", resource);
+
+      StoreException failure =
+          assertTimeoutPreemptively(
+              WITHIN,
+              () ->
+                  catchThrowableOfType(
+                      StoreException.class,
+                      () -> store.leaseIssuer().tryAcquire(resource, "b", Duration.ofMinutes(1))));
+
+      assertThat(failure).hasMessageContaining("longer than the statement timeout of PT0.5S");
+      holder.rollback();
+    }
+  }
+
+  @Test
+  void aPointerPublishWaitingForALockEndsAtTheStatementTimeout() throws SQLException {
+    ResourceId resource = ResourceId.of("one-statement/pointer-" + System.nanoTime());
+    try (JdbcStore store = store();
+        Connection holder = PostgresDatabase.shared().connect()) {
+      FencingToken token = new FencingToken(store.id(), resource, Epoch.of(1), "worker");
+      store.pointerStore("reports").register(token);
+      lock(holder, "SELECT 1 FROM fenceline_resource WHERE resource = ? FOR UPDATE", resource);
+
+      StoreException failure =
+          assertTimeoutPreemptively(
+              WITHIN,
+              () ->
+                  catchThrowableOfType(
+                      StoreException.class,
+                      () ->
+                          store
+                              .pointerStore("reports")
+                              .write(token, OperationId.of("v1"), Pointer.to("v1"))));
+
+      assertThat(failure).hasMessageContaining("longer than the statement timeout of PT0.5S");
+      assertThat(failure.outcomeUnknown()).isFalse();
+      holder.rollback();
+    }
+  }
+
+  private static void lock(Connection holder, String sql, ResourceId resource) throws SQLException {
+    holder.setAutoCommit(false);
+    try (PreparedStatement select = holder.prepareStatement(sql)) {
+      select.setString(1, resource.value());
+      select.executeQuery().close();
+    }
+  }
+}
