@@ -131,6 +131,11 @@ final class Schema {
           PRUNED_TABLE,
           RECORDED_AT_INDEX);
 
+  /** What {@code fenceline_begin} and {@code fenceline_publish_pointer} return (one row). */
+  private static final String STEP_COLUMNS =
+      "o_status VARCHAR, o_epoch BIGINT, o_issuer VARCHAR, o_now_ms BIGINT, o_rec_epoch BIGINT,"
+          + " o_rec_at_ms BIGINT, o_rec_attributes TEXT, o_rec_fingerprint VARCHAR";
+
   /**
    * PostgreSQL only (version 4): the server-side functions that make each of Fenceline's fenced
    * steps one round trip. {@code fenceline_begin} is the first statement of every fenced
@@ -150,66 +155,28 @@ final class Schema {
               + " p_destination VARCHAR, p_resource VARCHAR, p_operation VARCHAR, p_epoch BIGINT,"
               + " p_issuer VARCHAR, p_fingerprint VARCHAR, p_register BOOLEAN,"
               + " p_lock_timeout VARCHAR, p_statement_timeout VARCHAR)"
-              + " RETURNS TABLE (o_status VARCHAR, o_epoch BIGINT, o_issuer VARCHAR,"
-              + " o_now_ms BIGINT, o_rec_epoch BIGINT, o_rec_at_ms BIGINT, o_rec_attributes TEXT,"
-              + " o_rec_fingerprint VARCHAR)"
-              + " LANGUAGE plpgsql AS $$\n"
+              + " RETURNS TABLE ("
+              + STEP_COLUMNS
+              + ") LANGUAGE plpgsql AS $$\n"
               + "DECLARE v_found BOOLEAN := false;\n"
               + "BEGIN\n"
-              + "  PERFORM set_config('lock_timeout', p_lock_timeout, true);\n"
               + "  IF p_statement_timeout IS NOT NULL THEN\n"
               + "    PERFORM set_config('statement_timeout', p_statement_timeout, true);\n"
               + "  END IF;\n"
-              + "  SELECT r.epoch, r.issuer INTO o_epoch, o_issuer FROM fenceline_resource r\n"
-              + "    WHERE r.resource = p_resource FOR UPDATE;\n"
-              + "  IF NOT FOUND THEN\n"
-              + "    INSERT INTO fenceline_resource (resource, epoch) VALUES (p_resource, 0)\n"
-              + "      ON CONFLICT (resource) DO NOTHING;\n"
-              + "    SELECT r.epoch, r.issuer INTO STRICT o_epoch, o_issuer FROM fenceline_resource r\n"
-              + "      WHERE r.resource = p_resource FOR UPDATE;\n"
-              + "  END IF;\n"
-              + "  o_now_ms := "
-              + Dialect.POSTGRESQL.nowMillis
-              + ";\n"
-              + "  IF o_issuer IS NOT NULL AND o_issuer <> p_issuer THEN\n"
-              + "    o_status := 'foreign'; RETURN NEXT; RETURN;\n"
-              + "  END IF;\n"
-              + "  IF p_epoch < o_epoch THEN\n"
-              + "    o_status := 'stale'; RETURN NEXT; RETURN;\n"
-              + "  END IF;\n"
-              + "  IF p_operation IS NOT NULL THEN\n"
-              + "    SELECT o.epoch, o.recorded_at_ms, o.attributes, o.fingerprint\n"
-              + "      INTO o_rec_epoch, o_rec_at_ms, o_rec_attributes, o_rec_fingerprint\n"
-              + "      FROM fenceline_operation o WHERE o.destination = p_destination\n"
-              + "      AND o.resource = p_resource AND o.operation = p_operation;\n"
-              + "    v_found := FOUND;\n"
-              + "    IF v_found AND p_fingerprint IS NOT NULL AND o_rec_fingerprint IS NOT NULL\n"
-              + "        AND p_fingerprint <> o_rec_fingerprint THEN\n"
-              + "      o_status := 'conflict'; RETURN NEXT; RETURN;\n"
-              + "    END IF;\n"
-              + "  END IF;\n"
-              + "  IF p_register AND (p_epoch > o_epoch OR o_issuer IS NULL) THEN\n"
-              + "    UPDATE fenceline_resource SET epoch = p_epoch, issuer = p_issuer\n"
-              + "      WHERE resource = p_resource;\n"
-              + "  END IF;\n"
-              + "  o_status := CASE WHEN v_found THEN 'replay' ELSE 'proceed' END;\n"
+              + controlRowStep("p_register")
               + "  RETURN NEXT;\n"
               + "END $$",
+          // The control-row step inlined rather than called: one PL/pgSQL frame per publish.
           "CREATE OR REPLACE FUNCTION fenceline_publish_pointer("
               + " p_destination VARCHAR, p_resource VARCHAR, p_operation VARCHAR, p_epoch BIGINT,"
               + " p_issuer VARCHAR, p_fingerprint VARCHAR, p_lock_timeout VARCHAR,"
               + " p_target TEXT, p_pointer_attributes TEXT, p_receipt_attributes TEXT)"
-              + " RETURNS TABLE (o_status VARCHAR, o_epoch BIGINT, o_issuer VARCHAR,"
-              + " o_now_ms BIGINT, o_rec_epoch BIGINT, o_rec_at_ms BIGINT, o_rec_attributes TEXT,"
-              + " o_rec_fingerprint VARCHAR, o_version BIGINT)"
-              + " LANGUAGE plpgsql AS $$\n"
+              + " RETURNS TABLE ("
+              + STEP_COLUMNS
+              + ", o_version BIGINT) LANGUAGE plpgsql AS $$\n"
+              + "DECLARE v_found BOOLEAN := false;\n"
               + "BEGIN\n"
-              + "  SELECT b.o_status, b.o_epoch, b.o_issuer, b.o_now_ms, b.o_rec_epoch,\n"
-              + "      b.o_rec_at_ms, b.o_rec_attributes, b.o_rec_fingerprint\n"
-              + "    INTO o_status, o_epoch, o_issuer, o_now_ms, o_rec_epoch, o_rec_at_ms,\n"
-              + "      o_rec_attributes, o_rec_fingerprint\n"
-              + "    FROM fenceline_begin(p_destination, p_resource, p_operation, p_epoch, p_issuer,\n"
-              + "      p_fingerprint, true, p_lock_timeout, NULL) b;\n"
+              + controlRowStep("true")
               + "  IF o_status = 'proceed' THEN\n"
               + "    SELECT COALESCE(MAX(p.version), 0) + 1 INTO o_version FROM fenceline_pointer p\n"
               + "      WHERE p.destination = p_destination AND p.resource = p_resource;\n"
@@ -255,6 +222,52 @@ final class Schema {
               + ";\n"
               + "  RETURN FOUND;\n"
               + "END $$");
+
+  /**
+   * The PL/pgSQL body of the control-row step shared by {@code fenceline_begin} and {@code
+   * fenceline_publish_pointer}: sets the lock timeout, locks (creating at epoch 0) the control row,
+   * and answers {@code foreign}, {@code stale} or {@code conflict} (returning at once, nothing
+   * changed) or registers the epoch if {@code register} and newer, then sets {@code replay} or
+   * {@code proceed}. Declares nothing; the function declares {@code v_found BOOLEAN := false}.
+   */
+  private static String controlRowStep(String register) {
+    return "  PERFORM set_config('lock_timeout', p_lock_timeout, true);\n"
+        + "  SELECT r.epoch, r.issuer INTO o_epoch, o_issuer FROM fenceline_resource r\n"
+        + "    WHERE r.resource = p_resource FOR UPDATE;\n"
+        + "  IF NOT FOUND THEN\n"
+        + "    INSERT INTO fenceline_resource (resource, epoch) VALUES (p_resource, 0)\n"
+        + "      ON CONFLICT (resource) DO NOTHING;\n"
+        + "    SELECT r.epoch, r.issuer INTO STRICT o_epoch, o_issuer FROM fenceline_resource r\n"
+        + "      WHERE r.resource = p_resource FOR UPDATE;\n"
+        + "  END IF;\n"
+        + "  o_now_ms := "
+        + Dialect.POSTGRESQL.nowMillis
+        + ";\n"
+        + "  IF o_issuer IS NOT NULL AND o_issuer <> p_issuer THEN\n"
+        + "    o_status := 'foreign'; RETURN NEXT; RETURN;\n"
+        + "  END IF;\n"
+        + "  IF p_epoch < o_epoch THEN\n"
+        + "    o_status := 'stale'; RETURN NEXT; RETURN;\n"
+        + "  END IF;\n"
+        + "  IF p_operation IS NOT NULL THEN\n"
+        + "    SELECT o.epoch, o.recorded_at_ms, o.attributes, o.fingerprint\n"
+        + "      INTO o_rec_epoch, o_rec_at_ms, o_rec_attributes, o_rec_fingerprint\n"
+        + "      FROM fenceline_operation o WHERE o.destination = p_destination\n"
+        + "      AND o.resource = p_resource AND o.operation = p_operation;\n"
+        + "    v_found := FOUND;\n"
+        + "    IF v_found AND p_fingerprint IS NOT NULL AND o_rec_fingerprint IS NOT NULL\n"
+        + "        AND p_fingerprint <> o_rec_fingerprint THEN\n"
+        + "      o_status := 'conflict'; RETURN NEXT; RETURN;\n"
+        + "    END IF;\n"
+        + "  END IF;\n"
+        + "  IF "
+        + register
+        + " AND (p_epoch > o_epoch OR o_issuer IS NULL) THEN\n"
+        + "    UPDATE fenceline_resource SET epoch = p_epoch, issuer = p_issuer\n"
+        + "      WHERE resource = p_resource;\n"
+        + "  END IF;\n"
+        + "  o_status := CASE WHEN v_found THEN 'replay' ELSE 'proceed' END;\n";
+  }
 
   /** The names of {@link #POSTGRES_FUNCTIONS}, in their order. */
   private static final List<String> POSTGRES_FUNCTION_NAMES =
