@@ -1,5 +1,6 @@
 package dev.fenceline.benchmarks;
 
+import dev.fenceline.benchmarks.Options.DatabaseKind;
 import dev.fenceline.benchmarks.Row.Operation;
 import dev.fenceline.core.Fenceline;
 import dev.fenceline.core.HeldLease;
@@ -18,6 +19,9 @@ import dev.fenceline.spi.RequestFingerprint;
 import dev.fenceline.spi.ResourceId;
 import dev.fenceline.spi.WriteOutcome;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -40,6 +44,8 @@ final class JdbcRows {
   static final String SHEDLOCK = "shedlock lock+unlock";
   static final String POINTER_PUBLISH = "pointer publish";
   static final String FENCED_WRITE = "fenced write";
+  static final String SAME_ROWS = "same rows, no fencing";
+  static final String ROUND_TRIP = "round trip (SELECT 1)";
   static final String ACQUIRE_RELEASE_ISSUER = "acquire+release (issuer)";
   static final String ACQUIRE_RELEASE_FACADE = "acquire+release (facade)";
   static final String SHEDLOCK_UPSERT = "shedlock lock+upsert+unlock";
@@ -86,6 +92,12 @@ final class JdbcRows {
                     resource(prefix, "fenced", thread),
                     prefix + "-fenced-" + thread)),
         new Row(
+            SAME_ROWS,
+            Optional.of(RAW_UPSERT),
+            thread ->
+                sameRows(database.kind(), pool, resource(prefix, "rows", thread).value(), prefix)),
+        new Row(ROUND_TRIP, Optional.of(RAW_UPSERT), thread -> roundTrip(pool)),
+        new Row(
             ACQUIRE_RELEASE_ISSUER,
             Optional.of(SHEDLOCK),
             thread ->
@@ -117,6 +129,120 @@ final class JdbcRows {
     return () -> {
       try (Connection connection = pool.getConnection()) {
         Database.upsert(connection, key, ++value[0]);
+      }
+    };
+  }
+
+  /**
+   * Diagnostic row: the rows a pointer publish writes, without Fenceline's decisions: lock one
+   * control row, insert a pointer version and an operation record, commit. On PostgreSQL one round
+   * trip (the statements sent together with the COMMIT); on SQLite inside {@code BEGIN IMMEDIATE}.
+   * It shows how much of the pointer publish's ratio is the work itself (three rows instead of one)
+   * and how much is Fenceline's logic (the PL/pgSQL function).
+   */
+  private static Operation sameRows(
+      DatabaseKind kind, DataSource pool, String resource, String prefix) throws SQLException {
+    String destination = "bench-plain";
+    try (Connection connection = pool.getConnection();
+        PreparedStatement insert =
+            connection.prepareStatement(
+                "INSERT INTO fenceline_resource (resource, epoch) VALUES (?, 1)"
+                    + " ON CONFLICT (resource) DO NOTHING")) {
+      insert.setString(1, resource);
+      insert.executeUpdate();
+    }
+    String lock =
+        "SELECT epoch FROM fenceline_resource WHERE resource = ?"
+            + (kind == DatabaseKind.POSTGRESQL ? " FOR UPDATE" : "");
+    String pointer =
+        "INSERT INTO fenceline_pointer"
+            + " (destination, resource, version, target, attributes, epoch, operation)"
+            + " VALUES (?, ?, ?, ?, '', 1, ?)";
+    String record =
+        "INSERT INTO fenceline_operation"
+            + " (destination, resource, operation, epoch, recorded_at_ms, attributes, fingerprint)"
+            + " VALUES (?, ?, ?, 1, 0, '', ?)";
+    long[] count = {0};
+    return () -> {
+      long n = ++count[0];
+      String operation = prefix + "-" + n;
+      try (Connection connection = pool.getConnection()) {
+        if (kind == DatabaseKind.POSTGRESQL) {
+          connection.setAutoCommit(false);
+          try (PreparedStatement all =
+              connection.prepareStatement(lock + "; " + pointer + "; " + record + "; COMMIT")) {
+            all.setString(1, resource);
+            bindSameRows(all, 1, destination, resource, n, operation);
+            all.execute();
+          } finally {
+            connection.setAutoCommit(true);
+          }
+          return;
+        }
+        try (Statement begin = connection.createStatement()) {
+          begin.execute("BEGIN IMMEDIATE");
+        }
+        try (PreparedStatement select = connection.prepareStatement(lock);
+            PreparedStatement insertPointer = connection.prepareStatement(pointer);
+            PreparedStatement insertRecord = connection.prepareStatement(record)) {
+          select.setString(1, resource);
+          select.executeQuery().close();
+          bindSameRows(insertPointer, insertRecord, destination, resource, n, operation);
+          insertPointer.executeUpdate();
+          insertRecord.executeUpdate();
+        }
+        try (Statement commit = connection.createStatement()) {
+          commit.execute("COMMIT");
+        }
+      }
+    };
+  }
+
+  /** Binds the pointer and record inserts of {@link #sameRows} after {@code before} parameters. */
+  private static void bindSameRows(
+      PreparedStatement statement,
+      int before,
+      String destination,
+      String resource,
+      long version,
+      String operation)
+      throws SQLException {
+    statement.setString(before + 1, destination);
+    statement.setString(before + 2, resource);
+    statement.setLong(before + 3, version);
+    statement.setString(before + 4, "value-" + version);
+    statement.setString(before + 5, operation);
+    statement.setString(before + 6, destination);
+    statement.setString(before + 7, resource);
+    statement.setString(before + 8, operation);
+    statement.setString(before + 9, "fingerprint-" + version);
+  }
+
+  private static void bindSameRows(
+      PreparedStatement pointer,
+      PreparedStatement record,
+      String destination,
+      String resource,
+      long version,
+      String operation)
+      throws SQLException {
+    pointer.setString(1, destination);
+    pointer.setString(2, resource);
+    pointer.setLong(3, version);
+    pointer.setString(4, "value-" + version);
+    pointer.setString(5, operation);
+    record.setString(1, destination);
+    record.setString(2, resource);
+    record.setString(3, operation);
+    record.setString(4, "fingerprint-" + version);
+  }
+
+  /** Diagnostic row: the cheapest round trip, {@code SELECT 1} (no commit, nothing written). */
+  private static Operation roundTrip(DataSource pool) {
+    return () -> {
+      try (Connection connection = pool.getConnection();
+          Statement statement = connection.createStatement()) {
+        statement.executeQuery("SELECT 1").close();
       }
     };
   }
