@@ -14,6 +14,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -45,12 +46,7 @@ class PostgresOneStatementTimeoutTest {
       lock(holder, "SELECT 1 FROM fenceline_lease WHERE resource = ? FOR UPDATE", resource);
 
       StoreException failure =
-          assertTimeoutPreemptively(
-              WITHIN,
-              () ->
-                  catchThrowableOfType(
-                      StoreException.class,
-                      () -> store.leaseIssuer().tryAcquire(resource, "b", Duration.ofMinutes(1))));
+          failureWithin(() -> store.leaseIssuer().tryAcquire(resource, "b", Duration.ofMinutes(1)));
 
       assertThat(failure).hasMessageContaining("longer than the statement timeout of PT0.5S");
       holder.rollback();
@@ -67,20 +63,22 @@ class PostgresOneStatementTimeoutTest {
       lock(holder, "SELECT 1 FROM fenceline_resource WHERE resource = ? FOR UPDATE", resource);
 
       StoreException failure =
-          assertTimeoutPreemptively(
-              WITHIN,
+          failureWithin(
               () ->
-                  catchThrowableOfType(
-                      StoreException.class,
-                      () ->
-                          store
-                              .pointerStore("reports")
-                              .write(token, OperationId.of("v1"), Pointer.to("v1"))));
+                  store
+                      .pointerStore("reports")
+                      .write(token, OperationId.of("v1"), Pointer.to("v1")));
 
       assertThat(failure).hasMessageContaining("longer than the statement timeout of PT0.5S");
       assertThat(failure.outcomeUnknown()).isFalse();
       holder.rollback();
     }
+  }
+
+  /** The step's failure, which must come well before the lock timeout (within {@link #WITHIN}). */
+  private static StoreException failureWithin(ThrowingCallable step) {
+    return assertTimeoutPreemptively(
+        WITHIN, () -> catchThrowableOfType(StoreException.class, step));
   }
 
   private static void lock(Connection holder, String sql, ResourceId resource) throws SQLException {
