@@ -64,11 +64,15 @@ import javax.sql.DataSource;
  *
  * <p>Every fenced step is one transaction: {@code BEGIN IMMEDIATE} on SQLite (the database's write
  * lock), {@code SELECT ... FOR UPDATE} on the resource's control row on PostgreSQL, at READ
- * COMMITTED whatever the session's default (a step that waited for the lock sees what the previous
- * holder committed; a {@link JdbcChange} runs at READ COMMITTED too). On PostgreSQL each step takes
- * as few round trips as possible: a pointer publish, a registration and every lease step are one
- * round trip (a transaction around one call of a server-side function of the schema), a fenced
- * write is the change's statements plus two. Thread-safe; every call takes its own connection.
+ * COMMITTED (a step that waited for the lock sees what the previous holder committed; a {@link
+ * JdbcChange} runs at READ COMMITTED too). If the database's default isolation, read when the store
+ * opens, is another level, every transaction starts with {@code SET TRANSACTION ISOLATION LEVEL
+ * READ COMMITTED} in the same round trip as its first statement. A pool whose sessions are switched
+ * to another level after the store opened makes concurrent steps on one resource fail
+ * (serialization or duplicate-key errors, nothing applied twice) instead of waiting. On PostgreSQL
+ * each step takes as few round trips as possible: a pointer publish, a registration and every lease
+ * step are one round trip (one call of a server-side function of the schema), a fenced write is the
+ * change's statements plus two. Thread-safe; every call takes its own connection.
  *
  * <p>No call waits forever. Defaults, each changeable on the {@link Builder}:
  *
@@ -170,6 +174,7 @@ public final class JdbcStore implements AutoCloseable {
   private final String id;
   private final Duration lockTimeout;
   private final Duration statementTimeout;
+  private final String firstStatementPrefix;
   private final Duration socketTimeout;
   private final String unreachableHint;
   private final boolean unsafeAllowEpochRollbackOnCrash;
@@ -191,6 +196,7 @@ public final class JdbcStore implements AutoCloseable {
     this.tokenKeys = builder.tokenKeys;
     Connection connection = null;
     Optional<String> replication = Optional.empty();
+    boolean readCommittedByDefault = true;
     try {
       connection = connections.open();
       this.dialect = Dialect.of(connection, description);
@@ -204,6 +210,9 @@ public final class JdbcStore implements AutoCloseable {
         checkPostgresIsPrimary(connection);
         checkPostgresDurability(connection);
         replication = checkPostgresReplication(connection);
+        readCommittedByDefault =
+            "read committed"
+                .equalsIgnoreCase(queryString(connection, "SHOW default_transaction_isolation"));
       } else {
         enableWal(connection);
       }
@@ -216,6 +225,8 @@ public final class JdbcStore implements AutoCloseable {
       }
     }
     this.replicationWarning = replication;
+    this.firstStatementPrefix =
+        firstStatementPrefix(readCommittedByDefault, statementTimeout, lockTimeout);
     this.id = inTransaction("create Fenceline's tables", tx -> Schema.migrate(tx, dialect));
     this.retention = builder.retention;
     this.pruning =
@@ -499,14 +510,15 @@ public final class JdbcStore implements AutoCloseable {
    * Runs {@code work}, which sends exactly one statement that changes data: on SQLite an
    * auto-commit statement, its own transaction; on PostgreSQL a whole transaction in one round trip
    * ({@link #oneStatement}: READ COMMITTED, a server-side function that sets its lock timeout
-   * first, {@code COMMIT}). A failure answered by the database committed nothing; one without an
-   * answer, or with one that ended the connection (PostgreSQL {@code 08} states in the exception
-   * chain, socket timeout), may have ({@code outcomeUnknown=true}).
+   * first; an auto-commit statement, or wrapped with its settings and {@code COMMIT}). A failure
+   * answered by the database committed nothing; one without an answer, or with one that ended the
+   * connection (PostgreSQL {@code 08} states in the exception chain, socket timeout), may have
+   * ({@code outcomeUnknown=true}).
    */
   <T> T inOneStatement(String action, TransactionWork<T> work) {
     Connection connection = open(action);
     try {
-      if (dialect == Dialect.POSTGRESQL) {
+      if (dialect == Dialect.POSTGRESQL && !firstStatementPrefix.isEmpty()) {
         // pgjdbc sends BEGIN with the statement, which ends with its own COMMIT (oneStatement).
         connection.setAutoCommit(false);
       }
@@ -524,27 +536,39 @@ public final class JdbcStore implements AutoCloseable {
   }
 
   /**
-   * PostgreSQL: {@code sql} as the first statement of a transaction at READ COMMITTED, whatever the
-   * session's default, under the statement timeout ({@code SET TRANSACTION} and {@code SET LOCAL
-   * statement_timeout} go in the same round trip). Fenced steps rely on READ COMMITTED: after
-   * waiting for a control row's lock they must see what the previous holder committed; REPEATABLE
-   * READ or SERIALIZABLE would fail them instead.
+   * PostgreSQL: {@code sql} as the first statement of a transaction at READ COMMITTED, under the
+   * statement timeout (see {@link #firstStatementPrefix}). Fenced steps rely on READ COMMITTED:
+   * after waiting for a control row's lock they must see what the previous holder committed;
+   * REPEATABLE READ or SERIALIZABLE would fail them instead.
    */
   String firstStatement(String sql) {
-    // Each Execute message starts the statement timer afresh, so the SET LOCAL bounds sql itself.
-    return READ_COMMITTED
-        + (statementTimeout == null
-            ? ""
-            : "SET LOCAL statement_timeout = '" + statementTimeout.toMillis() + "ms'; ")
-        + sql;
+    return firstStatementPrefix + sql;
   }
 
   /**
    * PostgreSQL: {@code sql} as a whole transaction at READ COMMITTED in one round trip, for {@link
-   * #inOneStatement}; read its rows with {@link #rows}.
+   * #inOneStatement}; read its rows with {@link #rows}. Without a {@linkplain #firstStatementPrefix
+   * prefix} that is {@code sql} alone on an auto-commit connection.
    */
   String oneStatement(String sql) {
-    return firstStatement(sql) + "; COMMIT";
+    return firstStatementPrefix.isEmpty() ? sql : firstStatementPrefix + sql + "; COMMIT";
+  }
+
+  /**
+   * What goes before the first statement of a PostgreSQL transaction, in the same round trip:
+   * {@code SET TRANSACTION ISOLATION LEVEL READ COMMITTED} unless the database's default (read when
+   * the store opened) is READ COMMITTED already, and {@code SET LOCAL statement_timeout} if the
+   * statement timeout is below the lock timeout (the first statement's only wait is for the control
+   * row's lock, which the lock timeout ends otherwise; each Execute message starts the statement
+   * timer afresh, so the SET LOCAL bounds that statement itself). Empty in the default setup, so a
+   * one-statement step is one auto-commit statement.
+   */
+  private static String firstStatementPrefix(
+      boolean readCommittedByDefault, Duration statementTimeout, Duration lockTimeout) {
+    return (readCommittedByDefault ? "" : READ_COMMITTED)
+        + (statementTimeout == null || statementTimeout.compareTo(lockTimeout) >= 0
+            ? ""
+            : "SET LOCAL statement_timeout = '" + statementTimeout.toMillis() + "ms'; ");
   }
 
   private static final String READ_COMMITTED = "SET TRANSACTION ISOLATION LEVEL READ COMMITTED; ";
@@ -678,7 +702,7 @@ public final class JdbcStore implements AutoCloseable {
       return;
     }
     // pgjdbc sends BEGIN with the transaction's first statement: no round trip of its own. That
-    // statement sets READ COMMITTED (firstStatement), whatever the session's default.
+    // statement sets READ COMMITTED if the database's default is another level (firstStatement).
     connection.setAutoCommit(false);
     if (setTimeouts) {
       // Transaction-scoped (is_local), so a pooled connection goes back with its own settings.
