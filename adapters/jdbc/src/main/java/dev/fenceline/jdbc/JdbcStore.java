@@ -32,6 +32,7 @@ import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
+import org.sqlite.SQLiteConnection;
 
 /**
  * One SQLite or PostgreSQL database that holds Fenceline's tables, and the components built on it:
@@ -688,8 +689,14 @@ public final class JdbcStore implements AutoCloseable {
 
   /** SQLite: wait up to the lock timeout for another connection's lock instead of failing. */
   private void waitForLocks(Connection connection) throws SQLException {
+    int millis = (int) Math.min(lockTimeout.toMillis(), Integer.MAX_VALUE);
+    if (connection.isWrapperFor(SQLiteConnection.class)) {
+      // The driver's call, not a statement: this runs on every connection of every step.
+      connection.unwrap(SQLiteConnection.class).setBusyTimeout(millis);
+      return;
+    }
     try (Statement statement = connection.createStatement()) {
-      statement.execute("PRAGMA busy_timeout = " + lockTimeout.toMillis());
+      statement.execute("PRAGMA busy_timeout = " + millis);
     }
   }
 

@@ -28,8 +28,9 @@ import org.junit.jupiter.api.io.TempDir;
  * are one statement each (server-side functions), and a fenced write is the change's statements
  * plus two: the control-row step, and the operation record sent together with the COMMIT. SQLite
  * runs in the process (its statements are calls, not round trips) and has no server-side functions:
- * its counts are pinned too, so they do not grow unnoticed. Every SQLite call starts with two
- * statements that check the connection's settings (busy timeout, durability).
+ * its counts are pinned too, so they do not grow unnoticed. Every SQLite call starts with one
+ * statement that checks the connection's durability settings (the busy timeout is set by a driver
+ * call, not a statement).
  */
 class RoundTripCountTest {
 
@@ -93,16 +94,16 @@ class RoundTripCountTest {
     ResourceId resource = fresh("lease");
     Lease first =
         db.counting(
-                () -> issuer.tryAcquire(resource, "worker-a", TTL), 1, 3, "acquire (new resource)")
+                () -> issuer.tryAcquire(resource, "worker-a", TTL), 1, 2, "acquire (new resource)")
             .orElseThrow();
     assertThat(
-            db.counting(() -> issuer.tryAcquire(resource, "worker-b", TTL), 1, 3, "acquire (held)"))
+            db.counting(() -> issuer.tryAcquire(resource, "worker-b", TTL), 1, 2, "acquire (held)"))
         .isEmpty();
-    Lease renewed = db.counting(() -> issuer.renew(first), 1, 3, "renew");
+    Lease renewed = db.counting(() -> issuer.renew(first), 1, 2, "renew");
     assertThat(renewed.token()).isEqualTo(first.token());
-    assertThat(db.counting(() -> issuer.release(first), 1, 3, "release")).isTrue();
+    assertThat(db.counting(() -> issuer.release(first), 1, 2, "release")).isTrue();
     Lease second =
-        db.counting(() -> issuer.tryAcquire(resource, "worker-b", TTL), 1, 3, "acquire (released)")
+        db.counting(() -> issuer.tryAcquire(resource, "worker-b", TTL), 1, 2, "acquire (released)")
             .orElseThrow();
     assertThat(second.epoch()).isEqualTo(Epoch.of(2));
   }
@@ -121,22 +122,22 @@ class RoundTripCountTest {
     JdbcPointerStore pointers = db.store().pointerStore("reports");
     ResourceId resource = fresh("pointer");
     FencingToken token = new FencingToken(db.store().id(), resource, Epoch.of(5), "worker-a");
-    assertThat(db.counting(() -> pointers.register(token), 1, 6, "register (new resource)"))
+    assertThat(db.counting(() -> pointers.register(token), 1, 5, "register (new resource)"))
         .isEqualTo(new Registered(resource, Epoch.of(5), Epoch.NONE));
-    assertThat(db.counting(() -> pointers.register(token), 1, 5, "register (same epoch)"))
+    assertThat(db.counting(() -> pointers.register(token), 1, 4, "register (same epoch)"))
         .isEqualTo(new Registered(resource, Epoch.of(5), Epoch.of(5)));
     var applied =
         db.counting(
             () -> pointers.write(token, OperationId.of("v1"), Pointer.to("v1")),
             1,
-            7,
+            6,
             "pointer publish");
     assertThat(applied).isInstanceOf(Applied.class);
     assertThat(
             db.counting(
                 () -> pointers.write(token, OperationId.of("v1"), Pointer.to("v1")),
                 1,
-                5,
+                4,
                 "pointer publish (retry)"))
         .isEqualTo(new AlreadyApplied(((Applied) applied).receipt()));
     FencingToken newer = new FencingToken(db.store().id(), resource, Epoch.of(6), "worker-b");
@@ -144,18 +145,18 @@ class RoundTripCountTest {
             db.counting(
                 () -> pointers.write(newer, OperationId.of("v2"), Pointer.to("v2")),
                 1,
-                8,
+                7,
                 "pointer publish (newer epoch)"))
         .isInstanceOf(Applied.class);
     assertThat(
             db.counting(
                 () -> pointers.write(token, OperationId.of("v3"), Pointer.to("v3")),
                 1,
-                5,
+                4,
                 "pointer publish (stale)"))
         .isEqualTo(new RejectedStale(resource, Epoch.of(5), Epoch.of(6)));
-    assertThat(db.counting(() -> pointers.current(resource), 1, 3, "current")).isPresent();
-    assertThat(db.counting(() -> pointers.lookup(resource, OperationId.of("v1")), 1, 3, "lookup"))
+    assertThat(db.counting(() -> pointers.current(resource), 1, 2, "current")).isPresent();
+    assertThat(db.counting(() -> pointers.lookup(resource, OperationId.of("v1")), 1, 2, "lookup"))
         .isPresent();
   }
 
@@ -196,21 +197,21 @@ class RoundTripCountTest {
             db.counting(
                 () -> ledger.write(token, OperationId.of("entry-1"), oneStatement),
                 3,
-                8,
+                7,
                 "fenced write with a one-statement change (new resource)"))
         .isInstanceOf(Applied.class);
     assertThat(
             db.counting(
                 () -> ledger.write(token, OperationId.of("entry-2"), oneStatement),
                 3,
-                7,
+                6,
                 "fenced write with a one-statement change"))
         .isInstanceOf(Applied.class);
     assertThat(
             db.counting(
                 () -> ledger.write(token, OperationId.of("entry-2"), oneStatement),
                 2,
-                5,
+                4,
                 "fenced write (retry)"))
         .isInstanceOf(AlreadyApplied.class);
   }
