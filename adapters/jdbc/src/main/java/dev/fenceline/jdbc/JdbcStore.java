@@ -226,8 +226,7 @@ public final class JdbcStore implements AutoCloseable {
       }
     }
     this.replicationWarning = replication;
-    this.firstStatementPrefix =
-        firstStatementPrefix(readCommittedByDefault, statementTimeout, lockTimeout);
+    this.firstStatementPrefix = firstStatementPrefix(readCommittedByDefault, statementTimeout);
     this.id = inTransaction("create Fenceline's tables", tx -> Schema.migrate(tx, dialect));
     this.retention = builder.retention;
     this.pruning =
@@ -558,16 +557,17 @@ public final class JdbcStore implements AutoCloseable {
   /**
    * What goes before the first statement of a PostgreSQL transaction, in the same round trip:
    * {@code SET TRANSACTION ISOLATION LEVEL READ COMMITTED} unless the database's default (read when
-   * the store opened) is READ COMMITTED already, and {@code SET LOCAL statement_timeout} if the
-   * statement timeout is below the lock timeout (the first statement's only wait is for the control
-   * row's lock, which the lock timeout ends otherwise; each Execute message starts the statement
-   * timer afresh, so the SET LOCAL bounds that statement itself). Empty in the default setup, so a
-   * one-statement step is one auto-commit statement.
+   * the store opened) is READ COMMITTED already, and {@code SET LOCAL statement_timeout} unless the
+   * URL sets its own (each Execute message starts the statement timer afresh, so the SET LOCAL
+   * bounds that statement itself; a {@code set_config} inside the statement would only bound the
+   * next ones). The lock timeout does not replace it: it bounds each lock wait, not the statement
+   * (several waits, triggers, I/O). Empty only then, so a one-statement step is one auto-commit
+   * statement.
    */
   private static String firstStatementPrefix(
-      boolean readCommittedByDefault, Duration statementTimeout, Duration lockTimeout) {
+      boolean readCommittedByDefault, Duration statementTimeout) {
     return (readCommittedByDefault ? "" : READ_COMMITTED)
-        + (statementTimeout == null || statementTimeout.compareTo(lockTimeout) >= 0
+        + (statementTimeout == null
             ? ""
             : "SET LOCAL statement_timeout = '" + statementTimeout.toMillis() + "ms'; ");
   }

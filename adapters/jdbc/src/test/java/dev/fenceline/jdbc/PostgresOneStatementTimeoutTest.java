@@ -13,6 +13,7 @@ import dev.fenceline.spi.StoreException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
@@ -72,6 +73,44 @@ class PostgresOneStatementTimeoutTest {
       assertThat(failure).hasMessageContaining("longer than the statement timeout of PT0.5S");
       assertThat(failure.outcomeUnknown()).isFalse();
       holder.rollback();
+    }
+  }
+
+  @Test
+  void aPointerPublishRunningLongEndsAtTheStatementTimeoutAlsoWhenItIsNotBelowTheLockTimeout()
+      throws SQLException {
+    // The statement's time is not only lock waits (a trigger, a slow disk, several lock waits in
+    // one statement): a statement timeout equal to the lock timeout must still bound it.
+    TestDatabase database =
+        PostgresDatabase.shared()
+            .newDatabase("slow_publish_" + Long.toHexString(System.nanoTime()));
+    ResourceId resource = ResourceId.of("one-statement/slow-pointer");
+    try (JdbcStore store =
+            database
+                .storeBuilder()
+                .lockTimeout(Duration.ofMillis(500))
+                .statementTimeout(Duration.ofMillis(500))
+                .build();
+        Connection admin = database.connect();
+        Statement statement = admin.createStatement()) {
+      FencingToken token = new FencingToken(store.id(), resource, Epoch.of(1), "worker");
+      store.pointerStore("reports").register(token);
+      statement.execute(
+          "CREATE FUNCTION slow_insert() RETURNS trigger LANGUAGE plpgsql AS $$"
+              + " BEGIN PERFORM pg_sleep(3); RETURN NEW; END $$");
+      statement.execute(
+          "CREATE TRIGGER slow_insert BEFORE INSERT ON fenceline_pointer"
+              + " FOR EACH ROW EXECUTE FUNCTION slow_insert()");
+
+      StoreException failure =
+          failureWithin(
+              () ->
+                  store
+                      .pointerStore("reports")
+                      .write(token, OperationId.of("v1"), Pointer.to("v1")));
+
+      assertThat(failure).hasMessageContaining("longer than the statement timeout of PT0.5S");
+      assertThat(failure.outcomeUnknown()).isFalse();
     }
   }
 
