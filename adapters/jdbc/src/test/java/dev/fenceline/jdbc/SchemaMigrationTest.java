@@ -240,6 +240,32 @@ class SchemaMigrationTest {
   }
 
   @Test
+  void postgresFunctionsOfThisBuildAreLeftAsTheyAre() throws SQLException {
+    TestDatabase database =
+        PostgresDatabase.shared().newDatabase("same_body_" + Long.toHexString(System.nanoTime()));
+    database.openStore().close();
+    String versions =
+        "SELECT string_agg(proname || ':' || xmin, ',' ORDER BY proname) FROM pg_proc"
+            + " WHERE proname LIKE 'fenceline\\_%'";
+    String before = queryString(database, versions);
+
+    database.openStore().close();
+
+    assertThat(queryString(database, versions))
+        .as("the bodies read back from pg_proc equal this build's, so nothing is replaced")
+        .isEqualTo(before);
+  }
+
+  private static String queryString(TestDatabase database, String sql) throws SQLException {
+    try (Connection connection = database.connect();
+        Statement statement = connection.createStatement();
+        ResultSet rows = statement.executeQuery(sql)) {
+      rows.next();
+      return rows.getString(1);
+    }
+  }
+
+  @Test
   void postgresTablesCreatedByHandWithoutTheFunctionsGetThem() throws SQLException {
     TestDatabase database =
         PostgresDatabase.shared().newDatabase("by_hand_" + Long.toHexString(System.nanoTime()));
