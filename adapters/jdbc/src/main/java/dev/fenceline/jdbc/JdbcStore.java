@@ -70,7 +70,9 @@ import org.sqlite.SQLiteConnection;
  * opens, is another level, every transaction starts with {@code SET TRANSACTION ISOLATION LEVEL
  * READ COMMITTED} in the same round trip as its first statement. A pool whose sessions are switched
  * to another level after the store opened makes concurrent steps on one resource fail
- * (serialization or duplicate-key errors, nothing applied twice) instead of waiting. On PostgreSQL
+ * (serialization or duplicate-key errors, nothing applied twice) instead of waiting, and a {@link
+ * JdbcChange} that computes its writes from what it reads may then read a snapshot taken before the
+ * control row's lock: keep such pools at READ COMMITTED, or open the store again. On PostgreSQL
  * each step takes as few round trips as possible: a pointer publish, a registration and every lease
  * step are one round trip (one call of a server-side function of the schema), a fenced write is the
  * change's statements plus two. Thread-safe; every call takes its own connection.
