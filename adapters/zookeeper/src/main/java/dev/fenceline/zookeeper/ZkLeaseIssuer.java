@@ -1,0 +1,357 @@
+package dev.fenceline.zookeeper;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.fenceline.spi.Epoch;
+import dev.fenceline.spi.FencingToken;
+import dev.fenceline.spi.Lease;
+import dev.fenceline.spi.LeaseIssuer;
+import dev.fenceline.spi.LeaseLostException;
+import dev.fenceline.spi.LeaseStatus;
+import dev.fenceline.spi.ResourceId;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import org.apache.curator.framework.api.transaction.CuratorOp;
+import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.data.Stat;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * A {@link LeaseIssuer} on a ZooKeeper ensemble; obtain it from {@link ZkStore#leaseIssuer()}.
+ *
+ * <p><b>Epochs.</b> Per resource one persistent lease node holds the epoch, the holder and the
+ * lease length. It is never deleted and only changed by versioned writes: an acquire reads it and
+ * writes epoch + 1 in a multi-operation transaction that fails if anyone changed the node since.
+ * ZooKeeper acknowledges a transaction only once a quorum logged it, so an epoch handed out is
+ * never handed out again, also after the leader is lost or the whole ensemble restarts.
+ *
+ * <p><b>Expiry, decided by the ensemble.</b> A lease is held while both hold:
+ *
+ * <ul>
+ *   <li>its ttl has not passed by the ensemble's clock: it runs from the time the leader stamped on
+ *       the transaction that granted or last renewed it ({@code mtime}), compared with the time
+ *       stamped on a write the issuer makes to {@code <root>/clock} before each decision; and
+ *   <li>the holder's ZooKeeper session lives: the granting transaction also creates an ephemeral
+ *       {@code holder} node owned by the acquiring client's session, which the ensemble deletes
+ *       when it expires the session (the client was cut off for longer than the session timeout, or
+ *       closed).
+ * </ul>
+ *
+ * No worker's clock takes part. The ensemble servers' clocks should be synchronized (NTP): after a
+ * leader change the new leader's clock stamps the writes, and a skew between servers lengthens or
+ * shortens leases by that much (it never lets two leases share an epoch). Renewals must come from
+ * the client (session) that acquired the lease.
+ *
+ * <p>Costs per step (round trips to the ensemble): acquire 4 (clock write, lease read, holder
+ * check, transaction), renew 4, release 3 (sync, read, transaction), status 3. Thread-safe.
+ */
+public final class ZkLeaseIssuer implements LeaseIssuer {
+
+  private final ZkStore store;
+  private final ZkPaths paths;
+
+  ZkLeaseIssuer(ZkStore store) {
+    this.store = requireNonNull(store, "store is null");
+    this.paths = store.paths();
+  }
+
+  /**
+   * The store's identity ({@link ZkStore#id()}): every issuer on the root path shares the epochs.
+   */
+  @Override
+  public String id() {
+    return store.id();
+  }
+
+  @Override
+  public Optional<Lease> tryAcquire(ResourceId resource, String holder, Duration ttl) {
+    requireNonNull(resource, "resource is null");
+    FencingToken.validateHolder(holder);
+    long ttlMillis = ttlMillis(resource, ttl);
+    String action = "acquire the lease on " + resource;
+    while (true) {
+      Instant now = store.ensembleNow(action);
+      Current current = current(resource, action, true);
+      if (current.held(now)) {
+        return Optional.empty();
+      }
+      String nonce = UUID.randomUUID().toString();
+      LeaseNode next = new LeaseNode(current.lease().epoch() + 1, holder, ttlMillis, nonce);
+      List<CuratorOp> ops = new ArrayList<>();
+      ops.add(store.setData(paths.lease(resource), next.toJson(), current.stat().getVersion()));
+      current
+          .holder()
+          .ifPresent(stat -> ops.add(store.delete(paths.holder(resource), stat.getVersion())));
+      ops.add(
+          store.create(
+              paths.holder(resource),
+              (holder + "@" + next.epoch()).getBytes(StandardCharsets.UTF_8),
+              CreateMode.EPHEMERAL));
+      Optional<Stat> granted = commit(resource, ops, nonce, action);
+      if (granted.isPresent()) {
+        FencingToken token =
+            store.sign(new FencingToken(store.id(), resource, Epoch.of(next.epoch()), holder));
+        return Optional.of(new Lease(token, expiresAt(granted.get(), ttlMillis), ttl));
+      }
+    }
+  }
+
+  @Override
+  public Lease renew(Lease lease) {
+    requireNonNull(lease, "lease is null");
+    ResourceId resource = lease.resource();
+    long ttlMillis = ttlMillis(resource, lease.ttl());
+    if (!lease.token().issuer().equals(store.id())) {
+      throw lost(lease, "it was issued by " + lease.token().issuer() + ", not by " + store.id());
+    }
+    String action = "renew the lease " + lease.token();
+    while (true) {
+      Instant now = store.ensembleNow(action);
+      Current current = current(resource, action, false);
+      String reason = reasonLost(current, lease, now, store.sessionId(action));
+      if (reason != null) {
+        throw lost(lease, reason);
+      }
+      String nonce = UUID.randomUUID().toString();
+      LeaseNode next =
+          new LeaseNode(lease.epoch().value(), lease.token().holder(), ttlMillis, nonce);
+      List<CuratorOp> ops =
+          List.of(
+              store.setData(paths.lease(resource), next.toJson(), current.stat().getVersion()),
+              store.check(paths.holder(resource), current.holder().orElseThrow().getVersion()));
+      Optional<Stat> renewed = commit(resource, ops, nonce, action);
+      if (renewed.isPresent()) {
+        return new Lease(lease.token(), expiresAt(renewed.get(), ttlMillis), lease.ttl());
+      }
+    }
+  }
+
+  @Override
+  public boolean release(Lease lease) {
+    requireNonNull(lease, "lease is null");
+    if (!lease.token().issuer().equals(store.id())) {
+      return false; // another issuer's lease is never current here
+    }
+    ResourceId resource = lease.resource();
+    String action = "release the lease " + lease.token();
+    while (true) {
+      store.sync(paths.lease(resource), action);
+      Current current = current(resource, action, false);
+      LeaseNode node = current.lease();
+      if (node.epoch() != lease.epoch().value()
+          || node.holder() == null
+          || !node.holder().equals(lease.token().holder())) {
+        return false;
+      }
+      String nonce = UUID.randomUUID().toString();
+      LeaseNode next = new LeaseNode(node.epoch(), null, node.ttlMillis(), nonce);
+      List<CuratorOp> ops = new ArrayList<>();
+      ops.add(store.setData(paths.lease(resource), next.toJson(), current.stat().getVersion()));
+      current
+          .holder()
+          .ifPresent(stat -> ops.add(store.delete(paths.holder(resource), stat.getVersion())));
+      if (commit(resource, ops, nonce, action).isPresent()) {
+        return true;
+      }
+    }
+  }
+
+  @Override
+  public LeaseStatus status(ResourceId resource) {
+    requireNonNull(resource, "resource is null");
+    String action = "read the lease status of " + resource;
+    Instant now = store.ensembleNow(action);
+    Current current = current(resource, action, false);
+    LeaseNode node = current.lease();
+    if (node.epoch() == 0) {
+      return new LeaseStatus(resource, Epoch.NONE, Optional.empty(), Optional.empty(), false);
+    }
+    if (node.holder() == null) {
+      return new LeaseStatus(
+          resource, Epoch.of(node.epoch()), Optional.empty(), Optional.empty(), false);
+    }
+    return new LeaseStatus(
+        resource,
+        Epoch.of(node.epoch()),
+        Optional.of(node.holder()),
+        Optional.of(expiresAt(current.stat(), node.ttlMillis())),
+        current.held(now));
+  }
+
+  @Override
+  public String toString() {
+    return "ZkLeaseIssuer[" + store.location() + "]";
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  /** The lease node as read (epoch 0 and no stat version if it does not exist) and the holder. */
+  private record Current(LeaseNode lease, Stat stat, Optional<Stat> holder) {
+
+    boolean held(Instant now) {
+      return lease.holder() != null
+          && holder.isPresent()
+          && now.isBefore(expiresAt(stat, lease.ttlMillis()));
+    }
+  }
+
+  /**
+   * Reads the lease node and the holder node. With {@code create}, a missing lease node is created
+   * first (epoch 0, free), so every later change is a versioned write of an existing node.
+   */
+  private Current current(ResourceId resource, String action, boolean create) {
+    String path = paths.lease(resource);
+    Optional<ZkStore.Node> read = store.read(path, action);
+    if (read.isEmpty() && create) {
+      store.ensure(path, LeaseNode.NONE.toJson(), action);
+      read = store.read(path, action);
+    }
+    if (read.isEmpty()) {
+      return new Current(LeaseNode.NONE, new Stat(), Optional.empty());
+    }
+    LeaseNode lease = LeaseNode.parse(read.get().data(), path);
+    return new Current(lease, read.get().stat(), store.exists(paths.holder(resource), action));
+  }
+
+  /**
+   * Commits a transaction whose first operation writes the lease node with {@code nonce}.
+   *
+   * @return the lease node's new stat, or empty if another step changed the nodes first (read again
+   *     and decide again)
+   */
+  private Optional<Stat> commit(
+      ResourceId resource, List<CuratorOp> ops, String nonce, String action) {
+    Optional<List<CuratorTransactionResult>> results = store.multi(ops, action);
+    if (results.isPresent()) {
+      return Optional.of(results.get().get(0).getResultStat());
+    }
+    // Refused: maybe because Curator re-sent it after a lost answer and the first attempt landed.
+    String path = paths.lease(resource);
+    Optional<ZkStore.Node> read = store.read(path, action);
+    if (read.isPresent() && nonce.equals(LeaseNode.parse(read.get().data(), path).attempt())) {
+      return Optional.of(read.get().stat());
+    }
+    return Optional.empty();
+  }
+
+  private static String reasonLost(Current current, Lease lease, Instant now, long session) {
+    LeaseNode node = current.lease();
+    if (node.epoch() < lease.epoch().value()) {
+      return "this issuer never handed out epoch " + lease.epoch();
+    }
+    if (node.epoch() > lease.epoch().value()) {
+      return "epoch "
+          + node.epoch()
+          + " was issued since"
+          + (node.holder() == null ? "" : " (to " + node.holder() + ")");
+    }
+    if (node.holder() == null) {
+      return "it was released";
+    }
+    if (!node.holder().equals(lease.token().holder())) {
+      return "epoch "
+          + lease.epoch()
+          + " is held by "
+          + node.holder()
+          + ", not by "
+          + lease.token().holder();
+    }
+    if (current.holder().isEmpty()) {
+      return "the ensemble expired the ZooKeeper session that acquired it (the holder was cut off"
+          + " for longer than the session timeout, or its client was closed)";
+    }
+    Instant expiresAt = expiresAt(current.stat(), node.ttlMillis());
+    if (!now.isBefore(expiresAt)) {
+      return "it expired at " + expiresAt + " by the ensemble's clock";
+    }
+    if (current.holder().get().getEphemeralOwner() != session) {
+      return "it belongs to ZooKeeper session 0x"
+          + Long.toHexString(current.holder().get().getEphemeralOwner())
+          + ", not to this client's session 0x"
+          + Long.toHexString(session)
+          + " (renew it through the client that acquired it)";
+    }
+    return null;
+  }
+
+  private static Instant expiresAt(Stat stat, long ttlMillis) {
+    long mtime = stat.getMtime();
+    return Instant.ofEpochMilli(
+        mtime > Long.MAX_VALUE - ttlMillis ? Long.MAX_VALUE : mtime + ttlMillis);
+  }
+
+  private static LeaseLostException lost(Lease lease, String reason) {
+    return new LeaseLostException(
+        lease.token(),
+        "Cannot renew lease "
+            + lease.token()
+            + ": "
+            + reason
+            + " (stop working on it; acquire again for a new epoch)");
+  }
+
+  private static long ttlMillis(ResourceId resource, Duration ttl) {
+    requireNonNull(ttl, "ttl is null");
+    if (ttl.isNegative() || ttl.toMillis() < 1) {
+      throw new IllegalArgumentException(
+          "Cannot lease "
+              + resource
+              + " for "
+              + ttl
+              + ": the ttl must be at least 1 ms (e.g. PT30S)");
+    }
+    return ttl.toMillis();
+  }
+
+  /**
+   * The lease node's content.
+   *
+   * @param epoch the newest epoch handed out, 0 if none
+   * @param holder the holder, or null if released or never leased
+   * @param ttlMillis the lease length, counted from the node's {@code mtime}
+   * @param attempt the nonce of the transaction that wrote it (recognizes a landed retry)
+   */
+  record LeaseNode(long epoch, String holder, long ttlMillis, String attempt) {
+
+    static final LeaseNode NONE = new LeaseNode(0, null, 0, "");
+
+    byte[] toJson() {
+      ObjectNode root = Json.object();
+      root.put("epoch", epoch);
+      if (holder == null) {
+        root.putNull("holder");
+      } else {
+        root.put("holder", holder);
+      }
+      root.put("ttlMs", ttlMillis);
+      root.put("attempt", attempt);
+      return Json.bytes(root);
+    }
+
+    static LeaseNode parse(byte[] data, String path) {
+      JsonNode root = Json.root(data, "lease node", path);
+      try {
+        long epoch = Json.longField(root, "epoch");
+        long ttl = Json.longField(root, "ttlMs");
+        if (epoch < 0 || ttl < 0) {
+          throw new IllegalArgumentException(
+              "epoch " + epoch + " or ttlMs " + ttl + " is negative");
+        }
+        String holder = Json.nullableString(root, "holder");
+        if (holder != null) {
+          FencingToken.validateHolder(holder);
+        }
+        return new LeaseNode(epoch, holder, ttl, Json.stringField(root, "attempt"));
+      } catch (IllegalArgumentException e) {
+        throw Json.unreadable("lease node", path, e.getMessage(), e);
+      }
+    }
+  }
+}

@@ -1,0 +1,123 @@
+package dev.fenceline.zookeeper;
+
+import dev.fenceline.spi.OperationId;
+import dev.fenceline.spi.ResourceId;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.regex.Pattern;
+
+/**
+ * Where a {@link ZkStore} keeps its nodes under its root path ({@code <r>} is the resource ID with
+ * every {@code /} replaced by {@code !}, so every resource is one node name and resources whose IDs
+ * nest never share nodes):
+ *
+ * <ul>
+ *   <li>{@code <root>/store}: the store's identity, created once (persistent);
+ *   <li>{@code <root>/clock}: written before every issuer decision; the ensemble stamps the write
+ *       with its time ({@code mtime}), which is the issuer's clock;
+ *   <li>{@code <root>/leases/<r>}: per resource the lease and its epoch (persistent, never deleted,
+ *       changed only by versioned writes);
+ *   <li>{@code <root>/leases/<r>/holder}: an ephemeral node of the holder's session, created in the
+ *       same transaction that grants the lease; the ensemble deletes it when the session expires;
+ *   <li>{@code <root>/pointers/<r>}: per resource the control node: the registered epoch, its
+ *       issuer and every destination name's current pointer (changed only by versioned writes);
+ *   <li>{@code <root>/pointers/<r>/<name>:v:<20-digit version>}: every pointer version (immutable);
+ *   <li>{@code <root>/pointers/<r>/<name>:o:<sha256 of the operation>}: every operation's receipt
+ *       (immutable).
+ * </ul>
+ *
+ * <p>Destination names are {@code [a-z0-9._-]}, so {@code :} cannot occur in them and a child's
+ * name maps to exactly one (name, kind, key).
+ */
+final class ZkPaths {
+
+  private static final Pattern ROOT = Pattern.compile("(/[A-Za-z0-9._-]+)+");
+
+  private final String root;
+
+  ZkPaths(String root) {
+    this.root = validateRoot(root);
+  }
+
+  /**
+   * Checks a root path: absolute, {@code /}-separated segments of {@code [A-Za-z0-9._-]}, no {@code
+   * .} or {@code ..}, not ZooKeeper's own {@code /zookeeper}.
+   *
+   * @throws IllegalArgumentException naming the value and the fix
+   */
+  static String validateRoot(String root) {
+    if (root == null
+        || !ROOT.matcher(root).matches()
+        || root.contains("/./")
+        || root.contains("/../")
+        || root.endsWith("/.")
+        || root.endsWith("/..")
+        || root.equals("/zookeeper")
+        || root.startsWith("/zookeeper/")) {
+      throw new IllegalArgumentException(
+          "Cannot use ZooKeeper root path "
+              + (root == null ? "null" : "\"" + root + "\"")
+              + ": write an absolute path of segments from [A-Za-z0-9._-], such as /fenceline or"
+              + " /apps/reports/fenceline (not /zookeeper, no trailing '/')");
+    }
+    return root;
+  }
+
+  String root() {
+    return root;
+  }
+
+  String store() {
+    return root + "/store";
+  }
+
+  String clock() {
+    return root + "/clock";
+  }
+
+  String leases() {
+    return root + "/leases";
+  }
+
+  String lease(ResourceId resource) {
+    return leases() + "/" + segment(resource);
+  }
+
+  String holder(ResourceId resource) {
+    return lease(resource) + "/holder";
+  }
+
+  String pointers() {
+    return root + "/pointers";
+  }
+
+  String control(ResourceId resource) {
+    return pointers() + "/" + segment(resource);
+  }
+
+  String version(String name, ResourceId resource, long version) {
+    return control(resource) + "/" + name + ":v:" + "%020d".formatted(version);
+  }
+
+  String operation(String name, ResourceId resource, OperationId operation) {
+    return control(resource) + "/" + name + ":o:" + sha256(operation);
+  }
+
+  /** The resource as one node name: {@code reports/nightly} is {@code reports!nightly}. */
+  static String segment(ResourceId resource) {
+    return resource.value().replace('/', '!');
+  }
+
+  private static String sha256(OperationId operation) {
+    try {
+      return HexFormat.of()
+          .formatHex(
+              MessageDigest.getInstance("SHA-256")
+                  .digest(operation.value().getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java platform has SHA-256", e);
+    }
+  }
+}

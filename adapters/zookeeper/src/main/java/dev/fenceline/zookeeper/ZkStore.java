@@ -1,0 +1,660 @@
+package dev.fenceline.zookeeper;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.fenceline.spi.Destination;
+import dev.fenceline.spi.FencingToken;
+import dev.fenceline.spi.StepListener;
+import dev.fenceline.spi.StoreException;
+import dev.fenceline.spi.TokenKeys;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Pattern;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.api.ACLProvider;
+import org.apache.curator.framework.api.transaction.CuratorOp;
+import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
+import org.apache.curator.retry.BoundedExponentialBackoffRetry;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.client.ZKClientConfig;
+import org.apache.zookeeper.data.ACL;
+import org.apache.zookeeper.data.Stat;
+
+/**
+ * A ZooKeeper ensemble (under a root path) and the Fenceline components built on it: a {@link
+ * ZkLeaseIssuer} whose epochs and expiry the ensemble decides, and {@link ZkPointerStore}s that
+ * fence publishing with versioned multi-operation transactions. Every node lives under {@link
+ * Builder#rootPath} (see {@link ZkPaths} for the layout).
+ *
+ * <p>The store talks to ZooKeeper through Apache Curator. It either builds and owns a client
+ * ({@link #builder(String)}: connect string, session and connection timeouts, digest or SASL
+ * authentication, ACL) or uses one the application already runs ({@link
+ * #builder(CuratorFramework)}), which it then neither starts nor closes. Credentials are never
+ * shown in messages or {@link #toString()}.
+ *
+ * <p>Thread-safe.
+ */
+public final class ZkStore implements AutoCloseable {
+
+  /** The default root path: {@value}. */
+  public static final String DEFAULT_ROOT = "/fenceline";
+
+  /** The default session timeout: 30 s (the ensemble may grant a value between its bounds). */
+  public static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofSeconds(30);
+
+  /** The default connection timeout: 10 s. */
+  public static final Duration DEFAULT_CONNECTION_TIMEOUT = Duration.ofSeconds(10);
+
+  private static final Pattern STORE_ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+
+  private final CuratorFramework client;
+  private final boolean owned;
+  private final ZkPaths paths;
+  private final String shown;
+  private final TokenKeys tokenKeys;
+  private final Duration connectionTimeout;
+  private final String id;
+  private final List<ACL> acls;
+
+  private ZkStore(
+      Builder builder, CuratorFramework client, boolean owned, String shown, List<ACL> acls) {
+    this.client = client;
+    this.acls = acls;
+    this.owned = owned;
+    this.paths = new ZkPaths(builder.rootPath);
+    this.shown = shown + builder.rootPath;
+    this.tokenKeys = builder.tokenKeys;
+    this.connectionTimeout = builder.connectionTimeout;
+    awaitConnected();
+    for (String path : List.of(paths.root(), paths.leases(), paths.pointers(), paths.clock())) {
+      ensure(path, "create " + path);
+    }
+    this.id = "zk-" + loadId();
+  }
+
+  /**
+   * A builder for a store that connects to {@code connectString} ({@code host:port,host:port,...},
+   * optionally with a chroot suffix) with its own Curator client.
+   */
+  public static Builder builder(String connectString) {
+    requireNonNull(connectString, "connectString is null");
+    if (connectString.isBlank()) {
+      throw new IllegalArgumentException(
+          "Cannot connect to ZooKeeper: the connect string is blank (write host:port[,host:port...],"
+              + " e.g. zk1:2181,zk2:2181,zk3:2181)");
+    }
+    return new Builder(connectString, null);
+  }
+
+  /**
+   * A builder for a store on a Curator client the application already started and keeps owning: the
+   * store does not close it, and the builder's connection settings (timeouts, authentication, ACL
+   * provider) are the client's own. The ACL of the nodes the store creates is still {@link
+   * Builder#acl}.
+   */
+  public static Builder builder(CuratorFramework client) {
+    return new Builder(null, requireNonNull(client, "client is null"));
+  }
+
+  /**
+   * The store's identity: {@code zk-} and a random ID created once per root path, the same in every
+   * process. It is the issuer identity of {@link #leaseIssuer()} and the {@code storeId} of every
+   * pointer store.
+   */
+  public String id() {
+    return id;
+  }
+
+  /** {@code zookeeper://<connect string><root>}, as shown in messages. */
+  public String location() {
+    return shown;
+  }
+
+  /** The lease issuer on this ensemble (every instance shares the epochs). */
+  public ZkLeaseIssuer leaseIssuer() {
+    return new ZkLeaseIssuer(this);
+  }
+
+  /**
+   * The pointer store named {@code name}: its pointers and operation records are kept apart from
+   * other names', the registered epochs are shared by every name on the resource.
+   *
+   * @throws IllegalArgumentException if the name breaks {@link Destination#NAME}
+   */
+  public ZkPointerStore pointerStore(String name) {
+    return pointerStore(name, StepListener.NONE);
+  }
+
+  /**
+   * A pointer store named {@code name} that reports its steps to {@code steps} (tests, tracing).
+   *
+   * @see #pointerStore(String)
+   */
+  public ZkPointerStore pointerStore(String name, StepListener steps) {
+    return new ZkPointerStore(this, name, requireNonNull(steps, "steps is null"));
+  }
+
+  /** The Curator client (tests). */
+  CuratorFramework client() {
+    return client;
+  }
+
+  ZkPaths paths() {
+    return paths;
+  }
+
+  /** The client's current session (a new one after the ensemble expired the last). */
+  long sessionId(String action) {
+    try {
+      return client.getZookeeperClient().getZooKeeper().getSessionId();
+    } catch (Exception e) {
+      throw failure(action + " (read the session)", e, false);
+    }
+  }
+
+  String shown() {
+    return shown;
+  }
+
+  FencingToken sign(FencingToken token) {
+    return tokenKeys == null ? token : tokenKeys.sign(token);
+  }
+
+  void verify(FencingToken token, String action) {
+    if (tokenKeys != null) {
+      tokenKeys.verify(token, action);
+    }
+  }
+
+  /** Closes the Curator client if the store built it; a client passed in stays open. */
+  @Override
+  public void close() {
+    if (owned) {
+      client.close();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "ZkStore[" + shown + "]";
+  }
+
+  // ---- operations shared by the issuer and the pointer stores ------------------------------
+
+  /** A node's data and its stat. */
+  record Node(byte[] data, Stat stat) {}
+
+  /**
+   * The ensemble's time now: writes the clock node (never refused) and returns the time the leader
+   * stamped on the write. A read issued after it on this client sees every change committed before
+   * it began, so it also serves as the {@code sync} before a deciding read.
+   */
+  Instant ensembleNow(String action) {
+    try {
+      Stat stat = client.setData().forPath(paths.clock(), new byte[0]);
+      return Instant.ofEpochMilli(stat.getMtime());
+    } catch (Exception e) {
+      throw failure(action + " (write the clock node " + paths.clock() + ")", e, false);
+    }
+  }
+
+  /**
+   * Makes the next reads of this client see every change committed before this call (ZooKeeper's
+   * {@code sync} through the leader), so a read that decides something is linearizable (R5).
+   */
+  void sync(String path, String action) {
+    CountDownLatch done = new CountDownLatch(1);
+    AtomicReference<KeeperException.Code> result = new AtomicReference<>();
+    try {
+      client
+          .sync()
+          .inBackground(
+              (curator, event) -> {
+                result.set(KeeperException.Code.get(event.getResultCode()));
+                done.countDown();
+              })
+          .forPath(path);
+      if (!done.await(syncWaitMillis(), TimeUnit.MILLISECONDS)) {
+        throw new StoreException(
+            "Cannot "
+                + action
+                + ": the sync with the ZooKeeper leader did not answer within "
+                + Duration.ofMillis(syncWaitMillis())
+                + " at "
+                + shown
+                + " (is a quorum of the ensemble up and reachable?)",
+            null,
+            false);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StoreException("Cannot " + action + ": interrupted during the sync", e, false);
+    } catch (StoreException e) {
+      throw e;
+    } catch (Exception e) {
+      throw failure(action + " (sync)", e, false);
+    }
+    KeeperException.Code code = result.get();
+    if (code != KeeperException.Code.OK && code != KeeperException.Code.NONODE) {
+      throw failure(action + " (sync)", KeeperException.create(code, path), false);
+    }
+  }
+
+  private long syncWaitMillis() {
+    return connectionTimeout.toMillis() * 2;
+  }
+
+  /** The node at {@code path}, or empty if it does not exist. */
+  Optional<Node> read(String path, String action) {
+    try {
+      Stat stat = new Stat();
+      byte[] data = client.getData().storingStatIn(stat).forPath(path);
+      return Optional.of(new Node(data == null ? new byte[0] : data, stat));
+    } catch (KeeperException.NoNodeException e) {
+      return Optional.empty();
+    } catch (Exception e) {
+      throw failure(action + " (read " + path + ")", e, false);
+    }
+  }
+
+  /** The stat of the node at {@code path}, or empty if it does not exist. */
+  Optional<Stat> exists(String path, String action) {
+    try {
+      return Optional.ofNullable(client.checkExists().forPath(path));
+    } catch (Exception e) {
+      throw failure(action + " (check " + path + ")", e, false);
+    }
+  }
+
+  /**
+   * Creates a persistent node with {@code data} unless one exists (its data is then left as it is).
+   * A create whose answer was lost and that Curator retried finds its own node: the same.
+   */
+  void ensure(String path, byte[] data, String action) {
+    try {
+      client.create().withMode(CreateMode.PERSISTENT).withACL(acls).forPath(path, data);
+    } catch (KeeperException.NodeExistsException e) {
+      // Created before, by this or another process.
+    } catch (Exception e) {
+      throw failure(action + " (create " + path + ")", e, false);
+    }
+  }
+
+  private void ensure(String path, String action) {
+    ensure(path, new byte[0], action);
+  }
+
+  /** A transaction operation that creates {@code path} with {@code data} and the store's ACL. */
+  CuratorOp create(String path, byte[] data, CreateMode mode) {
+    try {
+      return client.transactionOp().create().withMode(mode).withACL(acls).forPath(path, data);
+    } catch (Exception e) {
+      throw new IllegalStateException("Curator refused to build a create operation", e);
+    }
+  }
+
+  /**
+   * A transaction operation that sets the data of {@code path} if its version is {@code version}.
+   */
+  CuratorOp setData(String path, byte[] data, int version) {
+    try {
+      return client.transactionOp().setData().withVersion(version).forPath(path, data);
+    } catch (Exception e) {
+      throw new IllegalStateException("Curator refused to build a setData operation", e);
+    }
+  }
+
+  /** A transaction operation that deletes {@code path} if its version is {@code version}. */
+  CuratorOp delete(String path, int version) {
+    try {
+      return client.transactionOp().delete().withVersion(version).forPath(path);
+    } catch (Exception e) {
+      throw new IllegalStateException("Curator refused to build a delete operation", e);
+    }
+  }
+
+  /** A transaction operation that checks that {@code path} is at {@code version}. */
+  CuratorOp check(String path, int version) {
+    try {
+      return client.transactionOp().check().withVersion(version).forPath(path);
+    } catch (Exception e) {
+      throw new IllegalStateException("Curator refused to build a check operation", e);
+    }
+  }
+
+  /**
+   * Runs {@code ops} as one ZooKeeper multi-operation transaction: all or nothing.
+   *
+   * @return the results, or empty if the ensemble refused the transaction because a version check
+   *     or an existence check failed (another step changed a node since it was read; nothing of the
+   *     transaction was applied, but an earlier attempt Curator sent after a lost answer may have
+   *     been)
+   * @throws StoreException if the ensemble could not be reached or refused otherwise; {@link
+   *     StoreException#outcomeUnknown()} is true if the transaction may have been applied
+   */
+  Optional<List<CuratorTransactionResult>> multi(List<CuratorOp> ops, String action) {
+    try {
+      return Optional.of(client.transaction().forOperations(ops));
+    } catch (KeeperException.BadVersionException
+        | KeeperException.NodeExistsException
+        | KeeperException.NoNodeException e) {
+      return Optional.empty();
+    } catch (Exception e) {
+      throw failure(action, e, true);
+    }
+  }
+
+  /**
+   * The failure of {@code action}, classified: a lost connection or session during a write leaves
+   * its outcome unknown; a refused authorization names the fix. Never shows credentials.
+   */
+  StoreException failure(String action, Exception e, boolean write) {
+    if (e instanceof InterruptedException) {
+      Thread.currentThread().interrupt();
+    }
+    if (e instanceof StoreException store) {
+      return store;
+    }
+    String reason;
+    boolean unknown = false;
+    if (e instanceof KeeperException keeper) {
+      KeeperException.Code code = keeper.code();
+      switch (code) {
+        case CONNECTIONLOSS, OPERATIONTIMEOUT, SESSIONEXPIRED, SESSIONMOVED, REQUESTTIMEOUT -> {
+          reason =
+              "the connection to the ensemble was lost ("
+                  + code
+                  + "); is a quorum up and reachable?";
+          unknown = write;
+        }
+        case NOAUTH, AUTHFAILED ->
+            reason =
+                "ZooKeeper refused access ("
+                    + code
+                    + "): the node's ACL does not admit this client; authenticate as the user the"
+                    + " nodes were created with (digest or SASL), or use another root path";
+        default -> reason = "ZooKeeper answered " + code;
+      }
+    } else {
+      reason = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+      unknown = write;
+    }
+    String suffix =
+        unknown ? " (the write may have been applied: look the operation up or retry it)" : "";
+    return new StoreException(
+        "Cannot " + action + " at " + shown + ": " + reason + suffix, e, unknown);
+  }
+
+  private void awaitConnected() {
+    try {
+      if (!client.blockUntilConnected((int) connectionTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
+        throw new StoreException(
+            "Cannot connect to ZooKeeper at "
+                + shown
+                + " within "
+                + connectionTimeout
+                + " (check the connect string and that a quorum of the ensemble is up)",
+            null,
+            false);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StoreException("Cannot connect to ZooKeeper at " + shown + ": interrupted", e);
+    }
+  }
+
+  private String loadId() {
+    String fresh = UUID.randomUUID().toString();
+    ensure(paths.store(), fresh.getBytes(StandardCharsets.UTF_8), "create the store identity");
+    Node node =
+        read(paths.store(), "read the store identity")
+            .orElseThrow(
+                () ->
+                    new StoreException(
+                        "Cannot read the store identity "
+                            + paths.store()
+                            + " at "
+                            + shown
+                            + ": it was deleted while the store opened",
+                        null));
+    String stored = new String(node.data(), StandardCharsets.UTF_8);
+    if (!STORE_ID.matcher(stored).matches()) {
+      throw new StoreException(
+          "Cannot read the store identity "
+              + paths.store()
+              + " at "
+              + shown
+              + ": it holds "
+              + node.data().length
+              + " bytes that are not 1 to 64 characters of [A-Za-z0-9._-] (restore the node; epochs"
+              + " and staging areas are keyed by this identity)",
+          null);
+    }
+    return stored;
+  }
+
+  /** Which ACL the nodes the store creates get. */
+  public enum Acl {
+    /** Anyone may read and change them ({@code world:anyone}); for ensembles without auth. */
+    OPEN,
+    /**
+     * Only the authenticated identity that created them (digest user or SASL principal) may read or
+     * change them ({@code auth::cdrwa}). Needs authentication.
+     */
+    CREATOR,
+    /** The creator may change them, anyone may read them. Needs authentication. */
+    CREATOR_WRITE_ANYONE_READ
+  }
+
+  /**
+   * Settings of a {@link ZkStore}. Every setting has a default; with digest or SASL authentication
+   * the ACL defaults to {@link Acl#CREATOR}, without to {@link Acl#OPEN}.
+   */
+  public static final class Builder {
+    private final String connectString;
+    private final CuratorFramework external;
+    private String rootPath = DEFAULT_ROOT;
+    private Duration sessionTimeout = DEFAULT_SESSION_TIMEOUT;
+    private Duration connectionTimeout = DEFAULT_CONNECTION_TIMEOUT;
+    private String authScheme;
+    private byte[] authValue;
+    private String saslLoginContext;
+    private Acl acl;
+    private TokenKeys tokenKeys;
+
+    private Builder(String connectString, CuratorFramework external) {
+      this.connectString = connectString;
+      this.external = external;
+    }
+
+    /**
+     * The root path every node lives under, default {@value ZkStore#DEFAULT_ROOT}. Stores on
+     * different root paths are independent (their epochs are unrelated).
+     *
+     * @throws IllegalArgumentException if it is not an absolute path of {@code [A-Za-z0-9._-]}
+     *     segments
+     */
+    public Builder rootPath(String rootPath) {
+      this.rootPath = ZkPaths.validateRoot(rootPath);
+      return this;
+    }
+
+    /**
+     * The session timeout the client asks for (the ensemble grants a value between 2 and 20 of its
+     * ticks by default). A holder's leases end when the ensemble expires its session, so a lease
+     * effectively lasts at most as long as its holder stays connected, plus this timeout.
+     */
+    public Builder sessionTimeout(Duration timeout) {
+      this.sessionTimeout = positiveMillis("session timeout", timeout);
+      return this;
+    }
+
+    /**
+     * How long to wait for a connection, at open and for each attempt of an operation (Curator
+     * tries an operation up to four times while the connection is lost).
+     */
+    public Builder connectionTimeout(Duration timeout) {
+      this.connectionTimeout = positiveMillis("connection timeout", timeout);
+      return this;
+    }
+
+    /**
+     * Authenticates with ZooKeeper's {@code digest} scheme as {@code user} with {@code password}
+     * (never shown in messages). The nodes the store creates get {@link Acl#CREATOR} unless {@link
+     * #acl} says otherwise.
+     */
+    public Builder digest(String user, String password) {
+      requireNonNull(user, "user is null");
+      requireNonNull(password, "password is null");
+      if (user.isEmpty() || user.contains(":")) {
+        throw new IllegalArgumentException(
+            "Cannot use ZooKeeper digest user \""
+                + user
+                + "\": it is empty or contains ':' (write a plain name such as fenceline)");
+      }
+      return authorization("digest", (user + ":" + password).getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Adds authentication of another ZooKeeper scheme, passed to Curator as it is (the value is
+     * never shown in messages).
+     */
+    public Builder authorization(String scheme, byte[] value) {
+      requireNonNull(scheme, "scheme is null");
+      requireNonNull(value, "value is null");
+      this.authScheme = scheme;
+      this.authValue = value.clone();
+      return this;
+    }
+
+    /**
+     * Authenticates with SASL (Kerberos or DIGEST-MD5) using the JAAS login context {@code
+     * loginContext} (ZooKeeper's {@code zookeeper.sasl.clientconfig}, usually {@code Client}); the
+     * JAAS file itself is configured as ZooKeeper documents ({@code
+     * -Djava.security.auth.login.config=...}). Passed through to the ZooKeeper client.
+     */
+    public Builder sasl(String loginContext) {
+      requireNonNull(loginContext, "loginContext is null");
+      if (loginContext.isBlank()) {
+        throw new IllegalArgumentException(
+            "Cannot use a blank SASL login context (write the JAAS section name, e.g. Client)");
+      }
+      this.saslLoginContext = loginContext;
+      return this;
+    }
+
+    /** The ACL of the nodes the store creates (see {@link Acl}). */
+    public Builder acl(Acl acl) {
+      this.acl = requireNonNull(acl, "acl is null");
+      return this;
+    }
+
+    /**
+     * Signs the issuer's tokens with {@code keys} and makes the pointer stores refuse unsigned or
+     * forged tokens (use the same keys everywhere the tokens travel).
+     */
+    public Builder tokenKeys(TokenKeys keys) {
+      this.tokenKeys = requireNonNull(keys, "keys is null");
+      return this;
+    }
+
+    /**
+     * Connects (a store with its own client), waits for the connection and creates the root path,
+     * the store identity and the areas if they are missing.
+     *
+     * @throws IllegalArgumentException if the ACL needs authentication and none is configured
+     * @throws StoreException if the ensemble cannot be reached in time or refuses access
+     */
+    public ZkStore build() {
+      boolean authenticated = authScheme != null || saslLoginContext != null;
+      Acl chosen = acl != null ? acl : authenticated ? Acl.CREATOR : Acl.OPEN;
+      if (chosen != Acl.OPEN && !authenticated && external == null) {
+        throw new IllegalArgumentException(
+            "Cannot use ACL "
+                + chosen
+                + " without authentication: configure digest(user, password) or sasl(context),"
+                + " or use Acl.OPEN");
+      }
+      List<ACL> acls = acls(chosen);
+      if (external != null) {
+        return new ZkStore(this, external, false, "zookeeper://", acls);
+      }
+      CuratorFrameworkFactory.Builder curator =
+          CuratorFrameworkFactory.builder()
+              .connectString(connectString)
+              .sessionTimeoutMs((int) sessionTimeout.toMillis())
+              .connectionTimeoutMs((int) connectionTimeout.toMillis())
+              .retryPolicy(new BoundedExponentialBackoffRetry(100, 1000, 3))
+              .aclProvider(provider(acls));
+      if (authScheme != null) {
+        curator.authorization(authScheme, authValue);
+      }
+      ZKClientConfig config = new ZKClientConfig();
+      if (saslLoginContext != null) {
+        config.setProperty(ZKClientConfig.ENABLE_CLIENT_SASL_KEY, "true");
+        config.setProperty(ZKClientConfig.LOGIN_CONTEXT_NAME_KEY, saslLoginContext);
+      } else {
+        config.setProperty(ZKClientConfig.ENABLE_CLIENT_SASL_KEY, "false");
+      }
+      curator.zkClientConfig(config);
+      CuratorFramework client = curator.build();
+      client.start();
+      try {
+        return new ZkStore(this, client, true, "zookeeper://" + connectString, acls);
+      } catch (RuntimeException e) {
+        client.close();
+        throw e;
+      }
+    }
+
+    private static List<ACL> acls(Acl acl) {
+      return switch (acl) {
+        case OPEN -> ZooDefs.Ids.OPEN_ACL_UNSAFE;
+        case CREATOR -> ZooDefs.Ids.CREATOR_ALL_ACL;
+        case CREATOR_WRITE_ANYONE_READ -> {
+          List<ACL> both = new ArrayList<>(ZooDefs.Ids.CREATOR_ALL_ACL);
+          both.addAll(ZooDefs.Ids.READ_ACL_UNSAFE);
+          yield List.copyOf(both);
+        }
+      };
+    }
+
+    private static ACLProvider provider(List<ACL> acls) {
+      return new ACLProvider() {
+        @Override
+        public List<ACL> getDefaultAcl() {
+          return acls;
+        }
+
+        @Override
+        public List<ACL> getAclForPath(String path) {
+          return acls;
+        }
+      };
+    }
+
+    private static Duration positiveMillis(String what, Duration value) {
+      requireNonNull(value, what + " is null");
+      if (value.toMillis() < 1 || value.toMillis() > Integer.MAX_VALUE) {
+        throw new IllegalArgumentException(
+            "Cannot use ZooKeeper "
+                + what
+                + " "
+                + value
+                + ": it must be between 1 ms and 24 days (e.g. PT30S)");
+      }
+      return value;
+    }
+  }
+}
