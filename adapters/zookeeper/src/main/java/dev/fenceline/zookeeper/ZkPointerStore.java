@@ -70,6 +70,12 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
       EnumSet.of(
           Capability.NATIVE_EPOCH_CHECK, Capability.OPERATION_RECORD, Capability.RESULT_LOOKUP);
 
+  /**
+   * The most a swap's transaction may carry (control node, version node, operation node), below
+   * ZooKeeper's default request limit of 1 MiB with room for paths and framing.
+   */
+  static final int MAX_TRANSACTION_BYTES = 900 * 1024;
+
   private final ZkStore store;
   private final ZkPaths paths;
   private final String name;
@@ -209,6 +215,7 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
               store.create(
                   paths.operation(name, resource, operation), stored, CreateMode.PERSISTENT));
       ControlNode next = control.applied(name, entry, newest, token.issuer(), nonce);
+      requireFits(next, stored, action);
       steps.reached(FencingStep.AFTER_APPLY, token, operation);
       boolean committed;
       try {
@@ -379,6 +386,28 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
             : store.setData(path, next.toJson(), read.version()));
     ops.addAll(more);
     return store.multi(ops, action).isPresent();
+  }
+
+  /**
+   * Refuses a swap whose transaction would exceed what ZooKeeper accepts in one request ({@code
+   * jute.maxbuffer}, 1 MiB by default; a larger request makes the server drop the connection, which
+   * would look like a lost answer).
+   */
+  private static void requireFits(ControlNode next, byte[] stored, String action) {
+    long bytes = next.toJson().length + 2L * stored.length;
+    if (bytes > MAX_TRANSACTION_BYTES) {
+      throw new StoreException(
+          "Cannot "
+              + action
+              + ": the transaction would carry "
+              + bytes
+              + " bytes, more than "
+              + MAX_TRANSACTION_BYTES
+              + " (ZooKeeper refuses requests over jute.maxbuffer, 1 MiB by default); keep the"
+              + " pointer's target and attributes small (the payload belongs in the blob store)",
+          null,
+          false);
+    }
   }
 
   /** After an unknown outcome: true if the operation node shows this attempt landed. */

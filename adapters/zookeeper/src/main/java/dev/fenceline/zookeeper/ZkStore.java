@@ -260,6 +260,11 @@ public final class ZkStore implements AutoCloseable {
     try {
       Stat stat = new Stat();
       byte[] data = client.getData().storingStatIn(stat).forPath(path);
+      if (stat.getCzxid() == 0) {
+        // No node was read (Curator answers null without NoNode when called from inside another
+        // client's retry loop on the same thread): never take it as an empty node.
+        return Optional.empty();
+      }
       return Optional.of(new Node(data == null ? new byte[0] : data, stat));
     } catch (KeeperException.NoNodeException e) {
       return Optional.empty();

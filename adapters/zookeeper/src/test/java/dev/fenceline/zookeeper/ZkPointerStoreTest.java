@@ -1,0 +1,259 @@
+package dev.fenceline.zookeeper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.fenceline.spi.Applied;
+import dev.fenceline.spi.Epoch;
+import dev.fenceline.spi.FencingToken;
+import dev.fenceline.spi.Lease;
+import dev.fenceline.spi.OperationId;
+import dev.fenceline.spi.Pointer;
+import dev.fenceline.spi.PointerState;
+import dev.fenceline.spi.PointerStore;
+import dev.fenceline.spi.Receipt;
+import dev.fenceline.spi.Registered;
+import dev.fenceline.spi.RejectedStale;
+import dev.fenceline.spi.ResourceId;
+import dev.fenceline.spi.StoreException;
+import dev.fenceline.spi.WriteOutcome;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * ZooKeeper-specific pointer-store and issuer tests: answers lost after a transaction was applied
+ * (Curator re-sends it), the request size limit, node layout and unreadable nodes.
+ */
+class ZkPointerStoreTest {
+
+  private ZkTestStores stores;
+  private LosingZooKeeper losing;
+
+  @BeforeEach
+  void open() {
+    stores = new ZkTestStores(ZkTestStores.shared(), "pointer");
+    losing = new LosingZooKeeper(stores.ensemble().connectString());
+  }
+
+  @AfterEach
+  void close() {
+    stores.close();
+    losing.close();
+  }
+
+  /** A store whose transactions go through {@link #losing}. */
+  private ZkStore losingStore() {
+    return stores.open(ZkStore.builder(losing.client()).rootPath(stores.root()));
+  }
+
+  private FencingToken token(ResourceId resource, long epoch, String holder) {
+    return new FencingToken(stores.store().id(), resource, Epoch.of(epoch), holder);
+  }
+
+  private static Receipt receipt(WriteOutcome outcome) {
+    assertThat(outcome).isInstanceOf(Applied.class);
+    return ((Applied) outcome).receipt();
+  }
+
+  private static List<String> operations(List<PointerState> history) {
+    return history.stream().map(state -> state.operation().value()).toList();
+  }
+
+  @Test
+  void aSwapWhoseAnswerWasLostIsAppliedOnceAndAnsweredApplied() {
+    PointerStore pointers = losingStore().pointerStore("tck");
+    PointerStore reader = stores.store().pointerStore("tck");
+    ResourceId resource = ResourceId.of("lost/swap");
+    receipt(pointers.write(token(resource, 1, "a"), OperationId.of("v1"), Pointer.to("1")));
+    losing.loseNextAnswer(() -> {});
+
+    Receipt v2 =
+        receipt(pointers.write(token(resource, 1, "a"), OperationId.of("v2"), Pointer.to("2")));
+
+    assertThat(operations(reader.history(resource, 10))).containsExactly("v2", "v1");
+    assertThat(reader.lookup(resource, OperationId.of("v2"))).contains(v2);
+  }
+
+  @ParameterizedTest(name = "{0} later writes")
+  @ValueSource(ints = {1, 9})
+  void aLostAnswerOvertakenByANewerOwnerIsStillApplied(int laterWrites) {
+    PointerStore pointers = losingStore().pointerStore("tck");
+    PointerStore newOwner = stores.store().pointerStore("tck");
+    ResourceId resource = ResourceId.of("lost/overtaken-" + laterWrites);
+    receipt(pointers.write(token(resource, 1, "a"), OperationId.of("v1"), Pointer.to("1")));
+    List<String> expected = new ArrayList<>();
+    // While A's answer is lost, B takes over and writes (9 writes push A's nonce out of the control
+    // node's recent writes: A then finds its nonce in its operation node).
+    losing.loseNextAnswer(
+        () -> {
+          for (int i = 1; i <= laterWrites; i++) {
+            receipt(
+                newOwner.write(
+                    token(resource, 3, "b"), OperationId.of("b-" + i), Pointer.to("b" + i)));
+            expected.add(0, "b-" + i);
+          }
+        });
+
+    WriteOutcome outcome =
+        pointers.write(token(resource, 2, "a"), OperationId.of("a"), Pointer.to("a"));
+
+    assertThat(outcome)
+        .as("A's transaction landed before B registered epoch 3")
+        .isInstanceOf(Applied.class);
+    assertThat(newOwner.lookup(resource, OperationId.of("a"))).contains(receipt(outcome));
+    expected.add("a");
+    expected.add("v1");
+    assertThat(operations(newOwner.history(resource, 20))).containsExactlyElementsOf(expected);
+    assertThat(newOwner.currentEpoch(resource)).isEqualTo(Epoch.of(3));
+  }
+
+  @Test
+  void aRegistrationWhoseAnswerWasLostIsRegisteredWithThePreviousEpoch() {
+    PointerStore pointers = losingStore().pointerStore("tck");
+    ResourceId resource = ResourceId.of("lost/register");
+    pointers.register(token(resource, 2, "a"));
+    losing.loseNextAnswer(() -> {});
+
+    assertThat(pointers.register(token(resource, 3, "b")))
+        .isEqualTo(new Registered(resource, Epoch.of(3), Epoch.of(2)));
+  }
+
+  /**
+   * A reset landed, its answer was lost, and before Curator re-sent it nine registrations moved the
+   * epoch on (pushing the reset's nonce out of the recent writes). Applying the reset again would
+   * move the epoch back below them; its marker node says it landed.
+   */
+  @Test
+  void aResetWhoseAnswerWasLostIsNeverAppliedAgainOverNewerRegistrations() {
+    ZkPointerStore pointers = losingStore().pointerStore("tck");
+    PointerStore newOwner = stores.store().pointerStore("tck");
+    ResourceId resource = ResourceId.of("lost/reset");
+    pointers.register(token(resource, 5, "a"));
+    losing.loseNextAnswer(
+        () -> {
+          for (long epoch = 2; epoch <= 10; epoch++) {
+            assertThat(newOwner.register(token(resource, epoch, "b")))
+                .isInstanceOf(Registered.class);
+          }
+        });
+
+    assertThat(pointers.resetRegisteredEpoch(resource, Epoch.of(1), "test: lost answer"))
+        .isEqualTo(Epoch.of(5));
+
+    assertThat(newOwner.currentEpoch(resource)).isEqualTo(Epoch.of(10));
+    assertThat(newOwner.register(token(resource, 9, "stale"))).isInstanceOf(RejectedStale.class);
+  }
+
+  @Test
+  void anAcquireWhoseAnswerWasLostGrantsOneLeaseWithOneEpoch() {
+    ZkLeaseIssuer issuer = losingStore().leaseIssuer();
+    ResourceId resource = ResourceId.of("lost/acquire");
+    losing.loseNextAnswer(() -> {});
+
+    Lease lease = issuer.tryAcquire(resource, "worker-a", Duration.ofMinutes(1)).orElseThrow();
+
+    assertThat(lease.epoch()).isEqualTo(Epoch.of(1));
+    assertThat(stores.store().leaseIssuer().status(resource).epoch()).isEqualTo(Epoch.of(1));
+    assertThat(issuer.renew(lease).token()).isEqualTo(lease.token());
+  }
+
+  @Test
+  void aPointerTooLargeForOneZooKeeperRequestIsRefusedAndNothingIsStored() {
+    PointerStore pointers = stores.store().pointerStore("tck");
+    ResourceId resource = ResourceId.of("too/large");
+    receipt(pointers.write(token(resource, 1, "a"), OperationId.of("v1"), Pointer.to("1")));
+    Pointer huge = new Pointer("2", Map.of("blob", "x".repeat(400 * 1024)));
+
+    assertThatThrownBy(() -> pointers.write(token(resource, 2, "a"), OperationId.of("v2"), huge))
+        .isInstanceOf(StoreException.class)
+        .hasMessageContaining("more than " + ZkPointerStore.MAX_TRANSACTION_BYTES)
+        .hasMessageContaining("jute.maxbuffer")
+        .satisfies(e -> assertThat(((StoreException) e).outcomeUnknown()).isFalse());
+    assertThat(operations(pointers.history(resource, 10))).containsExactly("v1");
+    assertThat(pointers.currentEpoch(resource)).isEqualTo(Epoch.of(1));
+    assertThat(pointers.lookup(resource, OperationId.of("v2"))).isEmpty();
+    // The largest pointer the SPI allows (65 536 three-byte characters) still fits.
+    Pointer largest = Pointer.to("\u20ac".repeat(Pointer.MAX_TARGET_LENGTH));
+    receipt(pointers.write(token(resource, 2, "a"), OperationId.of("v3"), largest));
+    assertThat(pointers.current(resource).orElseThrow().pointer()).isEqualTo(largest);
+  }
+
+  @Test
+  void resourcesWhosePathsNestDoNotShareNodes() {
+    PointerStore pointers = stores.store().pointerStore("tck");
+    List<ResourceId> nested =
+        List.of(
+            ResourceId.of("k"),
+            ResourceId.of("k/holder"),
+            ResourceId.of("k/lease"),
+            ResourceId.of("k.json"),
+            ResourceId.of("k/tck"));
+    for (ResourceId resource : nested) {
+      for (int version = 1; version <= 3; version++) {
+        receipt(
+            pointers.write(
+                token(resource, version, "a"),
+                OperationId.of("op-" + version),
+                Pointer.to(resource + "#" + version)));
+      }
+      Lease lease =
+          stores
+              .store()
+              .leaseIssuer()
+              .tryAcquire(resource, "w", Duration.ofMinutes(1))
+              .orElseThrow();
+      assertThat(lease.epoch()).isEqualTo(Epoch.of(1));
+    }
+    for (ResourceId resource : nested) {
+      assertThat(pointers.history(resource, 10))
+          .extracting(state -> state.pointer().target())
+          .containsExactly(resource + "#3", resource + "#2", resource + "#1");
+      assertThat(pointers.lookup(resource, OperationId.of("op-1")).orElseThrow().resource())
+          .isEqualTo(resource);
+      assertThat(pointers.currentEpoch(resource)).isEqualTo(Epoch.of(3));
+      assertThat(stores.store().leaseIssuer().status(resource).holder()).contains("w");
+    }
+  }
+
+  @Test
+  void theStoreIdentityIsCreatedOnceAndSharedByEveryClientOfTheRootPath() {
+    String id = stores.store().id();
+    ZkStore other = stores.open(stores.builder());
+    ZkStore elsewhere = stores.open(stores.builder().rootPath(stores.root() + "-other"));
+
+    assertThat(id).matches("zk-[A-Za-z0-9._-]+");
+    assertThat(other.id()).isEqualTo(id);
+    assertThat(other.pointerStore("x").storeId()).isEqualTo(id);
+    assertThat(other.leaseIssuer().id()).isEqualTo(id);
+    assertThat(elsewhere.id()).isNotEqualTo(id);
+  }
+
+  @Test
+  void anUnreadableControlNodeIsAnErrorNeverAnEmptyState() throws Exception {
+    PointerStore pointers = stores.store().pointerStore("tck");
+    ResourceId resource = ResourceId.of("unreadable");
+    receipt(pointers.write(token(resource, 4, "a"), OperationId.of("v1"), Pointer.to("1")));
+    String path = stores.store().paths().control(resource);
+    for (String content :
+        List.of("{not json", "{\"format\":2,\"epoch\":5}", "[]", "{\"format\":1,\"epoch\":-1}")) {
+      stores.store().client().setData().forPath(path, content.getBytes(StandardCharsets.UTF_8));
+
+      assertThatThrownBy(() -> pointers.currentEpoch(resource))
+          .as(content)
+          .isInstanceOf(StoreException.class)
+          .hasMessageContaining("Cannot read control node " + path);
+      assertThatThrownBy(
+              () -> pointers.write(token(resource, 9, "a"), OperationId.of("op"), Pointer.to("x")))
+          .as(content)
+          .isInstanceOf(StoreException.class);
+    }
+  }
+}
