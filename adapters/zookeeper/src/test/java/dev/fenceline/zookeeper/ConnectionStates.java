@@ -1,0 +1,60 @@
+package dev.fenceline.zookeeper;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.curator.framework.state.ConnectionStateListener;
+
+/**
+ * Records the connection states Curator reports for one client, in order, so a test can wait for
+ * the next one instead of sleeping.
+ */
+final class ConnectionStates implements ConnectionStateListener {
+
+  private final BlockingQueue<ConnectionState> states = new LinkedBlockingQueue<>();
+  private final List<ConnectionState> seen = new ArrayList<>();
+
+  /** Starts recording the states of {@code client} from now on. */
+  static ConnectionStates of(CuratorFramework client) {
+    ConnectionStates recorder = new ConnectionStates();
+    client.getConnectionStateListenable().addListener(recorder);
+    return recorder;
+  }
+
+  @Override
+  public void stateChanged(CuratorFramework client, ConnectionState newState) {
+    states.add(newState);
+  }
+
+  /**
+   * Waits for {@code expected}, consuming the states reported before it, and returns every state
+   * consumed so far (by this and earlier calls), {@code expected} last.
+   *
+   * @throws AssertionError if {@code expected} is not reported within {@code timeout}
+   */
+  synchronized List<ConnectionState> await(ConnectionState expected, Duration timeout)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      ConnectionState next = states.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+      if (next == null) {
+        throw new AssertionError(
+            "Curator did not report " + expected + " within " + timeout + "; it reported " + seen);
+      }
+      seen.add(next);
+      if (next == expected) {
+        return List.copyOf(seen);
+      }
+    }
+  }
+
+  /** Every state consumed by {@link #await} so far, in order. */
+  synchronized List<ConnectionState> seen() {
+    return List.copyOf(seen);
+  }
+}

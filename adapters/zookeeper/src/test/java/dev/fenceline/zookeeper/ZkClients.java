@@ -1,0 +1,97 @@
+package dev.fenceline.zookeeper;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.ensemble.fixed.FixedEnsembleProvider;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+
+/**
+ * Builds started, connected Curator clients for tests and closes all of them at the end.
+ *
+ * <pre>{@code
+ * try (ZkClients clients = new ZkClients(ensemble.connectString())) {
+ *   CuratorFramework client = clients.start();
+ *   ...
+ * }
+ * }</pre>
+ */
+final class ZkClients implements AutoCloseable {
+
+  /** Session timeout of {@link #start()}; the servers accept 1 s to 20 s. */
+  static final Duration SESSION_TIMEOUT = Duration.ofSeconds(4);
+
+  /** How long Curator waits for one connection attempt before it counts as connection loss. */
+  static final Duration CONNECTION_TIMEOUT = Duration.ofSeconds(2);
+
+  /** How long {@link #start} waits for the first connection. */
+  static final Duration FIRST_CONNECTION_TIMEOUT = Duration.ofSeconds(15);
+
+  private final String connectString;
+  private final Deque<CuratorFramework> started = new ArrayDeque<>();
+
+  /** Clients for {@code connectString} (an ensemble's or a {@link ZkProxy}'s). */
+  ZkClients(String connectString) {
+    this.connectString = connectString;
+  }
+
+  /** A started client with the {@link #SESSION_TIMEOUT}, connected to the ensemble. */
+  CuratorFramework start() {
+    return start(SESSION_TIMEOUT);
+  }
+
+  /**
+   * A started client that asks for {@code sessionTimeout}, connected to the ensemble. It retries an
+   * operation that fails with connection loss 3 times, backing off from 100 ms. It only ever uses
+   * the connect string given here: it does not follow the ensemble's configuration to the servers'
+   * own addresses, so a client of a {@link ZkProxy} stays behind the proxy.
+   *
+   * @throws IllegalStateException if it does not connect within {@link #FIRST_CONNECTION_TIMEOUT};
+   *     the client is closed first
+   */
+  synchronized CuratorFramework start(Duration sessionTimeout) {
+    CuratorFramework client =
+        CuratorFrameworkFactory.builder()
+            // Curator follows the ensemble's own config by default (EnsembleTracker) and would then
+            // connect to the servers' real ports, around a ZkProxy. Pin the given connect string.
+            .ensembleProvider(new FixedEnsembleProvider(connectString, false))
+            .ensembleTracker(false)
+            .sessionTimeoutMs(Math.toIntExact(sessionTimeout.toMillis()))
+            .connectionTimeoutMs(Math.toIntExact(CONNECTION_TIMEOUT.toMillis()))
+            .retryPolicy(new ExponentialBackoffRetry(100, 3))
+            .build();
+    client.start();
+    boolean connected;
+    try {
+      connected =
+          client.blockUntilConnected(
+              Math.toIntExact(FIRST_CONNECTION_TIMEOUT.toMillis()), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      client.close();
+      throw new IllegalStateException("Interrupted while connecting to " + connectString, e);
+    }
+    if (!connected) {
+      client.close();
+      throw new IllegalStateException(
+          "Cannot connect a Curator client to "
+              + connectString
+              + " within "
+              + FIRST_CONNECTION_TIMEOUT
+              + " (is the ensemble up and the proxy healed?)");
+    }
+    started.push(client);
+    return client;
+  }
+
+  /** Closes every client this started, newest first. */
+  @Override
+  public synchronized void close() {
+    while (!started.isEmpty()) {
+      started.pop().close();
+    }
+  }
+}

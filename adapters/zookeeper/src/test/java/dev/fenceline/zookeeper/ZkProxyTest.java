@@ -1,0 +1,116 @@
+package dev.fenceline.zookeeper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.Watcher;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class ZkProxyTest {
+
+  private static final Duration STATE_TIMEOUT = Duration.ofSeconds(15);
+
+  private ZkEnsemble ensemble;
+  private ZkProxy proxy;
+  private ZkClients direct;
+  private ZkClients proxied;
+
+  @BeforeEach
+  void start() {
+    ensemble = ZkEnsemble.start();
+    proxy = new ZkProxy(ensemble);
+    direct = new ZkClients(ensemble.connectString());
+    proxied = new ZkClients(proxy.connectString());
+  }
+
+  @AfterEach
+  void stop() {
+    for (AutoCloseable closeable : new AutoCloseable[] {proxied, direct, proxy, ensemble}) {
+      if (closeable != null) {
+        try {
+          closeable.close();
+        } catch (Exception e) {
+          throw new IllegalStateException(e);
+        }
+      }
+    }
+  }
+
+  @Test
+  void aProxiedClientTalksToTheEnsembleThroughTheProxy() throws Exception {
+    CuratorFramework client = proxied.start();
+
+    client.create().forPath("/through-proxy");
+
+    assertThat(proxy.openConnections()).isEqualTo(1);
+    assertThat(direct.start().checkExists().forPath("/through-proxy")).isNotNull();
+  }
+
+  @Test
+  void aCutShorterThanTheSessionTimeoutSuspendsOnlyTheProxiedClientAndKeepsItsSession()
+      throws Exception {
+    CuratorFramework cutOff = proxied.start(Duration.ofSeconds(10));
+    CuratorFramework other = direct.start();
+    ConnectionStates states = ConnectionStates.of(cutOff);
+    cutOff.create().withMode(CreateMode.EPHEMERAL).forPath("/held");
+    long session = cutOff.getZookeeperClient().getZooKeeper().getSessionId();
+
+    proxy.cut();
+
+    states.await(ConnectionState.SUSPENDED, STATE_TIMEOUT);
+    other.create().forPath("/written-during-cut");
+    assertThat(proxy.openConnections()).isZero();
+    proxy.heal();
+    assertThat(states.await(ConnectionState.RECONNECTED, STATE_TIMEOUT))
+        .containsExactly(ConnectionState.SUSPENDED, ConnectionState.RECONNECTED);
+    // Reconnected through the proxy, not around it.
+    assertThat(proxy.openConnections()).isEqualTo(1);
+    assertThat(cutOff.getZookeeperClient().getZooKeeper().getSessionId()).isEqualTo(session);
+    cutOff.getZookeeperClient().getZooKeeper().sync("/");
+    assertThat(cutOff.checkExists().forPath("/written-during-cut")).isNotNull();
+    assertThat(other.checkExists().forPath("/held").getEphemeralOwner()).isEqualTo(session);
+  }
+
+  @Test
+  void aCutLongerThanTheSessionTimeoutLetsTheEnsembleExpireTheSession() throws Exception {
+    CuratorFramework cutOff = proxied.start(Duration.ofSeconds(2));
+    CuratorFramework other = direct.start();
+    ConnectionStates states = ConnectionStates.of(cutOff);
+    cutOff.create().withMode(CreateMode.EPHEMERAL).forPath("/held");
+    long session = cutOff.getZookeeperClient().getZooKeeper().getSessionId();
+    CountDownLatch deleted = new CountDownLatch(1);
+    other
+        .checkExists()
+        .usingWatcher(
+            (Watcher)
+                event -> {
+                  if (event.getType() == Watcher.Event.EventType.NodeDeleted) {
+                    deleted.countDown();
+                  }
+                })
+        .forPath("/held");
+
+    proxy.cut();
+
+    states.await(ConnectionState.SUSPENDED, STATE_TIMEOUT);
+    assertThat(deleted.await(STATE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS))
+        .as("the ensemble expired the cut-off session and deleted its ephemeral node")
+        .isTrue();
+    proxy.heal();
+    assertThat(states.await(ConnectionState.RECONNECTED, STATE_TIMEOUT))
+        .containsSubsequence(
+            ConnectionState.SUSPENDED, ConnectionState.LOST, ConnectionState.RECONNECTED);
+    assertThat(cutOff.getZookeeperClient().getZooKeeper().getSessionId())
+        .isNotEqualTo(session)
+        .isNotZero();
+    assertThat(cutOff.checkExists().forPath("/held")).isNull();
+    assertThat(proxy.openConnections()).isEqualTo(1);
+  }
+}
