@@ -45,9 +45,10 @@ final class ZkClients implements AutoCloseable {
 
   /**
    * A started client that asks for {@code sessionTimeout}, connected to the ensemble. It retries an
-   * operation that fails with connection loss 3 times, backing off from 100 ms. It only ever uses
-   * the connect string given here: it does not follow the ensemble's configuration to the servers'
-   * own addresses, so a client of a {@link ZkProxy} stays behind the proxy.
+   * operation that fails with connection loss 5 times, backing off from 100 ms up to 1 s (enough to
+   * ride out a leader election, which took 0.6 s to 1.5 s here). It only ever uses the connect
+   * string given here: it does not follow the ensemble's configuration to the servers' own
+   * addresses, so a client of a {@link ZkProxy} stays behind the proxy.
    *
    * @throws IllegalStateException if it does not connect within {@link #FIRST_CONNECTION_TIMEOUT};
    *     the client is closed first
@@ -61,7 +62,7 @@ final class ZkClients implements AutoCloseable {
             .ensembleTracker(false)
             .sessionTimeoutMs(Math.toIntExact(sessionTimeout.toMillis()))
             .connectionTimeoutMs(Math.toIntExact(CONNECTION_TIMEOUT.toMillis()))
-            .retryPolicy(new ExponentialBackoffRetry(100, 3))
+            .retryPolicy(new ExponentialBackoffRetry(100, 5, 1_000))
             .build();
     client.start();
     boolean connected;

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+/** The ensemble fixture does to a real ensemble what its methods say. */
 class ZkEnsembleTest {
 
   private ZkEnsemble ensemble;

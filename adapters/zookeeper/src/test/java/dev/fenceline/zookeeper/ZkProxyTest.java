@@ -13,6 +13,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+/** The proxy partitions its clients, and only them, from the whole ensemble. */
 class ZkProxyTest {
 
   private static final Duration STATE_TIMEOUT = Duration.ofSeconds(15);
