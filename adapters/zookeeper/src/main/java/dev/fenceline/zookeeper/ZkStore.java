@@ -18,6 +18,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Pattern;
+import org.apache.curator.ensemble.fixed.FixedEnsembleProvider;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.api.ACLProvider;
@@ -477,6 +478,7 @@ public final class ZkStore implements AutoCloseable {
     private String saslLoginContext;
     private Acl acl;
     private TokenKeys tokenKeys;
+    private boolean followEnsembleConfig = true;
 
     private Builder(String connectString, CuratorFramework external) {
       this.connectString = connectString;
@@ -559,6 +561,17 @@ public final class ZkStore implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Whether the client follows the ensemble's own configuration of server addresses (Curator's
+     * ensemble tracking, on by default: a dynamic reconfiguration reaches the client). Turn it off
+     * when the connect string names addresses other than the servers' own (a proxy, a virtual IP,
+     * NAT): with it on, the client moves to the addresses in the ensemble's configuration.
+     */
+    public Builder followEnsembleConfig(boolean follow) {
+      this.followEnsembleConfig = follow;
+      return this;
+    }
+
     /** The ACL of the nodes the store creates (see {@link Acl}). */
     public Builder acl(Acl acl) {
       this.acl = requireNonNull(acl, "acl is null");
@@ -597,7 +610,8 @@ public final class ZkStore implements AutoCloseable {
       }
       CuratorFrameworkFactory.Builder curator =
           CuratorFrameworkFactory.builder()
-              .connectString(connectString)
+              .ensembleProvider(new FixedEnsembleProvider(connectString, followEnsembleConfig))
+              .ensembleTracker(followEnsembleConfig)
               .sessionTimeoutMs((int) sessionTimeout.toMillis())
               .connectionTimeoutMs((int) connectionTimeout.toMillis())
               .retryPolicy(new BoundedExponentialBackoffRetry(100, 1000, 3))

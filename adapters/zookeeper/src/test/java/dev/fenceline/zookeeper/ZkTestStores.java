@@ -92,8 +92,13 @@ final class ZkTestStores implements AutoCloseable {
 
   /** Closes every store, restarts every server of the ensemble on its data, opens anew. */
   synchronized void restart() {
+    restart(() -> {});
+  }
+
+  /** {@link #restart()}, running {@code whileDown} while every server is down. */
+  synchronized void restart(Runnable whileDown) {
     closeStores();
-    ensemble.restartAll();
+    ensemble.restartAll(whileDown);
   }
 
   private void closeStores() {
