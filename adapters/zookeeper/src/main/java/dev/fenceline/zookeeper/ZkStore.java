@@ -77,7 +77,8 @@ public final class ZkStore implements AutoCloseable {
     this.tokenKeys = builder.tokenKeys;
     this.connectionTimeout = builder.connectionTimeout;
     awaitConnected();
-    for (String path : List.of(paths.root(), paths.leases(), paths.pointers(), paths.clock())) {
+    ensureRoot();
+    for (String path : List.of(paths.leases(), paths.pointers(), paths.clock())) {
       ensure(path, "create " + path);
     }
     this.id = "zk-" + loadId();
@@ -293,6 +294,27 @@ public final class ZkStore implements AutoCloseable {
 
   private void ensure(String path, String action) {
     ensure(path, new byte[0], action);
+  }
+
+  /**
+   * Creates the root path and any missing parents ({@code /apps} of {@code /apps/fenceline}), all
+   * with the store's ACL. Only the root: below it a missing parent means someone deleted the
+   * store's nodes, and recreating them would start the epochs again.
+   */
+  private void ensureRoot() {
+    String path = paths.root();
+    try {
+      client
+          .create()
+          .creatingParentsIfNeeded()
+          .withMode(CreateMode.PERSISTENT)
+          .withACL(acls, true)
+          .forPath(path, new byte[0]);
+    } catch (KeeperException.NodeExistsException e) {
+      // Created before, by this or another process.
+    } catch (Exception e) {
+      throw failure("create the root path " + path, e, false);
+    }
   }
 
   /** A transaction operation that creates {@code path} with {@code data} and the store's ACL. */
