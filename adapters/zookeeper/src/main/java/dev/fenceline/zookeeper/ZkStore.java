@@ -406,6 +406,12 @@ public final class ZkStore implements AutoCloseable {
                     + code
                     + "): the node's ACL does not admit this client; authenticate as the user the"
                     + " nodes were created with (digest or SASL), or use another root path";
+        case INVALIDACL ->
+            reason =
+                "ZooKeeper refused the ACL (INVALIDACL): the creator ACL needs an authenticated"
+                    + " identity and the client has no authenticated identity (check auth-digest, or"
+                    + " for SASL the JAAS file in -Djava.security.auth.login.config and its login"
+                    + " context; the client goes on unauthenticated when the SASL login fails)";
         default -> reason = "ZooKeeper answered " + code;
       }
     } else {
