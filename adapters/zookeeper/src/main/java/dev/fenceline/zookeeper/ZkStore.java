@@ -508,7 +508,10 @@ public final class ZkStore implements AutoCloseable {
 
     /**
      * The root path every node lives under, default {@value ZkStore#DEFAULT_ROOT}. Stores on
-     * different root paths are independent (their epochs are unrelated).
+     * different root paths are independent (their epochs are unrelated). Missing parents ({@code
+     * /apps} of {@code /apps/fenceline}) are created with the store's {@link #acl}, so with {@link
+     * Acl#CREATOR} other users cannot create their own nodes beside it; create shared parents
+     * beforehand if they need another ACL.
      *
      * @throws IllegalArgumentException if it is not an absolute path of {@code [A-Za-z0-9._-]}
      *     segments
@@ -598,8 +601,8 @@ public final class ZkStore implements AutoCloseable {
     }
 
     /**
-     * Connects (a store with its own client), waits for the connection and creates the root path,
-     * the store identity and the areas if they are missing.
+     * Connects (a store with its own client), waits for the connection and creates the root path
+     * (with its missing parents), the store identity and the areas if they are missing.
      *
      * @throws IllegalArgumentException if the ACL needs authentication and none is configured
      * @throws StoreException if the ensemble cannot be reached in time or refuses access
