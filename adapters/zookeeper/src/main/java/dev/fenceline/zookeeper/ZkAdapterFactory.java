@@ -85,7 +85,18 @@ public final class ZkAdapterFactory implements AdapterFactory {
         .optional("sasl-login-context")
         .ifPresent(
             context -> checked(config, "sasl-login-context", context, () -> builder.sasl(context)));
-    config.optional("acl").ifPresent(acl -> builder.acl(acl(config, acl)));
+    Optional<ZkStore.Acl> acl = config.optional("acl").map(value -> acl(config, value));
+    acl.ifPresent(builder::acl);
+    if (acl.isPresent()
+        && acl.get() != ZkStore.Acl.OPEN
+        && config.optional("auth-digest").isEmpty()
+        && config.optional("sasl-login-context").isEmpty()) {
+      throw config.error(
+          "key \"acl\" has value \""
+              + config.optional("acl").orElseThrow()
+              + "\", which needs an authenticated client (set auth-digest: \"user:${ZK_PASSWORD}\""
+              + " or sasl-login-context: Client, or write acl: open)");
+    }
     ZkStore store;
     try {
       store = builder.build();

@@ -78,7 +78,8 @@ public final class ZkStore implements AutoCloseable {
     this.tokenKeys = builder.tokenKeys;
     this.connectionTimeout = builder.connectionTimeout;
     awaitConnected();
-    for (String path : List.of(paths.root(), paths.leases(), paths.pointers(), paths.clock())) {
+    ensureRoot();
+    for (String path : List.of(paths.leases(), paths.pointers(), paths.clock())) {
       ensure(path, "create " + path);
     }
     this.id = "zk-" + loadId();
@@ -301,6 +302,27 @@ public final class ZkStore implements AutoCloseable {
     ensure(path, new byte[0], action);
   }
 
+  /**
+   * Creates the root path and any missing parents ({@code /apps} of {@code /apps/fenceline}), all
+   * with the store's ACL. Only the root: below it a missing parent means someone deleted the
+   * store's nodes, and recreating them would start the epochs again.
+   */
+  private void ensureRoot() {
+    String path = paths.root();
+    try {
+      client
+          .create()
+          .creatingParentsIfNeeded()
+          .withMode(CreateMode.PERSISTENT)
+          .withACL(acls, true)
+          .forPath(path, new byte[0]);
+    } catch (KeeperException.NodeExistsException e) {
+      // Created before, by this or another process.
+    } catch (Exception e) {
+      throw failure("create the root path " + path, e, false);
+    }
+  }
+
   /** A transaction operation that creates {@code path} with {@code data} and the store's ACL. */
   CuratorOp create(String path, byte[] data, CreateMode mode) {
     try {
@@ -390,6 +412,12 @@ public final class ZkStore implements AutoCloseable {
                     + code
                     + "): the node's ACL does not admit this client; authenticate as the user the"
                     + " nodes were created with (digest or SASL), or use another root path";
+        case INVALIDACL ->
+            reason =
+                "ZooKeeper refused the ACL (INVALIDACL): the creator ACL needs an authenticated"
+                    + " identity and the client has no authenticated identity (check auth-digest, or"
+                    + " for SASL the JAAS file in -Djava.security.auth.login.config and its login"
+                    + " context; the client goes on unauthenticated when the SASL login fails)";
         default -> reason = "ZooKeeper answered " + code;
       }
     } else {
@@ -487,7 +515,10 @@ public final class ZkStore implements AutoCloseable {
 
     /**
      * The root path every node lives under, default {@value ZkStore#DEFAULT_ROOT}. Stores on
-     * different root paths are independent (their epochs are unrelated).
+     * different root paths are independent (their epochs are unrelated). Missing parents ({@code
+     * /apps} of {@code /apps/fenceline}) are created with the store's {@link #acl}, so with {@link
+     * Acl#CREATOR} other users cannot create their own nodes beside it; create shared parents
+     * beforehand if they need another ACL.
      *
      * @throws IllegalArgumentException if it is not an absolute path of {@code [A-Za-z0-9._-]}
      *     segments
@@ -588,8 +619,8 @@ public final class ZkStore implements AutoCloseable {
     }
 
     /**
-     * Connects (a store with its own client), waits for the connection and creates the root path,
-     * the store identity and the areas if they are missing.
+     * Connects (a store with its own client), waits for the connection and creates the root path
+     * (with its missing parents), the store identity and the areas if they are missing.
      *
      * @throws IllegalArgumentException if the ACL needs authentication and none is configured
      * @throws StoreException if the ensemble cannot be reached in time or refuses access
