@@ -9,6 +9,7 @@ import dev.fenceline.spi.LeaseIssuer;
 import dev.fenceline.spi.LeaseLostException;
 import dev.fenceline.spi.LeaseStatus;
 import dev.fenceline.spi.ResourceId;
+import dev.fenceline.spi.StoreException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -234,9 +235,13 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
     }
     // Refused: maybe because Curator re-sent it after a lost answer and the first attempt landed.
     String path = paths.lease(resource);
-    Optional<ZkStore.Node> read = store.read(path, action);
-    if (read.isPresent() && nonce.equals(LeaseNode.parse(read.get().data(), path).attempt())) {
-      return Optional.of(read.get().stat());
+    try {
+      Optional<ZkStore.Node> read = store.read(path, action);
+      if (read.isPresent() && nonce.equals(LeaseNode.parse(read.get().data(), path).attempt())) {
+        return Optional.of(read.get().stat());
+      }
+    } catch (StoreException e) {
+      throw store.undecided(e);
     }
     return Optional.empty();
   }

@@ -165,6 +165,84 @@ class ZkPointerStoreTest {
     assertThat(issuer.renew(lease).token()).isEqualTo(lease.token());
   }
 
+  /**
+   * A swap landed and its answer was lost; meanwhile a newer Fenceline (a rolling upgrade) rewrote
+   * the control node in a format this version cannot read, so Curator's re-sent transaction is
+   * refused and the read that would decide it fails. The swap did land: the failure must say the
+   * outcome is unknown (a staged destination deletes the staged blob on a known failure, and the
+   * published pointer would name a deleted blob).
+   */
+  @Test
+  void aFailureWhileDecidingARefusedResendOfASwapLeavesTheOutcomeUnknown() {
+    PointerStore pointers = losingStore().pointerStore("tck");
+    ResourceId resource = ResourceId.of("lost/undecided-swap");
+    receipt(pointers.write(token(resource, 1, "a"), OperationId.of("v1"), Pointer.to("1")));
+    losing.loseNextAnswer(() -> rewriteInNewerFormat(stores.store().paths().control(resource)));
+
+    assertThatThrownBy(
+            () -> pointers.write(token(resource, 1, "a"), OperationId.of("v2"), Pointer.to("2")))
+        .isInstanceOf(StoreException.class)
+        .satisfies(
+            e ->
+                assertThat(((StoreException) e).outcomeUnknown())
+                    .as("the swap landed: " + e.getMessage())
+                    .isTrue());
+    assertThat(exists(stores.store().paths().operation("tck", resource, OperationId.of("v2"))))
+        .isTrue();
+  }
+
+  @Test
+  void aFailureWhileDecidingARefusedResendOfARegistrationLeavesTheOutcomeUnknown() {
+    PointerStore pointers = losingStore().pointerStore("tck");
+    ResourceId resource = ResourceId.of("lost/undecided-register");
+    pointers.register(token(resource, 1, "a"));
+    losing.loseNextAnswer(() -> rewriteInNewerFormat(stores.store().paths().control(resource)));
+
+    assertThatThrownBy(() -> pointers.register(token(resource, 2, "a")))
+        .isInstanceOf(StoreException.class)
+        .satisfies(
+            e ->
+                assertThat(((StoreException) e).outcomeUnknown())
+                    .as("the registration landed: " + e.getMessage())
+                    .isTrue());
+  }
+
+  @Test
+  void aFailureWhileDecidingARefusedResendOfAnAcquireLeavesTheOutcomeUnknown() {
+    ZkLeaseIssuer issuer = losingStore().leaseIssuer();
+    ResourceId resource = ResourceId.of("lost/undecided-acquire");
+    losing.loseNextAnswer(() -> rewriteInNewerFormat(stores.store().paths().lease(resource)));
+
+    assertThatThrownBy(() -> issuer.tryAcquire(resource, "worker-a", Duration.ofMinutes(1)))
+        .isInstanceOf(StoreException.class)
+        .satisfies(
+            e ->
+                assertThat(((StoreException) e).outcomeUnknown())
+                    .as("the acquire landed: " + e.getMessage())
+                    .isTrue());
+  }
+
+  /** Another process (a newer version) rewrites {@code path} in a format this one cannot read. */
+  private void rewriteInNewerFormat(String path) {
+    try {
+      stores
+          .store()
+          .client()
+          .setData()
+          .forPath(path, "{\"format\":2}".getBytes(StandardCharsets.UTF_8));
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private boolean exists(String path) {
+    try {
+      return stores.store().client().checkExists().forPath(path) != null;
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   @Test
   void aPointerTooLargeForOneZooKeeperRequestIsRefusedAndNothingIsStored() {
     PointerStore pointers = stores.store().pointerStore("tck");
