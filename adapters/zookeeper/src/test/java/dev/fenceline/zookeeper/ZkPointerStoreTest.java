@@ -7,6 +7,8 @@ import dev.fenceline.spi.Applied;
 import dev.fenceline.spi.Epoch;
 import dev.fenceline.spi.FencingToken;
 import dev.fenceline.spi.Lease;
+import dev.fenceline.spi.LeaseLostException;
+import dev.fenceline.spi.LeaseStatus;
 import dev.fenceline.spi.OperationId;
 import dev.fenceline.spi.Pointer;
 import dev.fenceline.spi.PointerState;
@@ -172,6 +174,45 @@ class ZkPointerStoreTest {
    * outcome is unknown (a staged destination deletes the staged blob on a known failure, and the
    * published pointer would name a deleted blob).
    */
+  /**
+   * An acquire landed and its answer was lost; before Curator re-sent it, the ensemble expired the
+   * session, which deleted the holder node the acquire had created. Curator re-sends on a new
+   * session, the re-send is refused, and the nonce says the first attempt landed: but that lease
+   * ended with its session, and another worker can take over at once. It must never be returned as
+   * held.
+   */
+  @Test
+  void anAcquireThatLandedOnASessionExpiredBeforeItsAnswerIsNeverReturnedAsAHeldLease() {
+    ZkLeaseIssuer issuer = losingStore().leaseIssuer();
+    ResourceId resource = ResourceId.of("lost/acquire-expired");
+    losing.loseNextAnswer(() -> stores.ensemble().expireSession(losing.client()));
+
+    Lease lease = issuer.tryAcquire(resource, "worker-a", Duration.ofMinutes(10)).orElseThrow();
+
+    LeaseStatus status = stores.store().leaseIssuer().status(resource);
+    assertThat(status.held()).as("the returned lease %s is held", lease.token()).isTrue();
+    assertThat(status.epoch()).isEqualTo(lease.epoch()).isEqualTo(Epoch.of(2));
+    assertThat(
+            stores.store().leaseIssuer().tryAcquire(resource, "worker-b", Duration.ofMinutes(10)))
+        .as("another worker cannot take over a held lease")
+        .isEmpty();
+    assertThat(issuer.renew(lease).token()).isEqualTo(lease.token());
+  }
+
+  /** The same for a renewal: the session it landed on ended, and the lease with it. */
+  @Test
+  void aRenewalThatLandedOnASessionExpiredBeforeItsAnswerIsALostLease() {
+    ZkLeaseIssuer issuer = losingStore().leaseIssuer();
+    ResourceId resource = ResourceId.of("lost/renew-expired");
+    Lease lease = issuer.tryAcquire(resource, "worker-a", Duration.ofMinutes(10)).orElseThrow();
+    losing.loseNextAnswer(() -> stores.ensemble().expireSession(losing.client()));
+
+    assertThatThrownBy(() -> issuer.renew(lease))
+        .isInstanceOf(LeaseLostException.class)
+        .hasMessageContaining("session");
+    assertThat(stores.store().leaseIssuer().status(resource).held()).isFalse();
+  }
+
   @Test
   void aFailureWhileDecidingARefusedResendOfASwapLeavesTheOutcomeUnknown() {
     PointerStore pointers = losingStore().pointerStore("tck");
