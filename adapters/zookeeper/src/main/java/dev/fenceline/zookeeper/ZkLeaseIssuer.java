@@ -9,6 +9,7 @@ import dev.fenceline.spi.LeaseIssuer;
 import dev.fenceline.spi.LeaseLostException;
 import dev.fenceline.spi.LeaseStatus;
 import dev.fenceline.spi.ResourceId;
+import dev.fenceline.spi.StoreException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -94,7 +95,7 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
               paths.holder(resource),
               (holder + "@" + next.epoch()).getBytes(StandardCharsets.UTF_8),
               CreateMode.EPHEMERAL));
-      Optional<Stat> granted = commit(resource, ops, nonce, action);
+      Optional<Stat> granted = commit(resource, ops, nonce, true, action);
       if (granted.isPresent()) {
         FencingToken token =
             store.sign(new FencingToken(store.id(), resource, Epoch.of(next.epoch()), holder));
@@ -126,7 +127,7 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
           List.of(
               store.setData(paths.lease(resource), next.toJson(), current.stat().getVersion()),
               store.check(paths.holder(resource), current.holder().orElseThrow().getVersion()));
-      Optional<Stat> renewed = commit(resource, ops, nonce, action);
+      Optional<Stat> renewed = commit(resource, ops, nonce, true, action);
       if (renewed.isPresent()) {
         return new Lease(lease.token(), expiresAt(renewed.get(), ttlMillis), lease.ttl());
       }
@@ -157,7 +158,7 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
       current
           .holder()
           .ifPresent(stat -> ops.add(store.delete(paths.holder(resource), stat.getVersion())));
-      if (commit(resource, ops, nonce, action).isPresent()) {
+      if (commit(resource, ops, nonce, false, action).isPresent()) {
         return true;
       }
     }
@@ -223,22 +224,39 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
   /**
    * Commits a transaction whose first operation writes the lease node with {@code nonce}.
    *
+   * @param holds whether the transaction grants or renews a lease of this client's session (its
+   *     holder node must be this session's)
    * @return the lease node's new stat, or empty if another step changed the nodes first (read again
    *     and decide again)
    */
   private Optional<Stat> commit(
-      ResourceId resource, List<CuratorOp> ops, String nonce, String action) {
+      ResourceId resource, List<CuratorOp> ops, String nonce, boolean holds, String action) {
     Optional<List<CuratorTransactionResult>> results = store.multi(ops, action);
     if (results.isPresent()) {
       return Optional.of(results.get().get(0).getResultStat());
     }
     // Refused: maybe because Curator re-sent it after a lost answer and the first attempt landed.
     String path = paths.lease(resource);
-    Optional<ZkStore.Node> read = store.read(path, action);
-    if (read.isPresent() && nonce.equals(LeaseNode.parse(read.get().data(), path).attempt())) {
-      return Optional.of(read.get().stat());
+    try {
+      Optional<ZkStore.Node> read = store.read(path, action);
+      if (read.isPresent() && nonce.equals(LeaseNode.parse(read.get().data(), path).attempt())) {
+        // It landed; but if Curator re-sent it on a new session (the ensemble expired the one it
+        // landed on), the lease ended with that session's holder node: decide again.
+        if (holds && !ownsHolder(resource, action)) {
+          return Optional.empty();
+        }
+        return Optional.of(read.get().stat());
+      }
+    } catch (StoreException e) {
+      throw store.undecided(e);
     }
     return Optional.empty();
+  }
+
+  /** True if the holder node exists and belongs to this client's current session. */
+  private boolean ownsHolder(ResourceId resource, String action) {
+    Optional<Stat> holder = store.exists(paths.holder(resource), action);
+    return holder.isPresent() && holder.get().getEphemeralOwner() == store.sessionId(action);
   }
 
   private static String reasonLost(Current current, Lease lease, Instant now, long session) {

@@ -34,6 +34,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Supplier;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.zookeeper.CreateMode;
 
@@ -116,7 +117,7 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
     store.verify(token, action);
     Attempt<RegisterOutcome> attempt = null;
     while (true) {
-      Read read = readControl(resource, action);
+      Read read = decidingRead(attempt, () -> readControl(resource, action));
       ControlNode control = read.control();
       if (attempt != null && control.writes().contains(attempt.nonce())) {
         return attempt.outcome();
@@ -151,7 +152,7 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
     steps.reached(FencingStep.BEFORE_LOCK, token, operation);
     Attempt<WriteOutcome> attempt = null;
     while (true) {
-      Read read = readControl(resource, action);
+      Read read = decidingRead(attempt, () -> readControl(resource, action));
       ControlNode control = read.control();
       Optional<Entry> recorded = null;
       if (attempt != null) {
@@ -160,7 +161,7 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
         String tried = attempt.nonce();
         boolean landed = control.writes().contains(tried);
         if (!landed && attempt.applies()) {
-          recorded = recorded(resource, control, operation, action);
+          recorded = decidingRead(attempt, () -> recorded(resource, control, operation, action));
           landed = recorded.map(entry -> entry.attempt().equals(tried)).orElse(false);
         }
         if (landed) {
@@ -407,6 +408,21 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
               + " pointer's target and attributes small (the payload belongs in the blob store)",
           null,
           false);
+    }
+  }
+
+  /**
+   * Runs {@code read}; if it decides whether the refused {@code attempt} landed after all, its
+   * failure leaves the attempt's outcome unknown.
+   */
+  private <T> T decidingRead(Attempt<?> attempt, Supplier<T> read) {
+    if (attempt == null) {
+      return read.get();
+    }
+    try {
+      return read.get();
+    } catch (StoreException e) {
+      throw store.undecided(e);
     }
   }
 

@@ -430,6 +430,22 @@ public final class ZkStore implements AutoCloseable {
         "Cannot " + action + " at " + shown + ": " + reason + suffix, e, unknown);
   }
 
+  /**
+   * {@code e} as a failure whose outcome is unknown: it happened while deciding whether a refused
+   * transaction landed after all (Curator re-sent it after a lost answer), so it may have.
+   */
+  StoreException undecided(StoreException e) {
+    if (e.outcomeUnknown()) {
+      return e;
+    }
+    return new StoreException(
+        e.getMessage()
+            + " (a transaction of this step whose answer was lost may have been applied: look the"
+            + " operation up or retry it)",
+        e,
+        true);
+  }
+
   private void awaitConnected() {
     try {
       if (!client.blockUntilConnected((int) connectionTimeout.toMillis(), TimeUnit.MILLISECONDS)) {

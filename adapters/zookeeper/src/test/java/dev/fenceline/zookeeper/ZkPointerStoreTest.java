@@ -7,6 +7,8 @@ import dev.fenceline.spi.Applied;
 import dev.fenceline.spi.Epoch;
 import dev.fenceline.spi.FencingToken;
 import dev.fenceline.spi.Lease;
+import dev.fenceline.spi.LeaseLostException;
+import dev.fenceline.spi.LeaseStatus;
 import dev.fenceline.spi.OperationId;
 import dev.fenceline.spi.Pointer;
 import dev.fenceline.spi.PointerState;
@@ -163,6 +165,123 @@ class ZkPointerStoreTest {
     assertThat(lease.epoch()).isEqualTo(Epoch.of(1));
     assertThat(stores.store().leaseIssuer().status(resource).epoch()).isEqualTo(Epoch.of(1));
     assertThat(issuer.renew(lease).token()).isEqualTo(lease.token());
+  }
+
+  /**
+   * A swap landed and its answer was lost; meanwhile a newer Fenceline (a rolling upgrade) rewrote
+   * the control node in a format this version cannot read, so Curator's re-sent transaction is
+   * refused and the read that would decide it fails. The swap did land: the failure must say the
+   * outcome is unknown (a staged destination deletes the staged blob on a known failure, and the
+   * published pointer would name a deleted blob).
+   */
+  /**
+   * An acquire landed and its answer was lost; before Curator re-sent it, the ensemble expired the
+   * session, which deleted the holder node the acquire had created. Curator re-sends on a new
+   * session, the re-send is refused, and the nonce says the first attempt landed: but that lease
+   * ended with its session, and another worker can take over at once. It must never be returned as
+   * held.
+   */
+  @Test
+  void anAcquireThatLandedOnASessionExpiredBeforeItsAnswerIsNeverReturnedAsAHeldLease() {
+    ZkLeaseIssuer issuer = losingStore().leaseIssuer();
+    ResourceId resource = ResourceId.of("lost/acquire-expired");
+    losing.loseNextAnswer(() -> stores.ensemble().expireSession(losing.client()));
+
+    Lease lease = issuer.tryAcquire(resource, "worker-a", Duration.ofMinutes(10)).orElseThrow();
+
+    LeaseStatus status = stores.store().leaseIssuer().status(resource);
+    assertThat(status.held()).as("the returned lease %s is held", lease.token()).isTrue();
+    assertThat(status.epoch()).isEqualTo(lease.epoch()).isEqualTo(Epoch.of(2));
+    assertThat(
+            stores.store().leaseIssuer().tryAcquire(resource, "worker-b", Duration.ofMinutes(10)))
+        .as("another worker cannot take over a held lease")
+        .isEmpty();
+    assertThat(issuer.renew(lease).token()).isEqualTo(lease.token());
+  }
+
+  /** The same for a renewal: the session it landed on ended, and the lease with it. */
+  @Test
+  void aRenewalThatLandedOnASessionExpiredBeforeItsAnswerIsALostLease() {
+    ZkLeaseIssuer issuer = losingStore().leaseIssuer();
+    ResourceId resource = ResourceId.of("lost/renew-expired");
+    Lease lease = issuer.tryAcquire(resource, "worker-a", Duration.ofMinutes(10)).orElseThrow();
+    losing.loseNextAnswer(() -> stores.ensemble().expireSession(losing.client()));
+
+    assertThatThrownBy(() -> issuer.renew(lease))
+        .isInstanceOf(LeaseLostException.class)
+        .hasMessageContaining("session");
+    assertThat(stores.store().leaseIssuer().status(resource).held()).isFalse();
+  }
+
+  @Test
+  void aFailureWhileDecidingARefusedResendOfASwapLeavesTheOutcomeUnknown() {
+    PointerStore pointers = losingStore().pointerStore("tck");
+    ResourceId resource = ResourceId.of("lost/undecided-swap");
+    receipt(pointers.write(token(resource, 1, "a"), OperationId.of("v1"), Pointer.to("1")));
+    losing.loseNextAnswer(() -> rewriteInNewerFormat(stores.store().paths().control(resource)));
+
+    assertThatThrownBy(
+            () -> pointers.write(token(resource, 1, "a"), OperationId.of("v2"), Pointer.to("2")))
+        .isInstanceOf(StoreException.class)
+        .satisfies(
+            e ->
+                assertThat(((StoreException) e).outcomeUnknown())
+                    .as("the swap landed: " + e.getMessage())
+                    .isTrue());
+    assertThat(exists(stores.store().paths().operation("tck", resource, OperationId.of("v2"))))
+        .isTrue();
+  }
+
+  @Test
+  void aFailureWhileDecidingARefusedResendOfARegistrationLeavesTheOutcomeUnknown() {
+    PointerStore pointers = losingStore().pointerStore("tck");
+    ResourceId resource = ResourceId.of("lost/undecided-register");
+    pointers.register(token(resource, 1, "a"));
+    losing.loseNextAnswer(() -> rewriteInNewerFormat(stores.store().paths().control(resource)));
+
+    assertThatThrownBy(() -> pointers.register(token(resource, 2, "a")))
+        .isInstanceOf(StoreException.class)
+        .satisfies(
+            e ->
+                assertThat(((StoreException) e).outcomeUnknown())
+                    .as("the registration landed: " + e.getMessage())
+                    .isTrue());
+  }
+
+  @Test
+  void aFailureWhileDecidingARefusedResendOfAnAcquireLeavesTheOutcomeUnknown() {
+    ZkLeaseIssuer issuer = losingStore().leaseIssuer();
+    ResourceId resource = ResourceId.of("lost/undecided-acquire");
+    losing.loseNextAnswer(() -> rewriteInNewerFormat(stores.store().paths().lease(resource)));
+
+    assertThatThrownBy(() -> issuer.tryAcquire(resource, "worker-a", Duration.ofMinutes(1)))
+        .isInstanceOf(StoreException.class)
+        .satisfies(
+            e ->
+                assertThat(((StoreException) e).outcomeUnknown())
+                    .as("the acquire landed: " + e.getMessage())
+                    .isTrue());
+  }
+
+  /** Another process (a newer version) rewrites {@code path} in a format this one cannot read. */
+  private void rewriteInNewerFormat(String path) {
+    try {
+      stores
+          .store()
+          .client()
+          .setData()
+          .forPath(path, "{\"format\":2}".getBytes(StandardCharsets.UTF_8));
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private boolean exists(String path) {
+    try {
+      return stores.store().client().checkExists().forPath(path) != null;
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   @Test
