@@ -131,6 +131,23 @@ public abstract class DestinationContract<C> extends ContractSupport {
   }
 
   @Test
+  void r4_aRetryOfAnOperationThatNewerOnesReplacedReplaysItsReceiptAndAppliesNothing() {
+    // A store that finds only the newest operation's record re-applies an older one here.
+    ResourceId resource = freshResource("retry-replaced");
+    FencingToken token = token(resource, 33, "worker-a");
+    Receipt first = ((Applied) write(destination(), token, "report-1", "first")).receipt();
+    write(destination(), token, "report-2", "second");
+    write(destination(), token, "report-3", "third");
+
+    WriteOutcome retry = write(destination(), token, "report-1", "first");
+
+    assertThat(retry).isEqualTo(new AlreadyApplied(first));
+    assertThat(published(resource)).contains("third");
+    assertThat(applyCount(resource)).isEqualTo(3);
+    assertThat(destination().lookup(resource, OperationId.of("report-1"))).contains(first);
+  }
+
+  @Test
   void r2_olderEpochIsRejectedAndChangesNothing() {
     ResourceId resource = freshResource("stale");
     write(destination(), token(resource, 34, "worker-b"), "report-b", "result of B");

@@ -77,10 +77,15 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
     FencingToken.validateHolder(holder);
     long ttlMillis = ttlMillis(resource, ttl);
     String action = "acquire the lease on " + resource;
+    Current refused = null;
     while (true) {
-      Instant now = store.ensembleNow(action);
+      ZkStore.Now now = store.ensembleNow(action);
       Current current = current(resource, action, true);
-      if (current.held(now)) {
+      requireProgress(refused, current, resource, action);
+      if (current.held(now.instant())) {
+        if (!store.holds(now.barrier(), action)) {
+          continue; // read in another session than the barrier: read again
+        }
         return Optional.empty();
       }
       String nonce = UUID.randomUUID().toString();
@@ -101,6 +106,7 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
             store.sign(new FencingToken(store.id(), resource, Epoch.of(next.epoch()), holder));
         return Optional.of(new Lease(token, expiresAt(granted.get(), ttlMillis), ttl));
       }
+      refused = current;
     }
   }
 
@@ -113,11 +119,16 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
       throw lost(lease, "it was issued by " + lease.token().issuer() + ", not by " + store.id());
     }
     String action = "renew the lease " + lease.token();
+    Current refused = null;
     while (true) {
-      Instant now = store.ensembleNow(action);
+      ZkStore.Now now = store.ensembleNow(action);
       Current current = current(resource, action, false);
-      String reason = reasonLost(current, lease, now, store.sessionId(action));
+      requireProgress(refused, current, resource, action);
+      String reason = reasonLost(current, lease, now.instant(), store.sessionId(action));
       if (reason != null) {
+        if (!store.holds(now.barrier(), action)) {
+          continue;
+        }
         throw lost(lease, reason);
       }
       String nonce = UUID.randomUUID().toString();
@@ -131,6 +142,7 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
       if (renewed.isPresent()) {
         return new Lease(lease.token(), expiresAt(renewed.get(), ttlMillis), lease.ttl());
       }
+      refused = current;
     }
   }
 
@@ -142,13 +154,18 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
     }
     ResourceId resource = lease.resource();
     String action = "release the lease " + lease.token();
+    Current refused = null;
     while (true) {
-      store.sync(paths.lease(resource), action);
+      ZkStore.Barrier barrier = store.barrier(action);
       Current current = current(resource, action, false);
+      requireProgress(refused, current, resource, action);
       LeaseNode node = current.lease();
       if (node.epoch() != lease.epoch().value()
           || node.holder() == null
           || !node.holder().equals(lease.token().holder())) {
+        if (!store.holds(barrier, action)) {
+          continue;
+        }
         return false;
       }
       String nonce = UUID.randomUUID().toString();
@@ -161,6 +178,7 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
       if (commit(resource, ops, nonce, false, action).isPresent()) {
         return true;
       }
+      refused = current;
     }
   }
 
@@ -168,8 +186,12 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
   public LeaseStatus status(ResourceId resource) {
     requireNonNull(resource, "resource is null");
     String action = "read the lease status of " + resource;
-    Instant now = store.ensembleNow(action);
-    Current current = current(resource, action, false);
+    ZkStore.Now now;
+    Current current;
+    do {
+      now = store.ensembleNow(action);
+      current = current(resource, action, false);
+    } while (!store.holds(now.barrier(), action));
     LeaseNode node = current.lease();
     if (node.epoch() == 0) {
       return new LeaseStatus(resource, Epoch.NONE, Optional.empty(), Optional.empty(), false);
@@ -183,7 +205,7 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
         Epoch.of(node.epoch()),
         Optional.of(node.holder()),
         Optional.of(expiresAt(current.stat(), node.ttlMillis())),
-        current.held(now));
+        current.held(now.instant()));
   }
 
   @Override
@@ -192,6 +214,30 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
   }
 
   // ---------------------------------------------------------------------------------------------
+
+  /**
+   * Refuses to try again when ZooKeeper refused a transaction although neither the lease node nor
+   * the holder node changed since they were read: a node was changed outside Fenceline, and trying
+   * again would be refused for ever.
+   */
+  private void requireProgress(Current refused, Current now, ResourceId resource, String action) {
+    if (refused != null
+        && refused.stat().getVersion() == now.stat().getVersion()
+        && refused.holder().map(Stat::getCzxid).equals(now.holder().map(Stat::getCzxid))
+        && refused.holder().map(Stat::getVersion).equals(now.holder().map(Stat::getVersion))) {
+      throw new StoreException(
+          "Cannot "
+              + action
+              + " at "
+              + store.location()
+              + ": ZooKeeper refused the transaction although the lease node "
+              + paths.lease(resource)
+              + " and its holder node did not change; they were changed outside Fenceline"
+              + " (restore them from a backup)",
+          null,
+          false);
+    }
+  }
 
   /** The lease node as read (epoch 0 and no stat version if it does not exist) and the holder. */
   private record Current(LeaseNode lease, Stat stat, Optional<Stat> holder) {

@@ -34,6 +34,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.zookeeper.CreateMode;
@@ -116,26 +117,33 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
     String action = "register epoch " + token.epoch() + " of " + resource + " at " + name;
     store.verify(token, action);
     Attempt<RegisterOutcome> attempt = null;
+    Read refused = null;
     while (true) {
       Read read = decidingRead(attempt, () -> readControl(resource, action));
       ControlNode control = read.control();
       if (attempt != null && control.writes().contains(attempt.nonce())) {
         return attempt.outcome();
       }
+      requireProgress(refused, read, action);
       checkIssuer(control, token, action);
       if (token.epoch().isOlderThan(control.epoch())) {
         return new RejectedStale(resource, token.epoch(), control.epoch());
       }
       Registered registered = new Registered(resource, token.epoch(), control.epoch());
       if (token.epoch().equals(control.epoch()) && control.issuer() != null) {
+        if (!fresh(read, action)) {
+          continue;
+        }
         return registered;
       }
       String nonce = nonce();
-      if (commit(
-          read, control.registered(token.epoch(), token.issuer(), nonce), List.of(), action)) {
+      ControlNode next = control.registered(token.epoch(), token.issuer(), nonce);
+      requireFits(next.toJson().length, action);
+      if (commit(read, next, List.of(), action)) {
         return registered;
       }
       attempt = new Attempt<>(nonce, registered, false);
+      refused = read;
     }
   }
 
@@ -151,6 +159,7 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
     store.verify(token, action);
     steps.reached(FencingStep.BEFORE_LOCK, token, operation);
     Attempt<WriteOutcome> attempt = null;
+    Read refused = null;
     while (true) {
       Read read = decidingRead(attempt, () -> readControl(resource, action));
       ControlNode control = read.control();
@@ -170,6 +179,7 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
         }
         attempt = null;
       }
+      requireProgress(refused, read, action);
       checkIssuer(control, token, action);
       if (token.epoch().isOlderThan(control.epoch())) {
         return new RejectedStale(resource, token.epoch(), control.epoch());
@@ -187,14 +197,20 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
         }
         AlreadyApplied replay = new AlreadyApplied(receipt);
         if (newest.equals(control.epoch()) && control.issuer() != null) {
+          if (!fresh(read, action)) {
+            continue;
+          }
           steps.reached(FencingStep.AFTER_COMMIT, token, operation);
           return replay;
         }
-        if (commit(read, control.registered(newest, token.issuer(), nonce), List.of(), action)) {
+        ControlNode next = control.registered(newest, token.issuer(), nonce);
+        requireFits(next.toJson().length, action);
+        if (commit(read, next, List.of(), action)) {
           steps.reached(FencingStep.AFTER_COMMIT, token, operation);
           return replay;
         }
         attempt = new Attempt<>(nonce, replay, false);
+        refused = read;
         continue;
       }
       Entry current = control.entry(name);
@@ -216,7 +232,7 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
               store.create(
                   paths.operation(name, resource, operation), stored, CreateMode.PERSISTENT));
       ControlNode next = control.applied(name, entry, newest, token.issuer(), nonce);
-      requireFits(next, stored, action);
+      requireFits(next.toJson().length + 2L * stored.length, action);
       steps.reached(FencingStep.AFTER_APPLY, token, operation);
       boolean committed;
       try {
@@ -233,6 +249,7 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
         return applied;
       }
       attempt = new Attempt<>(nonce, applied, true);
+      refused = read;
     }
   }
 
@@ -241,15 +258,19 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
     requireNonNull(resource, "resource is null");
     requireNonNull(operation, "operation is null");
     String action = "look up operation " + operation + " of " + resource + " at " + name;
-    ControlNode control = readControl(resource, action).control();
-    return recorded(resource, control, operation, action)
-        .map(entry -> entry.receipt(name, resource));
+    return freshly(
+        resource,
+        action,
+        read ->
+            recorded(resource, read.control(), operation, action)
+                .map(entry -> entry.receipt(name, resource)));
   }
 
   @Override
   public Epoch currentEpoch(ResourceId resource) {
     requireNonNull(resource, "resource is null");
-    return readControl(resource, "read the registered epoch of " + resource).control().epoch();
+    return freshly(
+        resource, "read the registered epoch of " + resource, read -> read.control().epoch());
   }
 
   @Override
@@ -260,7 +281,7 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
   /**
    * {@inheritDoc}
    *
-   * <p>Costs a sync, one read of the control node and one read per older version returned.
+   * <p>Costs a read barrier, one read of the control node and one read per older version returned.
    */
   @Override
   public List<PointerState> history(ResourceId resource, int limit) {
@@ -270,7 +291,12 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
           "Cannot read the pointer history of " + resource + ": limit " + limit + " is below 1");
     }
     String action = "read the pointer history of " + resource + " at " + name;
-    Entry current = readControl(resource, action).control().entry(name);
+    return freshly(resource, action, read -> history(read, limit, action));
+  }
+
+  private List<PointerState> history(Read read, int limit, String action) {
+    ResourceId resource = read.resource();
+    Entry current = read.control().entry(name);
     if (current == null) {
       return List.of();
     }
@@ -323,13 +349,13 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
       try {
         committed = commit(read, read.control().registered(epoch, null, nonce), markers, action);
       } catch (StoreException e) {
-        if (e.outcomeUnknown() && store.exists(marker, action).isPresent()) {
+        if (e.outcomeUnknown() && markerExists(marker, action)) {
           committed = true;
         } else {
           throw e;
         }
       }
-      if (committed || store.exists(marker, action).isPresent()) {
+      if (committed || markerExists(marker, action)) {
         previous = read.control().epoch();
         break;
       }
@@ -358,18 +384,69 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
   // ---------------------------------------------------------------------------------------------
 
   /** The control node as read, and its version ({@code -1}: it does not exist). */
-  private record Read(ResourceId resource, ControlNode control, int version) {}
+  private record Read(
+      ResourceId resource, ControlNode control, int version, ZkStore.Barrier barrier) {}
 
-  /** Syncs with the leader, then reads the control node: linearizable (R5). */
+  /** Takes a read barrier, then reads the control node (R5; see {@link #fresh}). */
   private Read readControl(ResourceId resource, String action) {
     String path = paths.control(resource);
-    store.sync(path, action);
+    ZkStore.Barrier barrier = store.barrier(action);
     return store
         .read(path, action)
         .map(
             node ->
-                new Read(resource, ControlNode.parse(node.data(), path), node.stat().getVersion()))
-        .orElseGet(() -> new Read(resource, ControlNode.EMPTY, -1));
+                new Read(
+                    resource,
+                    ControlNode.parse(node.data(), path),
+                    node.stat().getVersion(),
+                    barrier))
+        .orElseGet(() -> new Read(resource, ControlNode.EMPTY, -1, barrier));
+  }
+
+  /**
+   * True if every read since {@code read}'s barrier was answered in the session the barrier was
+   * taken in, so they saw everything acknowledged before it. An answer given without a write (a
+   * replay, an epoch already registered, a lookup) is only given from fresh reads.
+   */
+  private boolean fresh(Read read, String action) {
+    return store.holds(read.barrier(), action);
+  }
+
+  /**
+   * Reads from a barrier on: {@code reads} gets the control node and may read more; if the session
+   * changed meanwhile, reads again.
+   */
+  private <T> T freshly(ResourceId resource, String action, Function<Read, T> reads) {
+    while (true) {
+      Read read = readControl(resource, action);
+      T result = reads.apply(read);
+      if (fresh(read, action)) {
+        return result;
+      }
+    }
+  }
+
+  /**
+   * Refuses to try again when ZooKeeper refused a transaction although the control node did not
+   * change since it was read: then a node the transaction creates exists already (changed by hand,
+   * or damaged), and trying again would be refused for ever.
+   */
+  private void requireProgress(Read refused, Read now, String action) {
+    if (refused != null && refused.version() == now.version()) {
+      throw new StoreException(
+          "Cannot "
+              + action
+              + " at "
+              + store.location()
+              + ": ZooKeeper refused the transaction although the control node "
+              + paths.control(now.resource())
+              + " did not change (version "
+              + now.version()
+              + "); a pointer version or operation node it creates exists already, written"
+              + " outside Fenceline (restore the nodes under the control node from a backup)",
+          null,
+          false);
+    }
   }
 
   /**
@@ -394,8 +471,7 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
    * jute.maxbuffer}, 1 MiB by default; a larger request makes the server drop the connection, which
    * would look like a lost answer).
    */
-  private static void requireFits(ControlNode next, byte[] stored, String action) {
-    long bytes = next.toJson().length + 2L * stored.length;
+  private static void requireFits(long bytes, String action) {
     if (bytes > MAX_TRANSACTION_BYTES) {
       throw new StoreException(
           "Cannot "
@@ -421,6 +497,15 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
     }
     try {
       return read.get();
+    } catch (StoreException e) {
+      throw store.undecided(e);
+    }
+  }
+
+  /** Whether a reset's marker exists; if that cannot be read, the reset's outcome is unknown. */
+  private boolean markerExists(String marker, String action) {
+    try {
+      return store.exists(marker, action).isPresent();
     } catch (StoreException e) {
       throw store.undecided(e);
     }

@@ -14,9 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Pattern;
 import org.apache.curator.ensemble.fixed.FixedEnsembleProvider;
 import org.apache.curator.framework.CuratorFramework;
@@ -198,63 +196,63 @@ public final class ZkStore implements AutoCloseable {
   record Node(byte[] data, Stat stat) {}
 
   /**
-   * The ensemble's time now: writes the clock node (never refused) and returns the time the leader
-   * stamped on the write. A read issued after it on this client sees every change committed before
-   * it began, so it also serves as the {@code sync} before a deciding read.
+   * A point after which this client's reads see every change acknowledged before it was taken, as
+   * long as the client keeps its ZooKeeper session ({@link #holds}).
    */
-  Instant ensembleNow(String action) {
+  static final class Barrier {
+    private final Object handle;
+
+    private Barrier(Object handle) {
+      this.handle = handle;
+    }
+  }
+
+  /** The ensemble's time at a barrier (see {@link #ensembleNow}). */
+  record Now(Instant instant, Barrier barrier) {}
+
+  /**
+   * The ensemble's time now: writes the clock node (never refused) and returns the time the leader
+   * stamped on the write. The write went through a quorum, so it is also a {@link #barrier}.
+   */
+  Now ensembleNow(String action) {
+    Object handle = handle(action);
     try {
       Stat stat = client.setData().forPath(paths.clock(), new byte[0]);
-      return Instant.ofEpochMilli(stat.getMtime());
+      return new Now(Instant.ofEpochMilli(stat.getMtime()), new Barrier(handle));
     } catch (Exception e) {
       throw failure(action + " (write the clock node " + paths.clock() + ")", e, false);
     }
   }
 
   /**
-   * Makes the next reads of this client see every change committed before this call (ZooKeeper's
-   * {@code sync} through the leader), so a read that decides something is linearizable (R5).
+   * Makes the next reads of this client see every change acknowledged before this call (R5): a
+   * transaction with one version-less {@code check} of the root, which changes nothing but commits
+   * through a quorum like a write, so this client's server has applied everything before it when it
+   * answers. ZooKeeper's own {@code sync} is not such a barrier (ZOOKEEPER-1675: a leader that lost
+   * its quorum and does not know yet answers it). A read is only covered if the session did not
+   * change since ({@link #holds}): a new session may reach a server that is behind.
    */
-  void sync(String path, String action) {
-    CountDownLatch done = new CountDownLatch(1);
-    AtomicReference<KeeperException.Code> result = new AtomicReference<>();
+  Barrier barrier(String action) {
+    Object handle = handle(action);
     try {
-      client
-          .sync()
-          .inBackground(
-              (curator, event) -> {
-                result.set(KeeperException.Code.get(event.getResultCode()));
-                done.countDown();
-              })
-          .forPath(path);
-      if (!done.await(syncWaitMillis(), TimeUnit.MILLISECONDS)) {
-        throw new StoreException(
-            "Cannot "
-                + action
-                + ": the sync with the ZooKeeper leader did not answer within "
-                + Duration.ofMillis(syncWaitMillis())
-                + " at "
-                + shown
-                + " (is a quorum of the ensemble up and reachable?)",
-            null,
-            false);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new StoreException("Cannot " + action + ": interrupted during the sync", e, false);
-    } catch (StoreException e) {
-      throw e;
+      client.transaction().forOperations(List.of(check(paths.root(), -1)));
+      return new Barrier(handle);
     } catch (Exception e) {
-      throw failure(action + " (sync)", e, false);
-    }
-    KeeperException.Code code = result.get();
-    if (code != KeeperException.Code.OK && code != KeeperException.Code.NONODE) {
-      throw failure(action + " (sync)", KeeperException.create(code, path), false);
+      throw failure(action + " (a read barrier through the quorum)", e, false);
     }
   }
 
-  private long syncWaitMillis() {
-    return connectionTimeout.toMillis() * 2;
+  /** True if this client still has the session it had when {@code barrier} was taken. */
+  boolean holds(Barrier barrier, String action) {
+    return handle(action) == barrier.handle;
+  }
+
+  private Object handle(String action) {
+    try {
+      return client.getZookeeperClient().getZooKeeper();
+    } catch (Exception e) {
+      throw failure(action + " (the ZooKeeper session)", e, false);
+    }
   }
 
   /** The node at {@code path}, or empty if it does not exist. */
@@ -263,9 +261,19 @@ public final class ZkStore implements AutoCloseable {
       Stat stat = new Stat();
       byte[] data = client.getData().storingStatIn(stat).forPath(path);
       if (stat.getCzxid() == 0) {
-        // No node was read (Curator answers null without NoNode when called from inside another
-        // client's retry loop on the same thread): never take it as an empty node.
-        return Optional.empty();
+        // Curator answered with neither data nor NoNode (it does so when called from inside another
+        // Curator operation's retry loop on the same thread): nothing is known about the node.
+        throw new StoreException(
+            "Cannot "
+                + action
+                + " at "
+                + shown
+                + ": ZooKeeper answered the read of "
+                + path
+                + " with no node and no error (is Fenceline called from inside a Curator"
+                + " operation on this thread?)",
+            null,
+            false);
       }
       return Optional.of(new Node(data == null ? new byte[0] : data, stat));
     } catch (KeeperException.NoNodeException e) {

@@ -11,6 +11,7 @@ import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Op;
 import org.apache.zookeeper.OpResult;
 import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.client.ZKClientConfig;
 
@@ -54,6 +55,9 @@ final class LosingZooKeeper {
                       public List<OpResult> multi(Iterable<Op> ops)
                           throws InterruptedException, KeeperException {
                         List<OpResult> results = super.multi(ops);
+                        if (readBarrier(ops)) {
+                          return results; // the store's read barrier, not a change
+                        }
                         Runnable between = loseNext.getAndSet(null);
                         if (between != null) {
                           // Another process acts meanwhile: on its own thread, outside Curator's
@@ -74,6 +78,16 @@ final class LosingZooKeeper {
                 })
             .build();
     client.start();
+  }
+
+  /** A transaction of version-less checks only: {@link ZkStore#barrier}. */
+  private static boolean readBarrier(Iterable<Op> ops) {
+    for (Op op : ops) {
+      if (op.getType() != ZooDefs.OpCode.check) {
+        return false;
+      }
+    }
+    return true;
   }
 
   CuratorFramework client() {

@@ -93,13 +93,13 @@ class ZkAdapterFactoryTest {
     Adapter adapter = zookeeper().create("coordination", keys());
     LeaseIssuer issuer = adapter.leaseIssuer().orElseThrow();
     issuer.tryAcquire(resource, "worker-a", Duration.ofSeconds(30)).orElseThrow();
-    observer.sync(holder, "test");
+    observer.barrier("test");
     assertThat(observer.exists(holder, "test")).as("the holder's ephemeral node").isPresent();
 
     adapter.close();
 
     // Closing the ZooKeeper client ends its session, which deletes its ephemeral nodes at once.
-    observer.sync(holder, "test");
+    observer.barrier("test");
     assertThat(observer.exists(holder, "test")).isEmpty();
     assertThatThrownBy(() -> issuer.status(resource)).isInstanceOf(RuntimeException.class);
   }

@@ -2,6 +2,7 @@ package dev.fenceline.zookeeper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.fenceline.spi.Applied;
 import dev.fenceline.spi.Epoch;
@@ -303,6 +304,28 @@ class ZkPointerStoreTest {
     Pointer largest = Pointer.to("\u20ac".repeat(Pointer.MAX_TARGET_LENGTH));
     receipt(pointers.write(token(resource, 2, "a"), OperationId.of("v3"), largest));
     assertThat(pointers.current(resource).orElseThrow().pointer()).isEqualTo(largest);
+  }
+
+  @Test
+  void aNodeCreatedByHandWhereTheNextVersionGoesIsAnErrorNotAnEndlessRetry() throws Exception {
+    PointerStore pointers = stores.store().pointerStore("tck");
+    ResourceId resource = ResourceId.of("junk/next-version");
+    receipt(pointers.write(token(resource, 1, "a"), OperationId.of("v1"), Pointer.to("1")));
+    String junk = stores.store().paths().version("tck", resource, 2);
+    stores.store().client().create().forPath(junk, "junk".getBytes(StandardCharsets.UTF_8));
+
+    assertTimeoutPreemptively(
+        Duration.ofSeconds(30),
+        () ->
+            assertThatThrownBy(
+                    () ->
+                        pointers.write(
+                            token(resource, 1, "a"), OperationId.of("v2"), Pointer.to("2")))
+                .isInstanceOf(StoreException.class)
+                .hasMessageContaining("did not change")
+                .hasMessageContaining("written outside Fenceline")
+                .satisfies(e -> assertThat(((StoreException) e).outcomeUnknown()).isFalse()));
+    assertThat(operations(pointers.history(resource, 10))).containsExactly("v1");
   }
 
   @Test
