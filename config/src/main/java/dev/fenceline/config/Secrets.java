@@ -20,7 +20,7 @@ final class Secrets {
   private static final Pattern SECRET_KEY =
       Pattern.compile(
           "(?i)(^|.*-)(password|passwd|passphrase|secret|token|credentials?|api-key|access-key"
-              + "|secret-key|private-key)(-.*)?");
+              + "|secret-key|private-key|auth-digest)(-.*)?");
 
   private static final Pattern SECRET_VARIABLE =
       Pattern.compile(

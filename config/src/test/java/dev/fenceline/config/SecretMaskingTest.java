@@ -152,6 +152,18 @@ class SecretMaskingTest {
   }
 
   @Test
+  void keysThatHoldCredentialsAreSecretWhateverTheAdapter() {
+    // zookeeper's auth-digest is user:password; a literal value must be masked like a password.
+    for (String key :
+        new String[] {"password", "auth-digest", "ssh-private-key", "api-key", "client-secret"}) {
+      assertThat(Secrets.isSecretKey(key)).as(key).isTrue();
+    }
+    for (String key : new String[] {"url", "user", "connect-string", "password-env", "digest"}) {
+      assertThat(Secrets.isSecretKey(key)).as(key).isFalse();
+    }
+  }
+
+  @Test
   void maskHidesEverySecretOfTheFileInOutsideText() {
     String yaml =
         ConfigFiles.sqliteAndDirectory(directory)
