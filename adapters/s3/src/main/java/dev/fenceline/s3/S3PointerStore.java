@@ -2,7 +2,9 @@ package dev.fenceline.s3;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.fenceline.s3.ControlObject.Entry;
+import dev.fenceline.cas.ControlDocument;
+import dev.fenceline.cas.ControlDocument.Entry;
+import dev.fenceline.cas.StrictJson;
 import dev.fenceline.spi.AlreadyApplied;
 import dev.fenceline.spi.Applied;
 import dev.fenceline.spi.Capability;
@@ -128,7 +130,7 @@ public final class S3PointerStore implements PointerStore, SupportsEpochReset {
       String fresh = UUID.randomUUID().toString();
       byte[] json =
           JSON.writeValueAsBytes(
-              JSON.createObjectNode().put("format", ControlObject.FORMAT).put("id", fresh));
+              JSON.createObjectNode().put("format", StrictJson.FORMAT).put("id", fresh));
       try {
         putJson(location, key, json, null);
         return "s3-" + fresh;
@@ -148,7 +150,7 @@ public final class S3PointerStore implements PointerStore, SupportsEpochReset {
       JsonNode format = root == null ? null : root.get("format");
       if (format != null
           && format.isIntegralNumber()
-          && format.asLong() == ControlObject.FORMAT
+          && format.asLong() == StrictJson.FORMAT
           && id != null
           && id.isString()
           && STORE_ID.matcher(id.stringValue()).matches()) {
@@ -161,7 +163,7 @@ public final class S3PointerStore implements PointerStore, SupportsEpochReset {
         "Cannot read the pointer store identity "
             + shown
             + ": expected {\"format\":"
-            + ControlObject.FORMAT
+            + StrictJson.FORMAT
             + ",\"id\":\"<1 to 64 characters of [A-Za-z0-9._-]>\"} (restore the object; staging"
             + " areas are keyed by this identity)",
         null,
@@ -196,7 +198,7 @@ public final class S3PointerStore implements PointerStore, SupportsEpochReset {
     Attempt<RegisterOutcome> attempt = null;
     while (true) {
       ControlRead read = readControl(resource);
-      ControlObject control = read.control();
+      ControlDocument control = read.control();
       if (attempt != null && control.writes().contains(attempt.nonce())) {
         return attempt.outcome();
       }
@@ -232,7 +234,7 @@ public final class S3PointerStore implements PointerStore, SupportsEpochReset {
     Attempt<WriteOutcome> attempt = null;
     while (true) {
       ControlRead read = readControl(resource);
-      ControlObject control = read.control();
+      ControlDocument control = read.control();
       Optional<Entry> recorded = null;
       if (attempt != null) {
         // Did our last PUT land after all (its answer lost, the SDK's retry answered 412)? Then
@@ -291,7 +293,7 @@ public final class S3PointerStore implements PointerStore, SupportsEpochReset {
               clock.instant(),
               nonce);
       Applied applied = new Applied(entry.receipt(name, resource));
-      ControlObject next = control.applied(name, entry, newest, token.issuer(), nonce);
+      ControlDocument next = control.applied(name, entry, newest, token.issuer(), nonce);
       // Nothing of this operation is visible until the control PUT: a listener that throws here
       // leaves at most the previous entry's immutable objects, which were committed already.
       steps.reached(FencingStep.AFTER_APPLY, token, operation);
@@ -313,7 +315,7 @@ public final class S3PointerStore implements PointerStore, SupportsEpochReset {
     // object moves past them), so the later GET finds it. In the other order an operation that is
     // current when the object GET answers 404 and replaced before the control GET would be
     // missed although it was applied before the lookup began.
-    ControlObject control = readControl(resource).control();
+    ControlDocument control = readControl(resource).control();
     return recorded(resource, control, operation).map(entry -> entry.receipt(name, resource));
   }
 
@@ -365,7 +367,8 @@ public final class S3PointerStore implements PointerStore, SupportsEpochReset {
                           null,
                           false));
       newestFirst.add(
-          Entry.parseStored(stored, location.describe(key), name, resource).state(resource));
+          Entry.parseStored(stored, stored(location.describe(key)), name, resource)
+              .state(resource));
     }
     return List.copyOf(newestFirst);
   }
@@ -392,7 +395,7 @@ public final class S3PointerStore implements PointerStore, SupportsEpochReset {
             "Cannot "
                 + action
                 + ": an earlier attempt whose answer was lost may have been applied, and "
-                + ControlObject.RECENT_WRITES
+                + ControlDocument.RECENT_WRITES
                 + " or more writes followed it (read the current epoch before resetting again)",
             null,
             true);
@@ -427,7 +430,7 @@ public final class S3PointerStore implements PointerStore, SupportsEpochReset {
    * else its immutable operation object (one GET), unless no older entry can exist.
    */
   private Optional<Entry> recorded(
-      ResourceId resource, ControlObject control, OperationId operation) {
+      ResourceId resource, ControlDocument control, OperationId operation) {
     Entry current = control.entry(name);
     if (current == null) {
       return Optional.empty(); // this destination never applied anything to the resource
@@ -440,7 +443,7 @@ public final class S3PointerStore implements PointerStore, SupportsEpochReset {
     }
     String key = location.objectKey(PointerKeys.operation(name, resource, operation));
     return get(location, key)
-        .map(stored -> Entry.parseStored(stored, location.describe(key), name, resource))
+        .map(stored -> Entry.parseStored(stored, stored(location.describe(key)), name, resource))
         .map(
             entry -> {
               if (!entry.operation().equals(operation)) {
@@ -489,7 +492,7 @@ public final class S3PointerStore implements PointerStore, SupportsEpochReset {
   }
 
   /** The control object as read, with the ETag to swap against (null: the object is absent). */
-  private record ControlRead(ControlObject control, String etag) {}
+  private record ControlRead(ControlDocument control, String etag) {}
 
   private ControlRead readControl(ResourceId resource) {
     String key = location.objectKey(PointerKeys.control(resource));
@@ -497,7 +500,7 @@ public final class S3PointerStore implements PointerStore, SupportsEpochReset {
     try {
       bytes = location.client().getObjectAsBytes(b -> b.bucket(location.bucket()).key(key));
     } catch (NoSuchKeyException e) {
-      return new ControlRead(ControlObject.EMPTY, null);
+      return new ControlRead(ControlDocument.EMPTY, null);
     } catch (SdkException e) {
       throw location.failure("read control object " + location.describe(key), e, false);
     }
@@ -511,7 +514,8 @@ public final class S3PointerStore implements PointerStore, SupportsEpochReset {
           null,
           false);
     }
-    return new ControlRead(ControlObject.parse(bytes.asByteArray(), location.describe(key)), etag);
+    return new ControlRead(
+        ControlDocument.parse(bytes.asByteArray(), stored(location.describe(key))), etag);
   }
 
   /** How a conditional PUT of the control object ended. */
@@ -532,7 +536,8 @@ public final class S3PointerStore implements PointerStore, SupportsEpochReset {
    * @throws StoreException if the request failed otherwise; the outcome is unknown if an attempt
    *     may have landed
    */
-  private Put putControl(ControlRead read, ControlObject next, String action, ResourceId resource) {
+  private Put putControl(
+      ControlRead read, ControlDocument next, String action, ResourceId resource) {
     String key = location.objectKey(PointerKeys.control(resource));
     try {
       putJson(location, key, next.toJson(), read.etag());
@@ -599,10 +604,16 @@ public final class S3PointerStore implements PointerStore, SupportsEpochReset {
   }
 
   /** Refuses a token of another issuer than the one the resource was first registered with. */
-  private static void checkIssuer(ControlObject control, FencingToken token, String action) {
+  private static void checkIssuer(ControlDocument control, FencingToken token, String action) {
     if (control.issuer() != null && !control.issuer().equals(token.issuer())) {
       throw UntrustedTokenException.foreignIssuer(token, control.issuer(), action);
     }
+  }
+
+  /** Where a pointer object is, for the error if it cannot be read. */
+  static StrictJson.Where stored(String shown) {
+    return new StrictJson.Where(
+        "pointer object", shown, "restore it from a backup or its object versions");
   }
 
   private static String nonce() {

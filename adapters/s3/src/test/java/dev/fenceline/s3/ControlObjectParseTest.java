@@ -3,6 +3,7 @@ package dev.fenceline.s3;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.fenceline.cas.ControlDocument;
 import dev.fenceline.spi.StoreException;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -44,7 +45,10 @@ class ControlObjectParseTest {
         "{\"format\":1,\"epoch\":3,\"issuer\":null,\"writes\":[],\"names\":{\"tck\":5}}",
       })
   void anUnreadableControlObjectIsAClearStoreExceptionNeverAnEmptyState(String json) {
-    assertThatThrownBy(() -> ControlObject.parse(json.getBytes(StandardCharsets.UTF_8), SHOWN))
+    assertThatThrownBy(
+            () ->
+                ControlDocument.parse(
+                    json.getBytes(StandardCharsets.UTF_8), S3PointerStore.stored(SHOWN)))
         .isInstanceOf(StoreException.class)
         .hasMessageStartingWith("Cannot read pointer object " + SHOWN + ": ")
         .hasMessageEndingWith(")")

@@ -2,6 +2,7 @@ package dev.fenceline.zookeeper;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.fenceline.cas.StrictJson;
 import dev.fenceline.spi.Epoch;
 import dev.fenceline.spi.FencingToken;
 import dev.fenceline.spi.Lease;
@@ -387,7 +388,7 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
     static final LeaseNode NONE = new LeaseNode(0, null, 0, "");
 
     byte[] toJson() {
-      ObjectNode root = Json.object();
+      ObjectNode root = StrictJson.object();
       root.put("epoch", epoch);
       if (holder == null) {
         root.putNull("holder");
@@ -396,25 +397,25 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
       }
       root.put("ttlMs", ttlMillis);
       root.put("attempt", attempt);
-      return Json.bytes(root);
+      return StrictJson.bytes(root);
     }
 
     static LeaseNode parse(byte[] data, String path) {
-      JsonNode root = Json.root(data, "lease node", path);
+      JsonNode root = StrictJson.root(data, ZkPointerStore.stored("lease node", path));
       try {
-        long epoch = Json.longField(root, "epoch");
-        long ttl = Json.longField(root, "ttlMs");
+        long epoch = StrictJson.longField(root, "epoch");
+        long ttl = StrictJson.longField(root, "ttlMs");
         if (epoch < 0 || ttl < 0) {
           throw new IllegalArgumentException(
               "epoch " + epoch + " or ttlMs " + ttl + " is negative");
         }
-        String holder = Json.nullableString(root, "holder");
+        String holder = StrictJson.nullableString(root, "holder");
         if (holder != null) {
           FencingToken.validateHolder(holder);
         }
-        return new LeaseNode(epoch, holder, ttl, Json.stringField(root, "attempt"));
+        return new LeaseNode(epoch, holder, ttl, StrictJson.stringField(root, "attempt"));
       } catch (IllegalArgumentException e) {
-        throw Json.unreadable("lease node", path, e.getMessage(), e);
+        throw StrictJson.unreadable(ZkPointerStore.stored("lease node", path), e.getMessage(), e);
       }
     }
   }

@@ -2,6 +2,9 @@ package dev.fenceline.zookeeper;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.fenceline.cas.ControlDocument;
+import dev.fenceline.cas.ControlDocument.Entry;
+import dev.fenceline.cas.StrictJson;
 import dev.fenceline.spi.AlreadyApplied;
 import dev.fenceline.spi.Applied;
 import dev.fenceline.spi.Capability;
@@ -25,7 +28,6 @@ import dev.fenceline.spi.StoreException;
 import dev.fenceline.spi.SupportsEpochReset;
 import dev.fenceline.spi.UntrustedTokenException;
 import dev.fenceline.spi.WriteOutcome;
-import dev.fenceline.zookeeper.ControlNode.Entry;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -120,7 +122,7 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
     Read refused = null;
     while (true) {
       Read read = decidingRead(attempt, () -> readControl(resource, action));
-      ControlNode control = read.control();
+      ControlDocument control = read.control();
       if (attempt != null && control.writes().contains(attempt.nonce())) {
         return attempt.outcome();
       }
@@ -137,7 +139,7 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
         return registered;
       }
       String nonce = nonce();
-      ControlNode next = control.registered(token.epoch(), token.issuer(), nonce);
+      ControlDocument next = control.registered(token.epoch(), token.issuer(), nonce);
       requireFits(next.toJson().length, action);
       if (commit(read, next, List.of(), action)) {
         return registered;
@@ -162,7 +164,7 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
     Read refused = null;
     while (true) {
       Read read = decidingRead(attempt, () -> readControl(resource, action));
-      ControlNode control = read.control();
+      ControlDocument control = read.control();
       Optional<Entry> recorded = null;
       if (attempt != null) {
         // Did the refused transaction land after all (its first answer lost, Curator's re-sent
@@ -203,7 +205,7 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
           steps.reached(FencingStep.AFTER_COMMIT, token, operation);
           return replay;
         }
-        ControlNode next = control.registered(newest, token.issuer(), nonce);
+        ControlDocument next = control.registered(newest, token.issuer(), nonce);
         requireFits(next.toJson().length, action);
         if (commit(read, next, List.of(), action)) {
           steps.reached(FencingStep.AFTER_COMMIT, token, operation);
@@ -231,7 +233,7 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
                   paths.version(name, resource, entry.version()), stored, CreateMode.PERSISTENT),
               store.create(
                   paths.operation(name, resource, operation), stored, CreateMode.PERSISTENT));
-      ControlNode next = control.applied(name, entry, newest, token.issuer(), nonce);
+      ControlDocument next = control.applied(name, entry, newest, token.issuer(), nonce);
       requireFits(next.toJson().length + 2L * stored.length, action);
       steps.reached(FencingStep.AFTER_APPLY, token, operation);
       boolean committed;
@@ -323,7 +325,9 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
                               + " (nodes were deleted; restore them from a backup)",
                           null,
                           false));
-      newestFirst.add(Entry.parseStored(node.data(), path, name, resource).state(resource));
+      newestFirst.add(
+          Entry.parseStored(node.data(), stored("pointer node", path), name, resource)
+              .state(resource));
     }
     return List.copyOf(newestFirst);
   }
@@ -385,7 +389,7 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
 
   /** The control node as read, and its version ({@code -1}: it does not exist). */
   private record Read(
-      ResourceId resource, ControlNode control, int version, ZkStore.Barrier barrier) {}
+      ResourceId resource, ControlDocument control, int version, ZkStore.Barrier barrier) {}
 
   /** Takes a read barrier, then reads the control node (R5; see {@link #fresh}). */
   private Read readControl(ResourceId resource, String action) {
@@ -397,10 +401,10 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
             node ->
                 new Read(
                     resource,
-                    ControlNode.parse(node.data(), path),
+                    ControlDocument.parse(node.data(), stored("control node", path)),
                     node.stat().getVersion(),
                     barrier))
-        .orElseGet(() -> new Read(resource, ControlNode.EMPTY, -1, barrier));
+        .orElseGet(() -> new Read(resource, ControlDocument.EMPTY, -1, barrier));
   }
 
   /**
@@ -455,7 +459,7 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
    *
    * @return true if committed; false if another step changed the control node since the read
    */
-  private boolean commit(Read read, ControlNode next, List<CuratorOp> more, String action) {
+  private boolean commit(Read read, ControlDocument next, List<CuratorOp> more, String action) {
     String path = paths.control(read.resource());
     List<CuratorOp> ops = new ArrayList<>();
     ops.add(
@@ -517,7 +521,11 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
       String path = paths.operation(name, resource, operation);
       return store
           .read(path, action)
-          .map(node -> Entry.parseStored(node.data(), path, name, resource).attempt().equals(nonce))
+          .map(
+              node ->
+                  Entry.parseStored(node.data(), stored("pointer node", path), name, resource)
+                      .attempt()
+                      .equals(nonce))
           .orElse(false);
     } catch (StoreException stillUnreachable) {
       return false;
@@ -526,7 +534,7 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
 
   /** The entry of {@code operation} at this destination: the current one, or its operation node. */
   private Optional<Entry> recorded(
-      ResourceId resource, ControlNode control, OperationId operation, String action) {
+      ResourceId resource, ControlDocument control, OperationId operation, String action) {
     Entry current = control.entry(name);
     if (current == null) {
       return Optional.empty(); // this destination never applied anything to the resource
@@ -540,7 +548,7 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
     String path = paths.operation(name, resource, operation);
     return store
         .read(path, action)
-        .map(node -> Entry.parseStored(node.data(), path, name, resource))
+        .map(node -> Entry.parseStored(node.data(), stored("pointer node", path), name, resource))
         .map(
             entry -> {
               if (!entry.operation().equals(operation)) {
@@ -560,10 +568,15 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
   }
 
   /** Refuses a token of another issuer than the one the resource was first registered with. */
-  private static void checkIssuer(ControlNode control, FencingToken token, String action) {
+  private static void checkIssuer(ControlDocument control, FencingToken token, String action) {
     if (control.issuer() != null && !control.issuer().equals(token.issuer())) {
       throw UntrustedTokenException.foreignIssuer(token, control.issuer(), action);
     }
+  }
+
+  /** Where a node is, for the error if it cannot be read. */
+  static StrictJson.Where stored(String what, String path) {
+    return new StrictJson.Where(what, path, "restore it from a backup");
   }
 
   private static String nonce() {

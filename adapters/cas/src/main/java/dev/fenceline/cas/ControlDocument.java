@@ -1,4 +1,4 @@
-package dev.fenceline.zookeeper;
+package dev.fenceline.cas;
 
 import static java.util.Objects.requireNonNull;
 
@@ -21,48 +21,55 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The content of a resource's control node: the registered epoch, the issuer it is bound to, and
- * per destination name the current pointer entry (every entry, current or not, also lives in an
- * immutable version node and an immutable operation node created in the same transaction).
+ * The control document of one resource in a pointer store on a compare-and-swap store (an S3 object
+ * replaced with {@code If-Match}, a ZooKeeper node replaced at its version): the registered epoch,
+ * the issuer it is bound to, and per destination name the current pointer entry (older entries live
+ * in immutable documents, so the control document stays small). Replaced as a whole, never changed
+ * in place. For adapter implementations.
  *
- * <p>{@code writes} holds the nonces of the last {@value #RECENT_WRITES} transactions that wrote
- * the node, newest first: a writer whose transaction was refused after Curator re-sent it (its
- * first answer lost) finds out whether the first attempt landed.
+ * <p>{@code writes} holds the nonces of the last {@value #RECENT_WRITES} requests that wrote the
+ * document, newest first: a writer whose answer was lost and whose client re-sent the request
+ * (refused, since the first one landed) finds out whether it landed; and no two versions have the
+ * same bytes, so a store that compares content digests (S3 ETags) sees no ABA.
  *
  * @param epoch the registered epoch, {@link Epoch#NONE} if none
  * @param issuer the issuer the resource is bound to, or null until a token binds it
  * @param writes nonces of the latest writes, newest first, at most {@value #RECENT_WRITES}
  * @param names per destination name, its current entry
  */
-record ControlNode(Epoch epoch, String issuer, List<String> writes, Map<String, Entry> names) {
+public record ControlDocument(
+    Epoch epoch, String issuer, List<String> writes, Map<String, Entry> names) {
 
-  /** How many write nonces the node keeps. */
-  static final int RECENT_WRITES = 8;
+  /** How many write nonces the document keeps. */
+  public static final int RECENT_WRITES = 8;
 
-  /** The state of a resource that has no control node. */
-  static final ControlNode EMPTY = new ControlNode(Epoch.NONE, null, List.of(), Map.of());
+  /** The state of a resource that has no control document. */
+  public static final ControlDocument EMPTY =
+      new ControlDocument(Epoch.NONE, null, List.of(), Map.of());
 
-  ControlNode {
+  /** Copies the lists. */
+  public ControlDocument {
     requireNonNull(epoch, "epoch is null");
     writes = List.copyOf(writes);
     names = Map.copyOf(names);
   }
 
   /** The current entry of destination {@code name}, or null if it never applied anything. */
-  Entry entry(String name) {
+  public Entry entry(String name) {
     return names.get(name);
   }
 
   /** This state with {@code newer} registered for {@code boundIssuer}, written by {@code nonce}. */
-  ControlNode registered(Epoch newer, String boundIssuer, String nonce) {
-    return new ControlNode(newer, boundIssuer, withWrite(nonce), names);
+  public ControlDocument registered(Epoch newer, String boundIssuer, String nonce) {
+    return new ControlDocument(newer, boundIssuer, withWrite(nonce), names);
   }
 
   /** This state with {@code entry} as {@code name}'s current entry, written by {@code nonce}. */
-  ControlNode applied(String name, Entry entry, Epoch newer, String boundIssuer, String nonce) {
+  public ControlDocument applied(
+      String name, Entry entry, Epoch newer, String boundIssuer, String nonce) {
     Map<String, Entry> next = new TreeMap<>(names);
     next.put(name, entry);
-    return new ControlNode(newer, boundIssuer, withWrite(nonce), next);
+    return new ControlDocument(newer, boundIssuer, withWrite(nonce), next);
   }
 
   private List<String> withWrite(String nonce) {
@@ -74,8 +81,9 @@ record ControlNode(Epoch epoch, String issuer, List<String> writes, Map<String, 
     return next;
   }
 
-  byte[] toJson() {
-    ObjectNode root = Json.object();
+  /** The document's JSON. */
+  public byte[] toJson() {
+    ObjectNode root = StrictJson.object();
     root.put("epoch", epoch.value());
     if (issuer == null) {
       root.putNull("issuer");
@@ -85,24 +93,25 @@ record ControlNode(Epoch epoch, String issuer, List<String> writes, Map<String, 
     writes.forEach(root.putArray("writes")::add);
     ObjectNode entries = root.putObject("names");
     new TreeMap<>(names).forEach((name, entry) -> entries.set(name, entry.toNode()));
-    return Json.bytes(root);
+    return StrictJson.bytes(root);
   }
 
   /**
-   * Reads the control node at {@code path}.
+   * Reads a control document.
    *
+   * @param where what and where it is, for the error
    * @throws dev.fenceline.spi.StoreException if it cannot be read: never taken as an empty state
    */
-  static ControlNode parse(byte[] data, String path) {
-    JsonNode root = Json.root(data, "control node", path);
+  public static ControlDocument parse(byte[] data, StrictJson.Where where) {
+    JsonNode root = StrictJson.root(data, where);
     try {
-      Epoch epoch = Epoch.of(Json.longField(root, "epoch"));
-      String issuer = Json.nullableString(root, "issuer");
+      Epoch epoch = Epoch.of(StrictJson.longField(root, "epoch"));
+      String issuer = StrictJson.nullableString(root, "issuer");
       if (issuer != null) {
         FencingToken.validateIssuer(issuer);
       }
       List<String> writes = new ArrayList<>();
-      JsonNode writesNode = Json.field(root, "writes");
+      JsonNode writesNode = StrictJson.field(root, "writes");
       if (!writesNode.isArray()) {
         throw new IllegalArgumentException("field \"writes\" is not an array");
       }
@@ -112,7 +121,7 @@ record ControlNode(Epoch epoch, String issuer, List<String> writes, Map<String, 
         }
         writes.add(write.stringValue());
       }
-      JsonNode namesNode = Json.field(root, "names");
+      JsonNode namesNode = StrictJson.field(root, "names");
       if (!namesNode.isObject()) {
         throw new IllegalArgumentException("field \"names\" is not an object");
       }
@@ -120,9 +129,9 @@ record ControlNode(Epoch epoch, String issuer, List<String> writes, Map<String, 
       for (Map.Entry<String, JsonNode> named : namesNode.properties()) {
         names.put(Destination.validateName(named.getKey()), Entry.fromNode(named.getValue()));
       }
-      return new ControlNode(epoch, issuer, writes, names);
+      return new ControlDocument(epoch, issuer, writes, names);
     } catch (IllegalArgumentException | NullPointerException e) {
-      throw Json.unreadable("control node", path, e.getMessage(), e);
+      throw StrictJson.unreadable(where, e.getMessage(), e);
     }
   }
 
@@ -135,10 +144,10 @@ record ControlNode(Epoch epoch, String issuer, List<String> writes, Map<String, 
    * @param epoch the epoch it was applied under
    * @param operation the operation
    * @param fingerprint the request's fingerprint
-   * @param recordedAt when it was recorded (the writer's clock; for diagnostics)
+   * @param recordedAt when it was recorded (the writer's clock)
    * @param attempt the nonce of the transaction that applied it
    */
-  record Entry(
+  public record Entry(
       long version,
       Pointer pointer,
       Epoch epoch,
@@ -147,7 +156,8 @@ record ControlNode(Epoch epoch, String issuer, List<String> writes, Map<String, 
       Instant recordedAt,
       String attempt) {
 
-    Entry {
+    /** Checks the values. */
+    public Entry {
       if (version < 1) {
         throw new IllegalArgumentException("pointer version " + version + " is not positive");
       }
@@ -159,33 +169,40 @@ record ControlNode(Epoch epoch, String issuer, List<String> writes, Map<String, 
       requireNonNull(attempt, "attempt is null");
     }
 
-    Receipt receipt(String name, ResourceId resource) {
+    /** The receipt of this entry's operation at destination {@code name}. */
+    public Receipt receipt(String name, ResourceId resource) {
       return new Receipt(name, resource, operation, epoch, recordedAt, pointer.receiptAttributes());
     }
 
-    PointerState state(ResourceId resource) {
+    /** The pointer state of this entry. */
+    public PointerState state(ResourceId resource) {
       return new PointerState(resource, pointer, epoch, operation, version);
     }
 
-    /** The immutable node of this entry: it names its resource and destination. */
-    byte[] toStoredJson(String name, ResourceId resource) {
-      ObjectNode root = Json.object();
+    /**
+     * The immutable document of this entry (kept by operation and by version): it names its
+     * resource and destination, so a misplaced document is noticed.
+     */
+    public byte[] toStoredJson(String name, ResourceId resource) {
+      ObjectNode root = StrictJson.object();
       root.put("resource", resource.value());
       root.put("name", name);
       root.set("entry", toNode());
-      return Json.bytes(root);
+      return StrictJson.bytes(root);
     }
 
     /**
-     * Reads an immutable entry node of {@code name} and {@code resource} at {@code path}.
+     * Reads an immutable entry document of {@code name} and {@code resource}.
      *
+     * @param where what and where it is, for the error
      * @throws dev.fenceline.spi.StoreException if it cannot be read or belongs elsewhere
      */
-    static Entry parseStored(byte[] data, String path, String name, ResourceId resource) {
-      JsonNode root = Json.root(data, "pointer node", path);
+    public static Entry parseStored(
+        byte[] data, StrictJson.Where where, String name, ResourceId resource) {
+      JsonNode root = StrictJson.root(data, where);
       try {
-        String storedResource = Json.stringField(root, "resource");
-        String storedName = Json.stringField(root, "name");
+        String storedResource = StrictJson.stringField(root, "resource");
+        String storedName = StrictJson.stringField(root, "name");
         if (!storedResource.equals(resource.value()) || !storedName.equals(name)) {
           throw new IllegalArgumentException(
               "it belongs to "
@@ -197,14 +214,14 @@ record ControlNode(Epoch epoch, String issuer, List<String> writes, Map<String, 
                   + " of "
                   + resource);
         }
-        return fromNode(Json.field(root, "entry"));
+        return fromNode(StrictJson.field(root, "entry"));
       } catch (IllegalArgumentException | NullPointerException e) {
-        throw Json.unreadable("pointer node", path, e.getMessage(), e);
+        throw StrictJson.unreadable(where, e.getMessage(), e);
       }
     }
 
     private ObjectNode toNode() {
-      ObjectNode node = Json.MAPPER.createObjectNode();
+      ObjectNode node = StrictJson.MAPPER.createObjectNode();
       node.put("version", version);
       node.put("target", pointer.target());
       ObjectNode attributes = node.putObject("attributes");
@@ -221,28 +238,29 @@ record ControlNode(Epoch epoch, String issuer, List<String> writes, Map<String, 
       if (!node.isObject()) {
         throw new IllegalArgumentException("an entry is not an object");
       }
-      JsonNode attributesNode = Json.field(node, "attributes");
+      JsonNode attributesNode = StrictJson.field(node, "attributes");
       if (!attributesNode.isObject()) {
         throw new IllegalArgumentException("field \"attributes\" is not an object");
       }
       Map<String, String> attributes = new TreeMap<>();
       for (Map.Entry<String, JsonNode> attribute : attributesNode.properties()) {
-        attributes.put(attribute.getKey(), Json.stringField(attributesNode, attribute.getKey()));
+        attributes.put(
+            attribute.getKey(), StrictJson.stringField(attributesNode, attribute.getKey()));
       }
       Instant recordedAt;
       try {
-        recordedAt = Instant.parse(Json.stringField(node, "recordedAt"));
+        recordedAt = Instant.parse(StrictJson.stringField(node, "recordedAt"));
       } catch (DateTimeParseException e) {
         throw new IllegalArgumentException("field \"recordedAt\" is not an instant", e);
       }
       return new Entry(
-          Json.longField(node, "version"),
-          new Pointer(Json.stringField(node, "target"), attributes),
-          Epoch.of(Json.longField(node, "epoch")),
-          OperationId.of(Json.stringField(node, "operation")),
-          new RequestFingerprint(Json.stringField(node, "fingerprint")),
+          StrictJson.longField(node, "version"),
+          new Pointer(StrictJson.stringField(node, "target"), attributes),
+          Epoch.of(StrictJson.longField(node, "epoch")),
+          OperationId.of(StrictJson.stringField(node, "operation")),
+          new RequestFingerprint(StrictJson.stringField(node, "fingerprint")),
           recordedAt,
-          Json.stringField(node, "attempt"));
+          StrictJson.stringField(node, "attempt"));
     }
   }
 }
