@@ -2,31 +2,26 @@ package dev.fenceline.zookeeper;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.fenceline.cas.CasPointerSteps;
 import dev.fenceline.cas.ControlDocument;
 import dev.fenceline.cas.ControlDocument.Entry;
 import dev.fenceline.cas.StrictJson;
-import dev.fenceline.spi.AlreadyApplied;
-import dev.fenceline.spi.Applied;
 import dev.fenceline.spi.Capability;
 import dev.fenceline.spi.Destination;
 import dev.fenceline.spi.Epoch;
 import dev.fenceline.spi.FencingStep;
 import dev.fenceline.spi.FencingToken;
-import dev.fenceline.spi.OperationConflictException;
 import dev.fenceline.spi.OperationId;
 import dev.fenceline.spi.Pointer;
 import dev.fenceline.spi.PointerState;
 import dev.fenceline.spi.PointerStore;
 import dev.fenceline.spi.Receipt;
 import dev.fenceline.spi.RegisterOutcome;
-import dev.fenceline.spi.Registered;
-import dev.fenceline.spi.RejectedStale;
 import dev.fenceline.spi.RequestFingerprint;
 import dev.fenceline.spi.ResourceId;
 import dev.fenceline.spi.StepListener;
 import dev.fenceline.spi.StoreException;
 import dev.fenceline.spi.SupportsEpochReset;
-import dev.fenceline.spi.UntrustedTokenException;
 import dev.fenceline.spi.WriteOutcome;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -35,9 +30,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import java.util.function.Function;
-import java.util.function.Supplier;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.zookeeper.CreateMode;
 
@@ -83,14 +76,13 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
   private final ZkStore store;
   private final ZkPaths paths;
   private final String name;
-  private final StepListener steps;
-  private final Clock clock = Clock.systemUTC();
+  private final CasPointerSteps<Read> steps;
 
   ZkPointerStore(ZkStore store, String name, StepListener steps) {
     this.store = requireNonNull(store, "store is null");
     this.paths = store.paths();
     this.name = Destination.validateName(name);
-    this.steps = requireNonNull(steps, "steps is null");
+    this.steps = new CasPointerSteps<>(name, new Nodes(), steps, Clock.systemUTC());
   }
 
   @Override
@@ -109,44 +101,12 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
     return CAPABILITIES;
   }
 
-  /** A refused transaction that may still have landed (Curator re-sent it after a lost answer). */
-  private record Attempt<T>(String nonce, T outcome, boolean applies) {}
-
   @Override
   public RegisterOutcome register(FencingToken token) {
     requireNonNull(token, "token is null");
-    ResourceId resource = token.resource();
-    String action = "register epoch " + token.epoch() + " of " + resource + " at " + name;
+    String action = "register epoch " + token.epoch() + " of " + token.resource() + " at " + name;
     store.verify(token, action);
-    Attempt<RegisterOutcome> attempt = null;
-    Read refused = null;
-    while (true) {
-      Read read = decidingRead(attempt, () -> readControl(resource, action));
-      ControlDocument control = read.control();
-      if (attempt != null && control.writes().contains(attempt.nonce())) {
-        return attempt.outcome();
-      }
-      requireProgress(refused, read, action);
-      checkIssuer(control, token, action);
-      if (token.epoch().isOlderThan(control.epoch())) {
-        return new RejectedStale(resource, token.epoch(), control.epoch());
-      }
-      Registered registered = new Registered(resource, token.epoch(), control.epoch());
-      if (token.epoch().equals(control.epoch()) && control.issuer() != null) {
-        if (!fresh(read, action)) {
-          continue;
-        }
-        return registered;
-      }
-      String nonce = nonce();
-      ControlDocument next = control.registered(token.epoch(), token.issuer(), nonce);
-      requireFits(next.toJson().length, action);
-      if (commit(read, next, List.of(), action)) {
-        return registered;
-      }
-      attempt = new Attempt<>(nonce, registered, false);
-      refused = read;
-    }
+    return steps.register(token, action);
   }
 
   @Override
@@ -156,103 +116,9 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
     requireNonNull(operation, "operation is null");
     requireNonNull(change, "change is null");
     requireNonNull(fingerprint, "fingerprint is null");
-    ResourceId resource = token.resource();
-    String action = "write operation " + operation + " of " + resource + " to " + name;
+    String action = "write operation " + operation + " of " + token.resource() + " to " + name;
     store.verify(token, action);
-    steps.reached(FencingStep.BEFORE_LOCK, token, operation);
-    Attempt<WriteOutcome> attempt = null;
-    Read refused = null;
-    while (true) {
-      Read read = decidingRead(attempt, () -> readControl(resource, action));
-      ControlDocument control = read.control();
-      Optional<Entry> recorded = null;
-      if (attempt != null) {
-        // Did the refused transaction land after all (its first answer lost, Curator's re-sent
-        // attempt refused)? Then it committed before anything that followed it.
-        String tried = attempt.nonce();
-        boolean landed = control.writes().contains(tried);
-        if (!landed && attempt.applies()) {
-          recorded = decidingRead(attempt, () -> recorded(resource, control, operation, action));
-          landed = recorded.map(entry -> entry.attempt().equals(tried)).orElse(false);
-        }
-        if (landed) {
-          steps.reached(FencingStep.AFTER_COMMIT, token, operation);
-          return attempt.outcome();
-        }
-        attempt = null;
-      }
-      requireProgress(refused, read, action);
-      checkIssuer(control, token, action);
-      if (token.epoch().isOlderThan(control.epoch())) {
-        return new RejectedStale(resource, token.epoch(), control.epoch());
-      }
-      Epoch newest = token.epoch().isNewerThan(control.epoch()) ? token.epoch() : control.epoch();
-      steps.reached(FencingStep.AFTER_EPOCH_CHECK, token, operation);
-      if (recorded == null) {
-        recorded = recorded(resource, control, operation, action);
-      }
-      String nonce = nonce();
-      if (recorded.isPresent()) {
-        Receipt receipt = recorded.get().receipt(name, resource);
-        if (!recorded.get().fingerprint().equals(fingerprint)) {
-          throw OperationConflictException.differentRequest(receipt, fingerprint);
-        }
-        AlreadyApplied replay = new AlreadyApplied(receipt);
-        if (newest.equals(control.epoch()) && control.issuer() != null) {
-          if (!fresh(read, action)) {
-            continue;
-          }
-          steps.reached(FencingStep.AFTER_COMMIT, token, operation);
-          return replay;
-        }
-        ControlDocument next = control.registered(newest, token.issuer(), nonce);
-        requireFits(next.toJson().length, action);
-        if (commit(read, next, List.of(), action)) {
-          steps.reached(FencingStep.AFTER_COMMIT, token, operation);
-          return replay;
-        }
-        attempt = new Attempt<>(nonce, replay, false);
-        refused = read;
-        continue;
-      }
-      Entry current = control.entry(name);
-      Entry entry =
-          new Entry(
-              current == null ? 1 : current.version() + 1,
-              change,
-              token.epoch(),
-              operation,
-              fingerprint,
-              clock.instant(),
-              nonce);
-      Applied applied = new Applied(entry.receipt(name, resource));
-      byte[] stored = entry.toStoredJson(name, resource);
-      List<CuratorOp> records =
-          List.of(
-              store.create(
-                  paths.version(name, resource, entry.version()), stored, CreateMode.PERSISTENT),
-              store.create(
-                  paths.operation(name, resource, operation), stored, CreateMode.PERSISTENT));
-      ControlDocument next = control.applied(name, entry, newest, token.issuer(), nonce);
-      requireFits(next.toJson().length + 2L * stored.length, action);
-      steps.reached(FencingStep.AFTER_APPLY, token, operation);
-      boolean committed;
-      try {
-        committed = commit(read, next, records, action);
-      } catch (StoreException e) {
-        if (e.outcomeUnknown() && landed(resource, operation, nonce, action)) {
-          committed = true;
-        } else {
-          throw e;
-        }
-      }
-      if (committed) {
-        steps.reached(FencingStep.AFTER_COMMIT, token, operation);
-        return applied;
-      }
-      attempt = new Attempt<>(nonce, applied, true);
-      refused = read;
-    }
+    return steps.write(token, operation, change, fingerprint, action);
   }
 
   @Override
@@ -341,7 +207,7 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
     Epoch previous;
     while (true) {
       Read read = readControl(resource, action);
-      String nonce = nonce();
+      String nonce = CasPointerSteps.nonce();
       // A marker node created in the same transaction tells, for ever, whether it landed: the
       // reset must never be applied twice (a second one could move the epoch back below epochs
       // registered after the first).
@@ -389,7 +255,72 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
 
   /** The control node as read, and its version ({@code -1}: it does not exist). */
   private record Read(
-      ResourceId resource, ControlDocument control, int version, ZkStore.Barrier barrier) {}
+      ResourceId resource, ControlDocument control, int version, ZkStore.Barrier barrier)
+      implements CasPointerSteps.Read {}
+
+  /** The control node and its version and operation nodes, as {@link CasPointerSteps} needs. */
+  private final class Nodes implements CasPointerSteps.Store<Read> {
+
+    @Override
+    public Read read(ResourceId resource, String action) {
+      return readControl(resource, action);
+    }
+
+    @Override
+    public Optional<Entry> recorded(
+        ResourceId resource, Read read, OperationId operation, String action) {
+      return ZkPointerStore.this.recorded(resource, read.control(), operation, action);
+    }
+
+    @Override
+    public boolean fresh(Read read, String action) {
+      return ZkPointerStore.this.fresh(read, action);
+    }
+
+    @Override
+    public void requireProgress(Read refused, Read now, String action) {
+      ZkPointerStore.this.requireProgress(refused, now, action);
+    }
+
+    /**
+     * One transaction: the control node at the version read (created if it had none) and, for a
+     * swap, the new pointer version's node and the operation's node. An unknown outcome is decided
+     * by the operation node if it can be read.
+     */
+    @Override
+    public boolean replace(
+        Read read, ControlDocument next, Optional<Entry> applied, String action) {
+      if (applied.isEmpty()) {
+        requireFits(next.toJson().length, action);
+        return commit(read, next, List.of(), action);
+      }
+      Entry entry = applied.get();
+      ResourceId resource = read.resource();
+      byte[] stored = entry.toStoredJson(name, resource);
+      requireFits(next.toJson().length + 2L * stored.length, action);
+      List<CuratorOp> records =
+          List.of(
+              store.create(
+                  paths.version(name, resource, entry.version()), stored, CreateMode.PERSISTENT),
+              store.create(
+                  paths.operation(name, resource, entry.operation()),
+                  stored,
+                  CreateMode.PERSISTENT));
+      try {
+        return commit(read, next, records, action);
+      } catch (StoreException e) {
+        if (e.outcomeUnknown() && landed(resource, entry.operation(), entry.attempt(), action)) {
+          return true;
+        }
+        throw e;
+      }
+    }
+
+    @Override
+    public StoreException undecided(StoreException failure) {
+      return store.undecided(failure);
+    }
+  }
 
   /** Takes a read barrier, then reads the control node (R5; see {@link #fresh}). */
   private Read readControl(ResourceId resource, String action) {
@@ -491,21 +422,6 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
     }
   }
 
-  /**
-   * Runs {@code read}; if it decides whether the refused {@code attempt} landed after all, its
-   * failure leaves the attempt's outcome unknown.
-   */
-  private <T> T decidingRead(Attempt<?> attempt, Supplier<T> read) {
-    if (attempt == null) {
-      return read.get();
-    }
-    try {
-      return read.get();
-    } catch (StoreException e) {
-      throw store.undecided(e);
-    }
-  }
-
   /** Whether a reset's marker exists; if that cannot be read, the reset's outcome is unknown. */
   private boolean markerExists(String marker, String action) {
     try {
@@ -567,19 +483,8 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
             });
   }
 
-  /** Refuses a token of another issuer than the one the resource was first registered with. */
-  private static void checkIssuer(ControlDocument control, FencingToken token, String action) {
-    if (control.issuer() != null && !control.issuer().equals(token.issuer())) {
-      throw UntrustedTokenException.foreignIssuer(token, control.issuer(), action);
-    }
-  }
-
   /** Where a node is, for the error if it cannot be read. */
   static StrictJson.Where stored(String what, String path) {
     return new StrictJson.Where(what, path, "restore it from a backup");
-  }
-
-  private static String nonce() {
-    return UUID.randomUUID().toString();
   }
 }

@@ -2,6 +2,7 @@ package dev.fenceline.zookeeper;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.fenceline.cas.CasPointerSteps;
 import dev.fenceline.spi.Destination;
 import dev.fenceline.spi.FencingToken;
 import dev.fenceline.spi.StepListener;
@@ -443,15 +444,7 @@ public final class ZkStore implements AutoCloseable {
    * transaction landed after all (Curator re-sent it after a lost answer), so it may have.
    */
   StoreException undecided(StoreException e) {
-    if (e.outcomeUnknown()) {
-      return e;
-    }
-    return new StoreException(
-        e.getMessage()
-            + " (a transaction of this step whose answer was lost may have been applied: look the"
-            + " operation up or retry it)",
-        e,
-        true);
+    return CasPointerSteps.undecided(e);
   }
 
   private void awaitConnected() {

@@ -1,0 +1,306 @@
+package dev.fenceline.cas;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.fenceline.cas.ControlDocument.Entry;
+import dev.fenceline.spi.AlreadyApplied;
+import dev.fenceline.spi.Applied;
+import dev.fenceline.spi.Destination;
+import dev.fenceline.spi.Epoch;
+import dev.fenceline.spi.FencingStep;
+import dev.fenceline.spi.FencingToken;
+import dev.fenceline.spi.OperationConflictException;
+import dev.fenceline.spi.OperationId;
+import dev.fenceline.spi.Pointer;
+import dev.fenceline.spi.Receipt;
+import dev.fenceline.spi.RegisterOutcome;
+import dev.fenceline.spi.Registered;
+import dev.fenceline.spi.RejectedStale;
+import dev.fenceline.spi.RequestFingerprint;
+import dev.fenceline.spi.ResourceId;
+import dev.fenceline.spi.StepListener;
+import dev.fenceline.spi.StoreException;
+import dev.fenceline.spi.UntrustedTokenException;
+import dev.fenceline.spi.WriteOutcome;
+import java.time.Clock;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Supplier;
+
+/**
+ * The steps of a pointer store on a compare-and-swap store, whatever the store: read the resource's
+ * {@link ControlDocument} with what identifies its version, decide (issuer, epoch, operation
+ * record, replay), and replace it only if it is still that version. A refused replacement means
+ * another step committed in between: read again and decide again. The epoch check and the swap are
+ * therefore one atomic step of the store (R3), and nobody waits for a paused writer.
+ *
+ * <p>Lost answers: a client that re-sends a replacement whose answer was lost is refused if the
+ * first one landed. Each replacement carries a nonce (in the document's recent writes, and in the
+ * entry a swap applies), so the step reads again and answers as the lost answer would have; a read
+ * that fails while deciding this leaves the outcome unknown.
+ *
+ * <p>{@link FencingStep}s: {@code BEFORE_LOCK} before the first read, {@code AFTER_EPOCH_CHECK}
+ * after each decision, {@code AFTER_APPLY} right before a swap's replacement, {@code AFTER_COMMIT}
+ * after it. A listener that throws aborts the step with nothing committed.
+ *
+ * <p>For adapter implementations: the S3 and ZooKeeper pointer stores supply a {@link Store}.
+ *
+ * @param <R> what the store's read returns: the document and its version
+ */
+public final class CasPointerSteps<R extends CasPointerSteps.Read> {
+
+  /** A read of a control document, with whatever identifies its version in the store. */
+  public interface Read {
+    /** The document as read ({@link ControlDocument#EMPTY} if the resource has none). */
+    ControlDocument control();
+  }
+
+  /** What the steps need of the store. */
+  public interface Store<R extends Read> {
+
+    /** Reads the control document of {@code resource}, linearizably. */
+    R read(ResourceId resource, String action);
+
+    /**
+     * The entry of {@code operation} at this destination: the current one of {@code read}, or the
+     * store's immutable record of an older one.
+     */
+    Optional<Entry> recorded(ResourceId resource, R read, OperationId operation, String action);
+
+    /**
+     * Whether an answer may be given from {@code read} without a replacement (a replay, an epoch
+     * already registered). A store whose reads can become stale after they were taken (a new
+     * session) says no, and the step reads again. Default yes.
+     */
+    default boolean fresh(R read, String action) {
+      return true;
+    }
+
+    /**
+     * Called when a replacement of {@code refused} was refused and {@code now} was read next (and
+     * the refused attempt did not land): throws if nothing that the replacement checks changed, so
+     * that trying again would be refused for ever. Default nothing.
+     */
+    default void requireProgress(R refused, R now, String action) {}
+
+    /**
+     * Called before a swap replaces {@code current} as this destination's current entry: a store
+     * that keeps older entries outside the document stores them now. Default nothing.
+     *
+     * @return false to read again (a concurrent step is storing them)
+     */
+    default boolean beforeReplacing(ResourceId resource, Entry current) {
+      return true;
+    }
+
+    /**
+     * Replaces the document read by {@code read} with {@code next}, only if it is still that
+     * version; for a swap, {@code applied} is the entry that becomes current (the store creates its
+     * immutable records in the same atomic step if it can).
+     *
+     * @param applied the swap's entry, or empty for a registration
+     * @return true if replaced; false if refused because the document changed (or an attempt of it
+     *     re-sent after a lost answer landed first)
+     * @throws StoreException if the store failed; outcome unknown if it may have landed
+     */
+    boolean replace(R read, ControlDocument next, Optional<Entry> applied, String action);
+
+    /**
+     * The failure of a read that decides whether a refused replacement landed: its outcome is then
+     * unknown. Default {@link CasPointerSteps#undecided}.
+     */
+    default StoreException undecided(StoreException failure) {
+      return CasPointerSteps.undecided(failure);
+    }
+  }
+
+  private final String name;
+  private final Store<R> store;
+  private final StepListener steps;
+  private final Clock clock;
+
+  /**
+   * Steps of destination {@code name} on {@code store}.
+   *
+   * @param clock stamps the receipts ({@link Receipt#recordedAt()})
+   */
+  public CasPointerSteps(String name, Store<R> store, StepListener steps, Clock clock) {
+    this.name = Destination.validateName(name);
+    this.store = requireNonNull(store, "store is null");
+    this.steps = requireNonNull(steps, "steps is null");
+    this.clock = requireNonNull(clock, "clock is null");
+  }
+
+  /** A refused replacement that may still have landed. */
+  private record Attempt<T>(String nonce, T outcome, boolean applies) {}
+
+  /** {@link Destination#register}, with {@code action} for messages. */
+  public RegisterOutcome register(FencingToken token, String action) {
+    ResourceId resource = token.resource();
+    Attempt<RegisterOutcome> attempt = null;
+    R refused = null;
+    while (true) {
+      R read = deciding(attempt, () -> store.read(resource, action));
+      ControlDocument control = read.control();
+      if (attempt != null && control.writes().contains(attempt.nonce())) {
+        return attempt.outcome();
+      }
+      if (refused != null) {
+        store.requireProgress(refused, read, action);
+      }
+      checkIssuer(control, token, action);
+      if (token.epoch().isOlderThan(control.epoch())) {
+        return new RejectedStale(resource, token.epoch(), control.epoch());
+      }
+      Registered registered = new Registered(resource, token.epoch(), control.epoch());
+      if (token.epoch().equals(control.epoch()) && control.issuer() != null) {
+        if (!store.fresh(read, action)) {
+          continue;
+        }
+        return registered;
+      }
+      String nonce = nonce();
+      if (store.replace(
+          read,
+          control.registered(token.epoch(), token.issuer(), nonce),
+          Optional.empty(),
+          action)) {
+        return registered;
+      }
+      attempt = new Attempt<>(nonce, registered, false);
+      refused = read;
+    }
+  }
+
+  /** {@link dev.fenceline.spi.PointerStore#write}, with {@code action} for messages. */
+  public WriteOutcome write(
+      FencingToken token,
+      OperationId operation,
+      Pointer change,
+      RequestFingerprint fingerprint,
+      String action) {
+    ResourceId resource = token.resource();
+    steps.reached(FencingStep.BEFORE_LOCK, token, operation);
+    Attempt<WriteOutcome> attempt = null;
+    R refused = null;
+    while (true) {
+      R read = deciding(attempt, () -> store.read(resource, action));
+      ControlDocument control = read.control();
+      Optional<Entry> recorded = null;
+      if (attempt != null) {
+        // Did the refused replacement land after all (its first answer lost, the re-sent one
+        // refused)? Then it committed before anything that followed it.
+        String tried = attempt.nonce();
+        boolean landed = control.writes().contains(tried);
+        if (!landed && attempt.applies()) {
+          recorded = deciding(attempt, () -> store.recorded(resource, read, operation, action));
+          landed = recorded.map(entry -> entry.attempt().equals(tried)).orElse(false);
+        }
+        if (landed) {
+          steps.reached(FencingStep.AFTER_COMMIT, token, operation);
+          return attempt.outcome();
+        }
+        attempt = null;
+      }
+      if (refused != null) {
+        store.requireProgress(refused, read, action);
+      }
+      checkIssuer(control, token, action);
+      if (token.epoch().isOlderThan(control.epoch())) {
+        return new RejectedStale(resource, token.epoch(), control.epoch());
+      }
+      Epoch newest = token.epoch().isNewerThan(control.epoch()) ? token.epoch() : control.epoch();
+      steps.reached(FencingStep.AFTER_EPOCH_CHECK, token, operation);
+      if (recorded == null) {
+        recorded = store.recorded(resource, read, operation, action);
+      }
+      String nonce = nonce();
+      if (recorded.isPresent()) {
+        Receipt receipt = recorded.get().receipt(name, resource);
+        if (!recorded.get().fingerprint().equals(fingerprint)) {
+          throw OperationConflictException.differentRequest(receipt, fingerprint);
+        }
+        AlreadyApplied replay = new AlreadyApplied(receipt);
+        if (newest.equals(control.epoch()) && control.issuer() != null) {
+          if (!store.fresh(read, action)) {
+            continue;
+          }
+          steps.reached(FencingStep.AFTER_COMMIT, token, operation);
+          return replay;
+        }
+        if (store.replace(
+            read, control.registered(newest, token.issuer(), nonce), Optional.empty(), action)) {
+          steps.reached(FencingStep.AFTER_COMMIT, token, operation);
+          return replay;
+        }
+        attempt = new Attempt<>(nonce, replay, false);
+        refused = read;
+        continue;
+      }
+      Entry current = control.entry(name);
+      if (current != null && !store.beforeReplacing(resource, current)) {
+        continue;
+      }
+      Entry entry =
+          new Entry(
+              current == null ? 1 : current.version() + 1,
+              change,
+              token.epoch(),
+              operation,
+              fingerprint,
+              clock.instant(),
+              nonce);
+      Applied applied = new Applied(entry.receipt(name, resource));
+      ControlDocument next = control.applied(name, entry, newest, token.issuer(), nonce);
+      // Nothing of this operation is visible before the replacement: a listener that throws here
+      // leaves nothing of it.
+      steps.reached(FencingStep.AFTER_APPLY, token, operation);
+      if (store.replace(read, next, Optional.of(entry), action)) {
+        steps.reached(FencingStep.AFTER_COMMIT, token, operation);
+        return applied;
+      }
+      attempt = new Attempt<>(nonce, applied, true);
+      refused = read;
+    }
+  }
+
+  /**
+   * {@code failure} with its outcome unknown: it happened while deciding whether an earlier attempt
+   * whose answer was lost had landed.
+   */
+  public static StoreException undecided(StoreException failure) {
+    if (failure.outcomeUnknown()) {
+      return failure;
+    }
+    return new StoreException(
+        failure.getMessage()
+            + " (an attempt of this step whose answer was lost may have been applied: look the"
+            + " operation up or retry it)",
+        failure,
+        true);
+  }
+
+  /** A read that may decide whether {@code attempt} landed: its failure leaves that unknown. */
+  private <T> T deciding(Attempt<?> attempt, Supplier<T> read) {
+    if (attempt == null) {
+      return read.get();
+    }
+    try {
+      return read.get();
+    } catch (StoreException e) {
+      throw store.undecided(e);
+    }
+  }
+
+  /** Refuses a token of another issuer than the one the resource was first registered with. */
+  private static void checkIssuer(ControlDocument control, FencingToken token, String action) {
+    if (control.issuer() != null && !control.issuer().equals(token.issuer())) {
+      throw UntrustedTokenException.foreignIssuer(token, control.issuer(), action);
+    }
+  }
+
+  /** A fresh nonce for one replacement. */
+  public static String nonce() {
+    return UUID.randomUUID().toString();
+  }
+}
