@@ -7,6 +7,7 @@ import dev.fenceline.spi.Applied;
 import dev.fenceline.spi.Epoch;
 import dev.fenceline.spi.FencingStep;
 import dev.fenceline.spi.FencingToken;
+import dev.fenceline.spi.LeaseIssuer;
 import dev.fenceline.spi.OperationId;
 import dev.fenceline.spi.Pointer;
 import dev.fenceline.spi.PointerState;
@@ -14,6 +15,8 @@ import dev.fenceline.spi.PointerStore;
 import dev.fenceline.spi.Receipt;
 import dev.fenceline.spi.ResourceId;
 import dev.fenceline.spi.WriteOutcome;
+import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -127,5 +130,33 @@ class ZkLaggingSessionTest {
     assertThat(outcome).isInstanceOf(Applied.class);
     assertThat(direct.history(resource, 10).stream().map(PointerState::operation).toList())
         .containsExactly(OperationId.of("w"), OperationId.of("other"), OperationId.of("v1"));
+  }
+
+  /**
+   * An acquire refused because another client acquired first; the session expires right after the
+   * next clock write and the new session reads the lease node as it was before. The acquire answers
+   * that the lease is held, not that the nodes were changed outside Fenceline.
+   */
+  @Test
+  void aRefusedAcquireReadAgainOnANewSessionThatIsBehindSeesTheLeaseHeld() {
+    ResourceId resource = ResourceId.of("lagging/acquire");
+    LeaseIssuer other = stores.store().leaseIssuer();
+    String lease = stores.store().paths().lease(resource);
+    LeaseIssuer issuer = laggingStore().leaseIssuer();
+    lagging.freezeNextAnswer(lease);
+    lagging.afterNextRead(
+        lease,
+        () -> {
+          assertThat(other.tryAcquire(resource, "other", Duration.ofMinutes(5))).isPresent();
+          lagging.afterNextBarrier(
+              () -> {
+                lagging.nextSessionLagsOn(lease);
+                expire();
+              });
+        });
+
+    assertThat(issuer.tryAcquire(resource, "me", Duration.ofMinutes(5))).isEmpty();
+    assertThat(other.status(resource).holder()).contains("other");
+    assertThat(List.of(other.status(resource).epoch())).containsExactly(Epoch.of(1));
   }
 }
