@@ -125,6 +125,9 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
         return attempt.outcome();
       }
       requireProgress(refused, read, action);
+      if (refuses(control, token) && !fresh(read, action)) {
+        continue; // a new session may have read a server behind a reset: read again
+      }
       checkIssuer(control, token, action);
       if (token.epoch().isOlderThan(control.epoch())) {
         return new RejectedStale(resource, token.epoch(), control.epoch());
@@ -180,6 +183,9 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
         attempt = null;
       }
       requireProgress(refused, read, action);
+      if (refuses(control, token) && !fresh(read, action)) {
+        continue; // a new session may have read a server behind a reset: read again
+      }
       checkIssuer(control, token, action);
       if (token.epoch().isOlderThan(control.epoch())) {
         return new RejectedStale(resource, token.epoch(), control.epoch());
@@ -562,6 +568,16 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
               }
               return entry;
             });
+  }
+
+  /**
+   * True if {@code control} makes the step refuse {@code token} (stale, or another issuer's): an
+   * answer given without a write, so only from fresh reads. A reset can move the epoch back and
+   * forget the issuer, so a server that is behind can show a refusal the ensemble no longer makes.
+   */
+  private static boolean refuses(ControlNode control, FencingToken token) {
+    return token.epoch().isOlderThan(control.epoch())
+        || (control.issuer() != null && !control.issuer().equals(token.issuer()));
   }
 
   /** Refuses a token of another issuer than the one the resource was first registered with. */

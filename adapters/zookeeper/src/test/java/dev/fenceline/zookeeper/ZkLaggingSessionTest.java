@@ -159,4 +159,32 @@ class ZkLaggingSessionTest {
     assertThat(other.status(resource).holder()).contains("other");
     assertThat(List.of(other.status(resource).epoch())).containsExactly(Epoch.of(1));
   }
+
+  /**
+   * A reset moved the registered epoch back from 5 to 1; a writer of epoch 2 then reads the control
+   * node in a new session on a server that is behind (still epoch 5). Its write is applied: the
+   * reset was acknowledged before it began.
+   */
+  @Test
+  void aWriteAfterAResetIsNotRejectedFromANewSessionThatIsBehind() {
+    ResourceId resource = ResourceId.of("lagging/reset");
+    PointerStore direct = stores.store().pointerStore("tck");
+    receipt(direct.write(token(resource, 5, "a"), OperationId.of("v5"), Pointer.to("5")));
+    String control = stores.store().paths().control(resource);
+    PointerStore pointers = laggingStore().pointerStore("tck");
+    lagging.freezeNextAnswer(control);
+    assertThat(pointers.currentEpoch(resource)).isEqualTo(Epoch.of(5));
+    ((ZkPointerStore) direct).resetRegisteredEpoch(resource, Epoch.of(1), "test");
+    lagging.afterNextBarrier(
+        () -> {
+          lagging.nextSessionLagsOn(control);
+          expire();
+        });
+
+    WriteOutcome outcome =
+        pointers.write(token(resource, 2, "b"), OperationId.of("v2"), Pointer.to("2"));
+
+    assertThat(outcome).isInstanceOf(Applied.class);
+    assertThat(direct.currentEpoch(resource)).isEqualTo(Epoch.of(2));
+  }
 }
