@@ -140,6 +140,14 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
               store.check(paths.holder(resource), current.holder().orElseThrow().getVersion()));
       Optional<Stat> renewed = commit(resource, ops, nonce, true, action);
       if (renewed.isPresent()) {
+        // Decided in the lease's session; if Curator sent it in a new one (it gave the old one up,
+        // which the ensemble still holds), the holder node dies with the old session.
+        if (!store.holds(now.barrier(), action) && !ownsHolder(resource, action)) {
+          throw lost(
+              lease,
+              "the client's ZooKeeper session changed while renewing; the lease's holder node"
+                  + " belongs to the session it gave up, which the ensemble expires");
+        }
         return new Lease(lease.token(), expiresAt(renewed.get(), ttlMillis), lease.ttl());
       }
       refused = unchanged(current, now.barrier(), action);

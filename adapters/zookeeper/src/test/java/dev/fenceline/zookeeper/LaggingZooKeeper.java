@@ -32,6 +32,7 @@ final class LaggingZooKeeper {
   private final AtomicReference<Lag> armed = new AtomicReference<>();
   private final AtomicReference<Runnable> afterNextBarrier = new AtomicReference<>();
   private final Map<String, Runnable> afterNextRead = new ConcurrentHashMap<>();
+  private final AtomicReference<Runnable> beforeNextTransaction = new AtomicReference<>();
   private final Map<String, Answer> lastAnswers = new ConcurrentHashMap<>();
   private final Map<String, Boolean> freezing = new ConcurrentHashMap<>();
   private final Map<String, Answer> frozen = new ConcurrentHashMap<>();
@@ -145,11 +146,15 @@ final class LaggingZooKeeper {
     @Override
     public java.util.List<OpResult> multi(Iterable<Op> ops)
         throws InterruptedException, KeeperException {
-      java.util.List<OpResult> results = super.multi(ops);
       boolean barrier = true;
       for (Op op : ops) {
         barrier &= op.getType() == ZooDefs.OpCode.check;
       }
+      Runnable before = barrier ? null : beforeNextTransaction.getAndSet(null);
+      if (before != null) {
+        before.run();
+      }
+      java.util.List<OpResult> results = super.multi(ops);
       Runnable then = barrier ? afterNextBarrier.getAndSet(null) : null;
       if (then != null) {
         meanwhile(then);
@@ -184,6 +189,27 @@ final class LaggingZooKeeper {
     to.setDataLength(from.getDataLength());
     to.setNumChildren(from.getNumChildren());
     to.setPzxid(from.getPzxid());
+  }
+
+  /**
+   * Runs {@code action} on the calling thread right before the next transaction that is not a read
+   * barrier is sent.
+   */
+  void beforeNextTransaction(Runnable action) {
+    beforeNextTransaction.set(action);
+  }
+
+  /**
+   * Makes this client give up its session without telling the ensemble, as Curator does when it was
+   * cut off for a session timeout: the client opens a new session while the ensemble keeps the old
+   * one (and its ephemeral nodes) until it expires it itself.
+   */
+  void abandonSession() {
+    try {
+      client.getZookeeperClient().getZooKeeper().getTestable().injectSessionExpiration();
+    } catch (Exception e) {
+      throw new IllegalStateException("Cannot abandon the session", e);
+    }
   }
 
   CuratorFramework client() {

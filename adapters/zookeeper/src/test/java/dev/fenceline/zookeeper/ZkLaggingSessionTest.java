@@ -1,13 +1,16 @@
 package dev.fenceline.zookeeper;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fenceline.spi.AlreadyApplied;
 import dev.fenceline.spi.Applied;
 import dev.fenceline.spi.Epoch;
 import dev.fenceline.spi.FencingStep;
 import dev.fenceline.spi.FencingToken;
+import dev.fenceline.spi.Lease;
 import dev.fenceline.spi.LeaseIssuer;
+import dev.fenceline.spi.LeaseLostException;
 import dev.fenceline.spi.OperationId;
 import dev.fenceline.spi.Pointer;
 import dev.fenceline.spi.PointerState;
@@ -186,5 +189,22 @@ class ZkLaggingSessionTest {
 
     assertThat(outcome).isInstanceOf(Applied.class);
     assertThat(direct.currentEpoch(resource)).isEqualTo(Epoch.of(2));
+  }
+
+  /**
+   * A renewal decided in the session that holds the lease, whose transaction Curator then sends in
+   * a new session (it gave the old one up; the ensemble still has it and its holder node). The
+   * holder node dies with the old session, so the renewal does not extend a held lease.
+   */
+  @Test
+  void aRenewalSentOnANewSessionIsALostLease() {
+    ResourceId resource = ResourceId.of("lagging/renew");
+    LeaseIssuer issuer = laggingStore().leaseIssuer();
+    Lease lease = issuer.tryAcquire(resource, "me", Duration.ofMinutes(5)).orElseThrow();
+    lagging.beforeNextTransaction(lagging::abandonSession);
+
+    assertThatThrownBy(() -> issuer.renew(lease))
+        .isInstanceOf(LeaseLostException.class)
+        .hasMessageContaining("session changed while renewing");
   }
 }
