@@ -69,8 +69,8 @@ public final class CasPointerSteps<R extends CasPointerSteps.Read> {
 
     /**
      * Whether an answer may be given from {@code read} without a replacement (a replay, an epoch
-     * already registered). A store whose reads can become stale after they were taken (a new
-     * session) says no, and the step reads again. Default yes.
+     * already registered, a refusal). A store whose reads can be behind (a new session that reached
+     * a server that is behind) says no, and the step reads again. Default yes.
      */
     default boolean fresh(R read, String action) {
       return true;
@@ -148,6 +148,9 @@ public final class CasPointerSteps<R extends CasPointerSteps.Read> {
       if (refused != null) {
         store.requireProgress(refused, read, action);
       }
+      if (refuses(control, token) && !store.fresh(read, action)) {
+        continue; // a refusal is an answer without a write: only from fresh reads
+      }
       checkIssuer(control, token, action);
       if (token.epoch().isOlderThan(control.epoch())) {
         return new RejectedStale(resource, token.epoch(), control.epoch());
@@ -204,6 +207,9 @@ public final class CasPointerSteps<R extends CasPointerSteps.Read> {
       }
       if (refused != null) {
         store.requireProgress(refused, read, action);
+      }
+      if (refuses(control, token) && !store.fresh(read, action)) {
+        continue; // a refusal is an answer without a write: only from fresh reads
       }
       checkIssuer(control, token, action);
       if (token.epoch().isOlderThan(control.epoch())) {
@@ -290,6 +296,16 @@ public final class CasPointerSteps<R extends CasPointerSteps.Read> {
     } catch (StoreException e) {
       throw store.undecided(e);
     }
+  }
+
+  /**
+   * True if {@code control} makes the step refuse {@code token} (stale, or another issuer's). A
+   * reset can move the epoch back and forget the issuer, so a read that is behind can show a
+   * refusal the store no longer makes.
+   */
+  private static boolean refuses(ControlDocument control, FencingToken token) {
+    return token.epoch().isOlderThan(control.epoch())
+        || (control.issuer() != null && !control.issuer().equals(token.issuer()));
   }
 
   /** Refuses a token of another issuer than the one the resource was first registered with. */

@@ -82,7 +82,7 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
     while (true) {
       ZkStore.Now now = store.ensembleNow(action);
       Current current = current(resource, action, true);
-      requireProgress(refused, current, resource, action);
+      requireProgress(refused, current, now.barrier(), resource, action);
       if (current.held(now.instant())) {
         if (!store.holds(now.barrier(), action)) {
           continue; // read in another session than the barrier: read again
@@ -107,7 +107,7 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
             store.sign(new FencingToken(store.id(), resource, Epoch.of(next.epoch()), holder));
         return Optional.of(new Lease(token, expiresAt(granted.get(), ttlMillis), ttl));
       }
-      refused = current;
+      refused = unchanged(current, now.barrier(), action);
     }
   }
 
@@ -124,7 +124,7 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
     while (true) {
       ZkStore.Now now = store.ensembleNow(action);
       Current current = current(resource, action, false);
-      requireProgress(refused, current, resource, action);
+      requireProgress(refused, current, now.barrier(), resource, action);
       String reason = reasonLost(current, lease, now.instant(), store.sessionId(action));
       if (reason != null) {
         if (!store.holds(now.barrier(), action)) {
@@ -141,9 +141,17 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
               store.check(paths.holder(resource), current.holder().orElseThrow().getVersion()));
       Optional<Stat> renewed = commit(resource, ops, nonce, true, action);
       if (renewed.isPresent()) {
+        // Decided in the lease's session; if Curator sent it in a new one (it gave the old one up,
+        // which the ensemble still holds), the holder node dies with the old session.
+        if (!store.holds(now.barrier(), action) && !ownsHolder(resource, action)) {
+          throw lost(
+              lease,
+              "the client's ZooKeeper session changed while renewing; the lease's holder node"
+                  + " belongs to the session it gave up, which the ensemble expires");
+        }
         return new Lease(lease.token(), expiresAt(renewed.get(), ttlMillis), lease.ttl());
       }
-      refused = current;
+      refused = unchanged(current, now.barrier(), action);
     }
   }
 
@@ -159,7 +167,7 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
     while (true) {
       ZkStore.Barrier barrier = store.barrier(action);
       Current current = current(resource, action, false);
-      requireProgress(refused, current, resource, action);
+      requireProgress(refused, current, barrier, resource, action);
       LeaseNode node = current.lease();
       if (node.epoch() != lease.epoch().value()
           || node.holder() == null
@@ -179,7 +187,7 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
       if (commit(resource, ops, nonce, false, action).isPresent()) {
         return true;
       }
-      refused = current;
+      refused = unchanged(current, barrier, action);
     }
   }
 
@@ -219,10 +227,14 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
   /**
    * Refuses to try again when ZooKeeper refused a transaction although neither the lease node nor
    * the holder node changed since they were read: a node was changed outside Fenceline, and trying
-   * again would be refused for ever.
+   * again would be refused for ever. {@code refused} is only kept from a session that read it
+   * ({@link #unchanged}); {@code now} only counts if read in the session of its {@code barrier}: a
+   * new session may read from a server that is behind and show the nodes as the refused step did.
    */
-  private void requireProgress(Current refused, Current now, ResourceId resource, String action) {
+  private void requireProgress(
+      Current refused, Current now, ZkStore.Barrier barrier, ResourceId resource, String action) {
     if (refused != null
+        && store.holds(barrier, action)
         && refused.stat().getVersion() == now.stat().getVersion()
         && refused.holder().map(Stat::getCzxid).equals(now.holder().map(Stat::getCzxid))
         && refused.holder().map(Stat::getVersion).equals(now.holder().map(Stat::getVersion))) {
@@ -238,6 +250,14 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
           null,
           false);
     }
+  }
+
+  /**
+   * {@code current}, the read of a refused transaction, to compare the next read with; null if the
+   * session changed since {@code barrier} (the read may have come from a server that is behind).
+   */
+  private Current unchanged(Current current, ZkStore.Barrier barrier, String action) {
+    return store.holds(barrier, action) ? current : null;
   }
 
   /** The lease node as read (epoch 0 and no stat version if it does not exist) and the holder. */

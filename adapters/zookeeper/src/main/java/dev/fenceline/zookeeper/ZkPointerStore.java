@@ -364,10 +364,15 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
   /**
    * Refuses to try again when ZooKeeper refused a transaction although the control node did not
    * change since it was read: then a node the transaction creates exists already (changed by hand,
-   * or damaged), and trying again would be refused for ever.
+   * or damaged), and trying again would be refused for ever. Only if both reads, and the refusal
+   * between them, were in one session: a new session may read from a server that is behind, which
+   * can refuse a transaction (a missed operation node) or show the version the refusal came from.
    */
   private void requireProgress(Read refused, Read now, String action) {
-    if (refused != null && refused.version() == now.version()) {
+    if (refused != null
+        && refused.version() == now.version()
+        && fresh(refused, action)
+        && fresh(now, action)) {
       throw new StoreException(
           "Cannot "
               + action
