@@ -2,32 +2,27 @@ package dev.fenceline.s3;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.fenceline.cas.CasPointerSteps;
 import dev.fenceline.cas.ControlDocument;
 import dev.fenceline.cas.ControlDocument.Entry;
 import dev.fenceline.cas.StrictJson;
-import dev.fenceline.spi.AlreadyApplied;
-import dev.fenceline.spi.Applied;
 import dev.fenceline.spi.Capability;
 import dev.fenceline.spi.Destination;
 import dev.fenceline.spi.Epoch;
 import dev.fenceline.spi.FencingStep;
 import dev.fenceline.spi.FencingToken;
-import dev.fenceline.spi.OperationConflictException;
 import dev.fenceline.spi.OperationId;
 import dev.fenceline.spi.Pointer;
 import dev.fenceline.spi.PointerState;
 import dev.fenceline.spi.PointerStore;
 import dev.fenceline.spi.Receipt;
 import dev.fenceline.spi.RegisterOutcome;
-import dev.fenceline.spi.Registered;
-import dev.fenceline.spi.RejectedStale;
 import dev.fenceline.spi.RequestFingerprint;
 import dev.fenceline.spi.ResourceId;
 import dev.fenceline.spi.StepListener;
 import dev.fenceline.spi.StoreException;
 import dev.fenceline.spi.SupportsEpochReset;
 import dev.fenceline.spi.TokenKeys;
-import dev.fenceline.spi.UntrustedTokenException;
 import dev.fenceline.spi.WriteOutcome;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -93,8 +88,7 @@ public final class S3PointerStore implements PointerStore, SupportsEpochReset {
   private final S3Location location;
   private final String name;
   private final String storeId;
-  private final StepListener steps;
-  private final Clock clock;
+  private final CasPointerSteps<ControlRead> steps;
   private final TokenKeys keys;
 
   S3PointerStore(
@@ -107,8 +101,7 @@ public final class S3PointerStore implements PointerStore, SupportsEpochReset {
     this.location = requireNonNull(location, "location is null");
     this.name = Destination.validateName(name);
     this.storeId = requireNonNull(storeId, "storeId is null");
-    this.steps = requireNonNull(steps, "steps is null");
-    this.clock = requireNonNull(clock, "clock is null");
+    this.steps = new CasPointerSteps<>(name, new ControlObjects(), steps, clock);
     this.keys = keys;
   }
 
@@ -192,32 +185,9 @@ public final class S3PointerStore implements PointerStore, SupportsEpochReset {
   @Override
   public RegisterOutcome register(FencingToken token) {
     requireNonNull(token, "token is null");
-    ResourceId resource = token.resource();
-    String action = "register epoch " + token.epoch() + " of " + resource + " at " + name;
+    String action = "register epoch " + token.epoch() + " of " + token.resource() + " at " + name;
     trust(token, action);
-    Attempt<RegisterOutcome> attempt = null;
-    while (true) {
-      ControlRead read = readControl(resource);
-      ControlDocument control = read.control();
-      if (attempt != null && control.writes().contains(attempt.nonce())) {
-        return attempt.outcome();
-      }
-      checkIssuer(control, token, action);
-      if (token.epoch().isOlderThan(control.epoch())) {
-        return new RejectedStale(resource, token.epoch(), control.epoch());
-      }
-      Registered registered = new Registered(resource, token.epoch(), control.epoch());
-      if (token.epoch().equals(control.epoch()) && control.issuer() != null) {
-        return registered;
-      }
-      String nonce = nonce();
-      if (putControl(
-              read, control.registered(token.epoch(), token.issuer(), nonce), action, resource)
-          == Put.WRITTEN) {
-        return registered;
-      }
-      attempt = new Attempt<>(nonce, registered, false);
-    }
+    return steps.register(token, action);
   }
 
   @Override
@@ -227,81 +197,36 @@ public final class S3PointerStore implements PointerStore, SupportsEpochReset {
     requireNonNull(operation, "operation is null");
     requireNonNull(change, "change is null");
     requireNonNull(fingerprint, "fingerprint is null");
-    ResourceId resource = token.resource();
-    String action = "write operation " + operation + " of " + resource + " to " + name;
+    String action = "write operation " + operation + " of " + token.resource() + " to " + name;
     trust(token, action);
-    steps.reached(FencingStep.BEFORE_LOCK, token, operation);
-    Attempt<WriteOutcome> attempt = null;
-    while (true) {
-      ControlRead read = readControl(resource);
-      ControlDocument control = read.control();
-      Optional<Entry> recorded = null;
-      if (attempt != null) {
-        // Did our last PUT land after all (its answer lost, the SDK's retry answered 412)? Then
-        // it committed before anything that followed it: answer as the lost answer would have.
-        String nonce = attempt.nonce();
-        boolean landed = control.writes().contains(nonce);
-        if (!landed && attempt.applies()) {
-          recorded = recorded(resource, control, operation);
-          landed = recorded.map(entry -> entry.attempt().equals(nonce)).orElse(false);
-        }
-        if (landed) {
-          steps.reached(FencingStep.AFTER_COMMIT, token, operation);
-          return attempt.outcome();
-        }
-        attempt = null;
-      }
-      checkIssuer(control, token, action);
-      if (token.epoch().isOlderThan(control.epoch())) {
-        return new RejectedStale(resource, token.epoch(), control.epoch());
-      }
-      Epoch newest = token.epoch().isNewerThan(control.epoch()) ? token.epoch() : control.epoch();
-      steps.reached(FencingStep.AFTER_EPOCH_CHECK, token, operation);
-      if (recorded == null) {
-        recorded = recorded(resource, control, operation);
-      }
-      String nonce = nonce();
-      if (recorded.isPresent()) {
-        Receipt receipt = recorded.get().receipt(name, resource);
-        if (!recorded.get().fingerprint().equals(fingerprint)) {
-          throw OperationConflictException.differentRequest(receipt, fingerprint);
-        }
-        AlreadyApplied replay = new AlreadyApplied(receipt);
-        if (newest.equals(control.epoch()) && control.issuer() != null) {
-          steps.reached(FencingStep.AFTER_COMMIT, token, operation);
-          return replay;
-        }
-        if (putControl(read, control.registered(newest, token.issuer(), nonce), action, resource)
-            == Put.WRITTEN) {
-          steps.reached(FencingStep.AFTER_COMMIT, token, operation);
-          return replay;
-        }
-        attempt = new Attempt<>(nonce, replay, false);
-        continue;
-      }
-      Entry current = control.entry(name);
-      if (current != null && !materialize(resource, current)) {
-        continue;
-      }
-      Entry entry =
-          new Entry(
-              current == null ? 1 : current.version() + 1,
-              change,
-              token.epoch(),
-              operation,
-              fingerprint,
-              clock.instant(),
-              nonce);
-      Applied applied = new Applied(entry.receipt(name, resource));
-      ControlDocument next = control.applied(name, entry, newest, token.issuer(), nonce);
-      // Nothing of this operation is visible until the control PUT: a listener that throws here
-      // leaves at most the previous entry's immutable objects, which were committed already.
-      steps.reached(FencingStep.AFTER_APPLY, token, operation);
-      if (putControl(read, next, action, resource) == Put.WRITTEN) {
-        steps.reached(FencingStep.AFTER_COMMIT, token, operation);
-        return applied;
-      }
-      attempt = new Attempt<>(nonce, applied, true);
+    return steps.write(token, operation, change, fingerprint, action);
+  }
+
+  /** The control object and the immutable objects, as {@link CasPointerSteps} needs them. */
+  private final class ControlObjects implements CasPointerSteps.Store<ControlRead> {
+
+    @Override
+    public ControlRead read(ResourceId resource, String action) {
+      return readControl(resource);
+    }
+
+    @Override
+    public Optional<Entry> recorded(
+        ResourceId resource, ControlRead read, OperationId operation, String action) {
+      return S3PointerStore.this.recorded(resource, read.control(), operation);
+    }
+
+    /** Stores the entry about to be replaced as its immutable operation and version objects. */
+    @Override
+    public boolean beforeReplacing(ResourceId resource, Entry current) {
+      return materialize(resource, current);
+    }
+
+    /** One conditional PUT of the control object. */
+    @Override
+    public boolean replace(
+        ControlRead read, ControlDocument next, Optional<Entry> applied, String action) {
+      return putControl(read, next, action, read.resource()) == Put.WRITTEN;
     }
   }
 
@@ -400,7 +325,7 @@ public final class S3PointerStore implements PointerStore, SupportsEpochReset {
             null,
             true);
       }
-      String nonce = nonce();
+      String nonce = CasPointerSteps.nonce();
       Put put = putControl(read, read.control().registered(epoch, null, nonce), action, resource);
       if (put == Put.WRITTEN) {
         previous = read.control().epoch();
@@ -492,7 +417,8 @@ public final class S3PointerStore implements PointerStore, SupportsEpochReset {
   }
 
   /** The control object as read, with the ETag to swap against (null: the object is absent). */
-  private record ControlRead(ControlDocument control, String etag) {}
+  private record ControlRead(ResourceId resource, ControlDocument control, String etag)
+      implements CasPointerSteps.Read {}
 
   private ControlRead readControl(ResourceId resource) {
     String key = location.objectKey(PointerKeys.control(resource));
@@ -500,7 +426,7 @@ public final class S3PointerStore implements PointerStore, SupportsEpochReset {
     try {
       bytes = location.client().getObjectAsBytes(b -> b.bucket(location.bucket()).key(key));
     } catch (NoSuchKeyException e) {
-      return new ControlRead(ControlDocument.EMPTY, null);
+      return new ControlRead(resource, ControlDocument.EMPTY, null);
     } catch (SdkException e) {
       throw location.failure("read control object " + location.describe(key), e, false);
     }
@@ -515,7 +441,7 @@ public final class S3PointerStore implements PointerStore, SupportsEpochReset {
           false);
     }
     return new ControlRead(
-        ControlDocument.parse(bytes.asByteArray(), stored(location.describe(key))), etag);
+        resource, ControlDocument.parse(bytes.asByteArray(), stored(location.describe(key))), etag);
   }
 
   /** How a conditional PUT of the control object ended. */
@@ -603,21 +529,10 @@ public final class S3PointerStore implements PointerStore, SupportsEpochReset {
     }
   }
 
-  /** Refuses a token of another issuer than the one the resource was first registered with. */
-  private static void checkIssuer(ControlDocument control, FencingToken token, String action) {
-    if (control.issuer() != null && !control.issuer().equals(token.issuer())) {
-      throw UntrustedTokenException.foreignIssuer(token, control.issuer(), action);
-    }
-  }
-
   /** Where a pointer object is, for the error if it cannot be read. */
   static StrictJson.Where stored(String shown) {
     return new StrictJson.Where(
         "pointer object", shown, "restore it from a backup or its object versions");
-  }
-
-  private static String nonce() {
-    return UUID.randomUUID().toString();
   }
 
   @Override
