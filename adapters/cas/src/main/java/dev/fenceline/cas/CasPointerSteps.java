@@ -12,6 +12,7 @@ import dev.fenceline.spi.FencingToken;
 import dev.fenceline.spi.OperationConflictException;
 import dev.fenceline.spi.OperationId;
 import dev.fenceline.spi.Pointer;
+import dev.fenceline.spi.PointerState;
 import dev.fenceline.spi.Receipt;
 import dev.fenceline.spi.RegisterOutcome;
 import dev.fenceline.spi.Registered;
@@ -23,6 +24,8 @@ import dev.fenceline.spi.StoreException;
 import dev.fenceline.spi.UntrustedTokenException;
 import dev.fenceline.spi.WriteOutcome;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Supplier;
@@ -62,10 +65,13 @@ public final class CasPointerSteps<R extends CasPointerSteps.Read> {
     R read(ResourceId resource, String action);
 
     /**
-     * The entry of {@code operation} at this destination: the current one of {@code read}, or the
-     * store's immutable record of an older one.
+     * The immutable record the store keeps of {@code operation}'s entry at this destination (read
+     * linearizably after {@link #read}), and where it is.
      */
-    Optional<Entry> recorded(ResourceId resource, R read, OperationId operation, String action);
+    Stored operationRecord(ResourceId resource, OperationId operation, String action);
+
+    /** The immutable record the store keeps of pointer version {@code version}, and where it is. */
+    Stored versionRecord(ResourceId resource, long version, String action);
 
     /**
      * Whether an answer may be given from {@code read} without a replacement (a replay, an epoch
@@ -113,6 +119,14 @@ public final class CasPointerSteps<R extends CasPointerSteps.Read> {
       return CasPointerSteps.undecided(failure);
     }
   }
+
+  /**
+   * An immutable record as read.
+   *
+   * @param where what and where it is, for messages
+   * @param data its bytes ({@link Entry#toStoredJson}), or empty if it does not exist
+   */
+  public record Stored(StrictJson.Where where, Optional<byte[]> data) {}
 
   private final String name;
   private final Store<R> store;
@@ -196,7 +210,7 @@ public final class CasPointerSteps<R extends CasPointerSteps.Read> {
         String tried = attempt.nonce();
         boolean landed = control.writes().contains(tried);
         if (!landed && attempt.applies()) {
-          recorded = deciding(attempt, () -> store.recorded(resource, read, operation, action));
+          recorded = deciding(attempt, () -> recorded(resource, control, operation, action));
           landed = recorded.map(entry -> entry.attempt().equals(tried)).orElse(false);
         }
         if (landed) {
@@ -218,7 +232,7 @@ public final class CasPointerSteps<R extends CasPointerSteps.Read> {
       Epoch newest = token.epoch().isNewerThan(control.epoch()) ? token.epoch() : control.epoch();
       steps.reached(FencingStep.AFTER_EPOCH_CHECK, token, operation);
       if (recorded == null) {
-        recorded = store.recorded(resource, read, operation, action);
+        recorded = recorded(resource, control, operation, action);
       }
       String nonce = nonce();
       if (recorded.isPresent()) {
@@ -267,6 +281,91 @@ public final class CasPointerSteps<R extends CasPointerSteps.Read> {
       }
       attempt = new Attempt<>(nonce, applied, true);
       refused = read;
+    }
+  }
+
+  /**
+   * The entry of {@code operation} at this destination: the current one of {@code control}, or the
+   * store's record of an older one.
+   */
+  public Optional<Entry> recorded(
+      ResourceId resource, ControlDocument control, OperationId operation, String action) {
+    Entry current = control.entry(name);
+    if (current == null) {
+      return Optional.empty(); // this destination never applied anything to the resource
+    }
+    if (current.operation().equals(operation)) {
+      return Optional.of(current);
+    }
+    if (current.version() == 1) {
+      return Optional.empty(); // the only applied operation is the current one
+    }
+    return storedOperation(resource, operation, action);
+  }
+
+  /** The store's record of {@code operation}'s entry, checked to be that operation's. */
+  public Optional<Entry> storedOperation(
+      ResourceId resource, OperationId operation, String action) {
+    Stored stored = store.operationRecord(resource, operation, action);
+    return stored
+        .data()
+        .map(data -> Entry.parseStored(data, stored.where(), name, resource))
+        .map(
+            entry -> {
+              if (!entry.operation().equals(operation)) {
+                throw StrictJson.unreadable(
+                    stored.where(),
+                    "it holds operation " + entry.operation() + ", expected " + operation,
+                    null);
+              }
+              return entry;
+            });
+  }
+
+  /**
+   * The newest pointer states of {@code resource} as {@link dev.fenceline.spi.PointerStore#history}
+   * returns them: the current entry of {@code control}, then the store's version records.
+   */
+  public List<PointerState> history(
+      ResourceId resource, ControlDocument control, int limit, String action) {
+    Entry current = control.entry(name);
+    if (current == null) {
+      return List.of();
+    }
+    List<PointerState> newestFirst = new ArrayList<>();
+    newestFirst.add(current.state(resource));
+    for (long version = current.version() - 1;
+        version >= 1 && newestFirst.size() < limit;
+        version--) {
+      Stored stored = store.versionRecord(resource, version, action);
+      byte[] data =
+          stored
+              .data()
+              .orElseThrow(
+                  () ->
+                      StrictJson.unreadable(
+                          stored.where(),
+                          "it is missing although "
+                              + resource
+                              + " is at version "
+                              + current.version()
+                              + " (it was deleted)",
+                          null));
+      newestFirst.add(Entry.parseStored(data, stored.where(), name, resource).state(resource));
+    }
+    return List.copyOf(newestFirst);
+  }
+
+  /**
+   * Checks {@link dev.fenceline.spi.PointerStore#history}'s limit.
+   *
+   * @throws IllegalArgumentException if it is below 1
+   */
+  public static void requireLimit(ResourceId resource, int limit) {
+    requireNonNull(resource, "resource is null");
+    if (limit < 1) {
+      throw new IllegalArgumentException(
+          "Cannot read the pointer history of " + resource + ": limit " + limit + " is below 1");
     }
   }
 

@@ -25,7 +25,6 @@ import dev.fenceline.spi.SupportsEpochReset;
 import dev.fenceline.spi.TokenKeys;
 import dev.fenceline.spi.WriteOutcome;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
@@ -211,9 +210,19 @@ public final class S3PointerStore implements PointerStore, SupportsEpochReset {
     }
 
     @Override
-    public Optional<Entry> recorded(
-        ResourceId resource, ControlRead read, OperationId operation, String action) {
-      return S3PointerStore.this.recorded(resource, read.control(), operation);
+    public CasPointerSteps.Stored operationRecord(
+        ResourceId resource, OperationId operation, String action) {
+      return record(PointerKeys.operation(name, resource, operation));
+    }
+
+    @Override
+    public CasPointerSteps.Stored versionRecord(ResourceId resource, long version, String action) {
+      return record(PointerKeys.version(name, resource, version));
+    }
+
+    private CasPointerSteps.Stored record(String relativeKey) {
+      String key = location.objectKey(relativeKey);
+      return new CasPointerSteps.Stored(stored(location.describe(key)), get(location, key));
     }
 
     /** Stores the entry about to be replaced as its immutable operation and version objects. */
@@ -241,7 +250,9 @@ public final class S3PointerStore implements PointerStore, SupportsEpochReset {
     // current when the object GET answers 404 and replaced before the control GET would be
     // missed although it was applied before the lookup began.
     ControlDocument control = readControl(resource).control();
-    return recorded(resource, control, operation).map(entry -> entry.receipt(name, resource));
+    return steps
+        .recorded(resource, control, operation, "look up operation " + operation)
+        .map(entry -> entry.receipt(name, resource));
   }
 
   @Override
@@ -262,40 +273,9 @@ public final class S3PointerStore implements PointerStore, SupportsEpochReset {
    */
   @Override
   public List<PointerState> history(ResourceId resource, int limit) {
-    requireNonNull(resource, "resource is null");
-    if (limit < 1) {
-      throw new IllegalArgumentException(
-          "Cannot read the pointer history of " + resource + ": limit " + limit + " is below 1");
-    }
-    Entry current = readControl(resource).control().entry(name);
-    if (current == null) {
-      return List.of();
-    }
-    List<PointerState> newestFirst = new ArrayList<>();
-    newestFirst.add(current.state(resource));
-    for (long version = current.version() - 1;
-        version >= 1 && newestFirst.size() < limit;
-        version--) {
-      String key = location.objectKey(PointerKeys.version(name, resource, version));
-      byte[] stored =
-          get(location, key)
-              .orElseThrow(
-                  () ->
-                      new StoreException(
-                          "Cannot read pointer version "
-                              + location.describe(key)
-                              + ": it is missing although "
-                              + resource
-                              + " is at version "
-                              + current.version()
-                              + " (pointer objects were deleted; restore them from a backup)",
-                          null,
-                          false));
-      newestFirst.add(
-          Entry.parseStored(stored, stored(location.describe(key)), name, resource)
-              .state(resource));
-    }
-    return List.copyOf(newestFirst);
+    CasPointerSteps.requireLimit(resource, limit);
+    return steps.history(
+        resource, readControl(resource).control(), limit, "read the history of " + resource);
   }
 
   @Override
@@ -348,43 +328,6 @@ public final class S3PointerStore implements PointerStore, SupportsEpochReset {
                 + ": "
                 + reason);
     return previous;
-  }
-
-  /**
-   * The entry of {@code operation} at this destination: the current one if it is the operation's,
-   * else its immutable operation object (one GET), unless no older entry can exist.
-   */
-  private Optional<Entry> recorded(
-      ResourceId resource, ControlDocument control, OperationId operation) {
-    Entry current = control.entry(name);
-    if (current == null) {
-      return Optional.empty(); // this destination never applied anything to the resource
-    }
-    if (current.operation().equals(operation)) {
-      return Optional.of(current);
-    }
-    if (current.version() == 1) {
-      return Optional.empty(); // the only applied operation is the current one
-    }
-    String key = location.objectKey(PointerKeys.operation(name, resource, operation));
-    return get(location, key)
-        .map(stored -> Entry.parseStored(stored, stored(location.describe(key)), name, resource))
-        .map(
-            entry -> {
-              if (!entry.operation().equals(operation)) {
-                throw new StoreException(
-                    "Cannot read operation object "
-                        + location.describe(key)
-                        + ": it holds operation "
-                        + entry.operation()
-                        + ", expected "
-                        + operation
-                        + " (restore it from a backup)",
-                    null,
-                    false);
-              }
-              return entry;
-            });
   }
 
   /**

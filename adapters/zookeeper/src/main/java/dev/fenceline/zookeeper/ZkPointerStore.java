@@ -130,7 +130,8 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
         resource,
         action,
         read ->
-            recorded(resource, read.control(), operation, action)
+            steps
+                .recorded(resource, read.control(), operation, action)
                 .map(entry -> entry.receipt(name, resource)));
   }
 
@@ -153,49 +154,10 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
    */
   @Override
   public List<PointerState> history(ResourceId resource, int limit) {
-    requireNonNull(resource, "resource is null");
-    if (limit < 1) {
-      throw new IllegalArgumentException(
-          "Cannot read the pointer history of " + resource + ": limit " + limit + " is below 1");
-    }
+    CasPointerSteps.requireLimit(resource, limit);
     String action = "read the pointer history of " + resource + " at " + name;
-    return freshly(resource, action, read -> history(read, limit, action));
-  }
-
-  private List<PointerState> history(Read read, int limit, String action) {
-    ResourceId resource = read.resource();
-    Entry current = read.control().entry(name);
-    if (current == null) {
-      return List.of();
-    }
-    List<PointerState> newestFirst = new ArrayList<>();
-    newestFirst.add(current.state(resource));
-    for (long version = current.version() - 1;
-        version >= 1 && newestFirst.size() < limit;
-        version--) {
-      String path = paths.version(name, resource, version);
-      ZkStore.Node node =
-          store
-              .read(path, action)
-              .orElseThrow(
-                  () ->
-                      new StoreException(
-                          "Cannot read pointer version "
-                              + path
-                              + " at "
-                              + store.location()
-                              + ": it is missing although "
-                              + resource
-                              + " is at version "
-                              + current.version()
-                              + " (nodes were deleted; restore them from a backup)",
-                          null,
-                          false));
-      newestFirst.add(
-          Entry.parseStored(node.data(), stored("pointer node", path), name, resource)
-              .state(resource));
-    }
-    return List.copyOf(newestFirst);
+    return freshly(
+        resource, action, read -> steps.history(resource, read.control(), limit, action));
   }
 
   @Override
@@ -267,9 +229,19 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
     }
 
     @Override
-    public Optional<Entry> recorded(
-        ResourceId resource, Read read, OperationId operation, String action) {
-      return ZkPointerStore.this.recorded(resource, read.control(), operation, action);
+    public CasPointerSteps.Stored operationRecord(
+        ResourceId resource, OperationId operation, String action) {
+      return record(paths.operation(name, resource, operation), action);
+    }
+
+    @Override
+    public CasPointerSteps.Stored versionRecord(ResourceId resource, long version, String action) {
+      return record(paths.version(name, resource, version), action);
+    }
+
+    private CasPointerSteps.Stored record(String path, String action) {
+      return new CasPointerSteps.Stored(
+          stored("pointer node", path), store.read(path, action).map(ZkStore.Node::data));
     }
 
     @Override
@@ -439,53 +411,13 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
   /** After an unknown outcome: true if the operation node shows this attempt landed. */
   private boolean landed(ResourceId resource, OperationId operation, String nonce, String action) {
     try {
-      String path = paths.operation(name, resource, operation);
-      return store
-          .read(path, action)
-          .map(
-              node ->
-                  Entry.parseStored(node.data(), stored("pointer node", path), name, resource)
-                      .attempt()
-                      .equals(nonce))
+      return steps
+          .storedOperation(resource, operation, action)
+          .map(entry -> entry.attempt().equals(nonce))
           .orElse(false);
     } catch (StoreException stillUnreachable) {
       return false;
     }
-  }
-
-  /** The entry of {@code operation} at this destination: the current one, or its operation node. */
-  private Optional<Entry> recorded(
-      ResourceId resource, ControlDocument control, OperationId operation, String action) {
-    Entry current = control.entry(name);
-    if (current == null) {
-      return Optional.empty(); // this destination never applied anything to the resource
-    }
-    if (current.operation().equals(operation)) {
-      return Optional.of(current);
-    }
-    if (current.version() == 1) {
-      return Optional.empty(); // the only applied operation is the current one
-    }
-    String path = paths.operation(name, resource, operation);
-    return store
-        .read(path, action)
-        .map(node -> Entry.parseStored(node.data(), stored("pointer node", path), name, resource))
-        .map(
-            entry -> {
-              if (!entry.operation().equals(operation)) {
-                throw new StoreException(
-                    "Cannot read operation node "
-                        + path
-                        + ": it holds operation "
-                        + entry.operation()
-                        + ", expected "
-                        + operation
-                        + " (restore it from a backup)",
-                    null,
-                    false);
-              }
-              return entry;
-            });
   }
 
   /** Where a node is, for the error if it cannot be read. */
