@@ -38,7 +38,7 @@ import org.apache.zookeeper.CreateMode;
  * A {@link PointerStore} on a ZooKeeper ensemble; obtain it from {@link ZkStore#pointerStore}.
  *
  * <p>Per resource one control node holds the registered epoch, its issuer and every destination
- * name's current pointer. A step syncs with the leader, reads the control node with its version,
+ * name's current pointer. A step takes a read barrier, reads the control node with its version,
  * decides, and commits a multi-operation transaction: a {@code setData} of the control node at the
  * version it read (a {@code create} if it had none), with, for a swap, the creation of the
  * pointer's immutable version node and its operation node. ZooKeeper applies all of it or nothing,
@@ -47,9 +47,12 @@ import org.apache.zookeeper.CreateMode;
  * Nobody waits for a paused writer ({@code COMPARE_AND_SWAP}).
  *
  * <p>Reads that decide anything, and {@link #lookup}, {@link #current}, {@link #history} and {@link
- * #currentEpoch}, first {@code sync} with the leader, so they see every step acknowledged before
- * they began (R5). {@code lookup} and {@code history} read the immutable nodes, whatever epoch is
- * current.
+ * #currentEpoch}, come after a read barrier through the quorum ({@link ZkStore}'s check-only
+ * transaction; ZooKeeper's {@code sync} is not one), so they see every step acknowledged before
+ * they began (R5); an answer given without a transaction (a replay, a refusal, an epoch already
+ * registered, a lookup) is read again if the client's session changed after the barrier. {@code
+ * lookup} and {@code history} read the immutable nodes, whatever epoch is current. The steps are
+ * {@link dev.fenceline.cas.CasPointerSteps}, shared with the S3 pointer store.
  *
  * <p>Lost answers: Curator re-sends a transaction whose answer was lost with the connection; if the
  * first attempt landed, the re-sent one is refused (the version moved). Each transaction carries a
