@@ -170,8 +170,12 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
     FencingToken.validateHolder(reason);
     String action = "reset the registered epoch of " + resource + " to " + epoch;
     Epoch previous;
+    Read refused = null;
     while (true) {
       Read read = readControl(resource, action);
+      if (refused != null) {
+        requireProgress(refused, read, action);
+      }
       String nonce = CasPointerSteps.nonce();
       // A marker node created in the same transaction tells, for ever, whether it landed: the
       // reset must never be applied twice (a second one could move the epoch back below epochs
@@ -194,6 +198,7 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
         previous = read.control().epoch();
         break;
       }
+      refused = read;
     }
     System.getLogger(ZkPointerStore.class.getName())
         .log(
@@ -357,8 +362,10 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
               + paths.control(now.resource())
               + " did not change (version "
               + now.version()
-              + "); a pointer version or operation node it creates exists already, written"
-              + " outside Fenceline (restore the nodes under the control node from a backup)",
+              + "); a node it creates exists already or a parent is missing, changed outside"
+              + " Fenceline (restore the nodes under "
+              + paths.pointers()
+              + " from a backup)",
           null,
           false);
     }

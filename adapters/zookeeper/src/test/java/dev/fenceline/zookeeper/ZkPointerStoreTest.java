@@ -323,9 +323,30 @@ class ZkPointerStoreTest {
                             token(resource, 1, "a"), OperationId.of("v2"), Pointer.to("2")))
                 .isInstanceOf(StoreException.class)
                 .hasMessageContaining("did not change")
-                .hasMessageContaining("written outside Fenceline")
+                .hasMessageContaining("changed outside Fenceline")
                 .satisfies(e -> assertThat(((StoreException) e).outcomeUnknown()).isFalse()));
     assertThat(operations(pointers.history(resource, 10))).containsExactly("v1");
+  }
+
+  @Test
+  void aResetOverNodesDeletedByHandIsAnErrorNotAnEndlessRetry() throws Exception {
+    ZkPointerStore pointers = stores.store().pointerStore("tck");
+    ResourceId resource = ResourceId.of("junk/deleted-area");
+    // Someone deleted the pointers area: creating the control node is refused (no parent).
+    stores
+        .store()
+        .client()
+        .delete()
+        .deletingChildrenIfNeeded()
+        .forPath(stores.store().paths().pointers());
+
+    assertTimeoutPreemptively(
+        Duration.ofSeconds(30),
+        () ->
+            assertThatThrownBy(
+                    () -> pointers.resetRegisteredEpoch(resource, Epoch.of(3), "test: junk"))
+                .isInstanceOf(StoreException.class)
+                .hasMessageContaining("did not change"));
   }
 
   @Test
