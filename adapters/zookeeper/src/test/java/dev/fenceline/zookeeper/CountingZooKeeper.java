@@ -4,9 +4,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryNTimes;
-import org.apache.curator.utils.ZookeeperFactory;
 import org.apache.zookeeper.AsyncCallback;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
@@ -30,34 +28,12 @@ final class CountingZooKeeper {
 
   CountingZooKeeper(String connectString) {
     client =
-        CuratorFrameworkFactory.builder()
-            .connectString(connectString)
-            .sessionTimeoutMs(6000)
-            .connectionTimeoutMs(5000)
-            .retryPolicy(new RetryNTimes(3, 10))
-            .zookeeperFactory(
-                new ZookeeperFactory() {
-                  @Override
-                  public ZooKeeper newZooKeeper(
-                      String connect, int sessionTimeout, Watcher watcher, boolean canBeReadOnly)
-                      throws Exception {
-                    return newZooKeeper(
-                        connect, sessionTimeout, watcher, canBeReadOnly, new ZKClientConfig());
-                  }
-
-                  @Override
-                  public ZooKeeper newZooKeeper(
-                      String connect,
-                      int sessionTimeout,
-                      Watcher watcher,
-                      boolean canBeReadOnly,
-                      ZKClientConfig config)
-                      throws Exception {
-                    return new Counted(connect, sessionTimeout, watcher, canBeReadOnly, config);
-                  }
-                })
-            .build();
-    client.start();
+        InterceptedClient.start(
+            connectString,
+            new RetryNTimes(3, 10),
+            (connect, sessionTimeout, watcher, canBeReadOnly, config) -> {
+              return new Counted(connect, sessionTimeout, watcher, canBeReadOnly, config);
+            });
   }
 
   /** Counts the requests Curator makes through the synchronous and asynchronous API it uses. */

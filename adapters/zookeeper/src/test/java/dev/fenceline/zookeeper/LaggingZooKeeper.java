@@ -6,9 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.BoundedExponentialBackoffRetry;
-import org.apache.curator.utils.ZookeeperFactory;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Op;
 import org.apache.zookeeper.OpResult;
@@ -44,40 +42,18 @@ final class LaggingZooKeeper {
 
   LaggingZooKeeper(String connectString) {
     client =
-        CuratorFrameworkFactory.builder()
-            .connectString(connectString)
-            .sessionTimeoutMs(6000)
-            .connectionTimeoutMs(5000)
-            .retryPolicy(new BoundedExponentialBackoffRetry(50, 500, 10))
-            .zookeeperFactory(
-                new ZookeeperFactory() {
-                  @Override
-                  public ZooKeeper newZooKeeper(
-                      String connect, int sessionTimeout, Watcher watcher, boolean canBeReadOnly)
-                      throws Exception {
-                    return newZooKeeper(
-                        connect, sessionTimeout, watcher, canBeReadOnly, new ZKClientConfig());
-                  }
-
-                  @Override
-                  public ZooKeeper newZooKeeper(
-                      String connect,
-                      int sessionTimeout,
-                      Watcher watcher,
-                      boolean canBeReadOnly,
-                      ZKClientConfig config)
-                      throws Exception {
-                    return new Handle(
-                        handles.incrementAndGet(),
-                        connect,
-                        sessionTimeout,
-                        watcher,
-                        canBeReadOnly,
-                        config);
-                  }
-                })
-            .build();
-    client.start();
+        InterceptedClient.start(
+            connectString,
+            new BoundedExponentialBackoffRetry(50, 500, 10),
+            (connect, sessionTimeout, watcher, canBeReadOnly, config) -> {
+              return new Handle(
+                  handles.incrementAndGet(),
+                  connect,
+                  sessionTimeout,
+                  watcher,
+                  canBeReadOnly,
+                  config);
+            });
   }
 
   private final class Handle extends ZooKeeper {

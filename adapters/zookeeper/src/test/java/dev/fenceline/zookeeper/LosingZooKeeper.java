@@ -4,16 +4,12 @@ import dev.fenceline.tck.Concurrently;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryNTimes;
-import org.apache.curator.utils.ZookeeperFactory;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Op;
 import org.apache.zookeeper.OpResult;
-import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
-import org.apache.zookeeper.client.ZKClientConfig;
 
 /**
  * A Curator client whose ZooKeeper handle can lose the answer of its next transaction: the
@@ -27,57 +23,35 @@ final class LosingZooKeeper {
 
   LosingZooKeeper(String connectString) {
     client =
-        CuratorFrameworkFactory.builder()
-            .connectString(connectString)
-            .sessionTimeoutMs(6000)
-            .connectionTimeoutMs(5000)
-            .retryPolicy(new RetryNTimes(3, 10))
-            .zookeeperFactory(
-                new ZookeeperFactory() {
-                  @Override
-                  public ZooKeeper newZooKeeper(
-                      String connect, int sessionTimeout, Watcher watcher, boolean canBeReadOnly)
-                      throws Exception {
-                    return newZooKeeper(
-                        connect, sessionTimeout, watcher, canBeReadOnly, new ZKClientConfig());
+        InterceptedClient.start(
+            connectString,
+            new RetryNTimes(3, 10),
+            (connect, sessionTimeout, watcher, canBeReadOnly, config) -> {
+              return new ZooKeeper(connect, sessionTimeout, watcher, canBeReadOnly, config) {
+                @Override
+                public List<OpResult> multi(Iterable<Op> ops)
+                    throws InterruptedException, KeeperException {
+                  List<OpResult> results = super.multi(ops);
+                  if (readBarrier(ops)) {
+                    return results; // the store's read barrier, not a change
                   }
-
-                  @Override
-                  public ZooKeeper newZooKeeper(
-                      String connect,
-                      int sessionTimeout,
-                      Watcher watcher,
-                      boolean canBeReadOnly,
-                      ZKClientConfig config)
-                      throws Exception {
-                    return new ZooKeeper(connect, sessionTimeout, watcher, canBeReadOnly, config) {
-                      @Override
-                      public List<OpResult> multi(Iterable<Op> ops)
-                          throws InterruptedException, KeeperException {
-                        List<OpResult> results = super.multi(ops);
-                        if (readBarrier(ops)) {
-                          return results; // the store's read barrier, not a change
-                        }
-                        Runnable between = loseNext.getAndSet(null);
-                        if (between != null) {
-                          // Another process acts meanwhile: on its own thread, outside Curator's
-                          // retry loop of this call.
-                          Concurrently.await(
-                              Concurrently.start(
-                                  "meanwhile",
-                                  () -> {
-                                    between.run();
-                                    return null;
-                                  }));
-                          throw new KeeperException.ConnectionLossException();
-                        }
-                        return results;
-                      }
-                    };
+                  Runnable between = loseNext.getAndSet(null);
+                  if (between != null) {
+                    // Another process acts meanwhile: on its own thread, outside Curator's
+                    // retry loop of this call.
+                    Concurrently.await(
+                        Concurrently.start(
+                            "meanwhile",
+                            () -> {
+                              between.run();
+                              return null;
+                            }));
+                    throw new KeeperException.ConnectionLossException();
                   }
-                })
-            .build();
-    client.start();
+                  return results;
+                }
+              };
+            });
   }
 
   /** A transaction of version-less checks only: {@link ZkStore#barrier}. */

@@ -1,0 +1,69 @@
+package dev.fenceline.zookeeper;
+
+import java.io.IOException;
+import org.apache.curator.RetryPolicy;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.utils.ZookeeperFactory;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.client.ZKClientConfig;
+
+/**
+ * A started Curator client (6 s session, 5 s connection timeout) whose ZooKeeper handles a test
+ * makes itself, usually a subclass that intercepts requests (counts them, loses answers, plays a
+ * lagging server). Curator makes a new handle for every new session.
+ */
+final class InterceptedClient {
+
+  /** Makes one ZooKeeper handle, as {@code new ZooKeeper(connect, ..., config)} would. */
+  interface Handles {
+    ZooKeeper make(
+        String connect,
+        int sessionTimeout,
+        Watcher watcher,
+        boolean canBeReadOnly,
+        ZKClientConfig config)
+        throws IOException;
+  }
+
+  private InterceptedClient() {}
+
+  static CuratorFramework start(String connectString, RetryPolicy retry, Handles handles) {
+    CuratorFramework client =
+        CuratorFrameworkFactory.builder()
+            .connectString(connectString)
+            .sessionTimeoutMs(6000)
+            .connectionTimeoutMs(5000)
+            .retryPolicy(retry)
+            .zookeeperFactory(
+                new ZookeeperFactory() {
+                  @Override
+                  public ZooKeeper newZooKeeper(
+                      String connect, int sessionTimeout, Watcher watcher, boolean canBeReadOnly)
+                      throws Exception {
+                    return newZooKeeper(
+                        connect, sessionTimeout, watcher, canBeReadOnly, new ZKClientConfig());
+                  }
+
+                  @Override
+                  public ZooKeeper newZooKeeper(
+                      String connect,
+                      int sessionTimeout,
+                      Watcher watcher,
+                      boolean canBeReadOnly,
+                      ZKClientConfig config)
+                      throws Exception {
+                    return handles.make(
+                        connect,
+                        sessionTimeout,
+                        watcher,
+                        canBeReadOnly,
+                        config == null ? new ZKClientConfig() : config);
+                  }
+                })
+            .build();
+    client.start();
+    return client;
+  }
+}
