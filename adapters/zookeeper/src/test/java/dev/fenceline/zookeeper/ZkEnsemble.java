@@ -77,10 +77,23 @@ final class ZkEnsemble implements AutoCloseable {
       } catch (IOException e) {
         throw new UncheckedIOException("Cannot create " + dataDirectory, e);
       }
-      // Ports -1 = free ports chosen once, here, and kept for every restart.
+    }
+    // Chosen once, here, and kept for every restart: client, election and quorum port per server.
+    List<Integer> ports = ServerPorts.take(3 * SERVERS);
+    for (int serverId = 1; serverId <= SERVERS; serverId++) {
+      int first = 3 * (serverId - 1);
       specs.add(
           new InstanceSpec(
-              dataDirectory.toFile(), -1, -1, -1, false, serverId, -1, -1, null, null));
+              root.resolve("server-" + serverId).toFile(),
+              ports.get(first),
+              ports.get(first + 1),
+              ports.get(first + 2),
+              false,
+              serverId,
+              -1,
+              -1,
+              null,
+              null));
     }
     ZkEnsemble ensemble = new ZkEnsemble(root, specs);
     try {

@@ -51,6 +51,17 @@ class ZkEnsembleTest {
   }
 
   @Test
+  void everyServerListensOnThreePortsOfItsOwnBelowTheEphemeralRange() {
+    List<Integer> ports = new ArrayList<>();
+    for (InstanceSpec server : ensemble.servers()) {
+      ports.addAll(List.of(server.getPort(), server.getElectionPort(), server.getQuorumPort()));
+    }
+
+    assertThat(ports).hasSize(9).doesNotHaveDuplicates().allMatch(port -> port < 32_768);
+    assertThat(ServerPorts.take(50)).doesNotHaveDuplicates().doesNotContainAnyElementsOf(ports);
+  }
+
+  @Test
   void killingTheLeaderElectsAnotherAndTheKilledServerRejoinsAsFollower() throws Exception {
     CuratorFramework client = clients.start();
     client.create().forPath("/before", "kept".getBytes(UTF_8));
