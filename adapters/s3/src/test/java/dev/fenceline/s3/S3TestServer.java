@@ -144,7 +144,9 @@ public final class S3TestServer {
               + " the server jars)");
     }
     try {
-      int port = freePort();
+      // S3Mock listens on two ports; both are chosen while both are held, so they differ.
+      int[] ports = freePorts(2);
+      int port = ports[0];
       Path work = Files.createTempDirectory("fenceline-" + kind.name().toLowerCase());
       Path log = work.resolve("server.log");
       List<String> command = new ArrayList<>();
@@ -156,7 +158,7 @@ public final class S3TestServer {
           command.add("-jar");
           command.add(jar.toString());
           command.add("--com.adobe.testing.s3mock.httpPort=" + port);
-          command.add("--server.port=" + freePort());
+          command.add("--server.port=" + ports[1]);
           command.add("--com.adobe.testing.s3mock.store.root=" + work.resolve("data"));
           command.add("--spring.main.banner-mode=off");
           command.add("--logging.level.root=WARN");
@@ -229,11 +231,24 @@ public final class S3TestServer {
     return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
   }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket()) {
-      socket.setReuseAddress(true);
-      socket.bind(new InetSocketAddress("127.0.0.1", 0));
-      return socket.getLocalPort();
+  /**
+   * {@code count} different free loopback ports. The sockets stay open until all are chosen: a port
+   * taken by binding port 0 and closing at once may be handed out again by the next bind.
+   */
+  private static int[] freePorts(int count) throws IOException {
+    List<ServerSocket> held = new ArrayList<>();
+    try {
+      for (int i = 0; i < count; i++) {
+        ServerSocket socket = new ServerSocket();
+        held.add(socket);
+        socket.setReuseAddress(true);
+        socket.bind(new InetSocketAddress("127.0.0.1", 0));
+      }
+      return held.stream().mapToInt(ServerSocket::getLocalPort).toArray();
+    } finally {
+      for (ServerSocket socket : held) {
+        socket.close();
+      }
     }
   }
 
