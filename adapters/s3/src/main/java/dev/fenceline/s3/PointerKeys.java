@@ -1,11 +1,8 @@
 package dev.fenceline.s3;
 
+import dev.fenceline.cas.RecordNames;
 import dev.fenceline.spi.OperationId;
 import dev.fenceline.spi.ResourceId;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 
 /**
  * Where an {@link S3PointerStore} keeps its objects, relative to the store's prefix ({@code <r>} is
@@ -47,7 +44,7 @@ final class PointerKeys {
 
   /** The control object of {@code resource}, shared by every destination name. */
   static String control(ResourceId resource) {
-    return AREA + "/control/" + segment(resource) + ".json";
+    return AREA + "/control/" + RecordNames.segment(resource) + ".json";
   }
 
   /** The immutable receipt object of {@code operation} at destination {@code name}. */
@@ -56,9 +53,9 @@ final class PointerKeys {
         + "/operations/"
         + name
         + "/"
-        + segment(resource)
+        + RecordNames.segment(resource)
         + "/"
-        + sha256(operation)
+        + RecordNames.operationDigest(operation)
         + ".json";
   }
 
@@ -68,25 +65,9 @@ final class PointerKeys {
         + "/versions/"
         + name
         + "/"
-        + segment(resource)
+        + RecordNames.segment(resource)
         + "/"
         + "%020d".formatted(version)
         + ".json";
-  }
-
-  /** The resource as one key segment: {@code reports/nightly} is {@code reports!nightly}. */
-  static String segment(ResourceId resource) {
-    return resource.value().replace('/', '!');
-  }
-
-  private static String sha256(OperationId operation) {
-    try {
-      return HexFormat.of()
-          .formatHex(
-              MessageDigest.getInstance("SHA-256")
-                  .digest(operation.value().getBytes(StandardCharsets.UTF_8)));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every Java platform has SHA-256", e);
-    }
   }
 }

@@ -1,11 +1,8 @@
 package dev.fenceline.zookeeper;
 
+import dev.fenceline.cas.RecordNames;
 import dev.fenceline.spi.OperationId;
 import dev.fenceline.spi.ResourceId;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.regex.Pattern;
 
 /**
@@ -82,7 +79,7 @@ final class ZkPaths {
   }
 
   String lease(ResourceId resource) {
-    return leases() + "/" + segment(resource);
+    return leases() + "/" + RecordNames.segment(resource);
   }
 
   String holder(ResourceId resource) {
@@ -94,7 +91,7 @@ final class ZkPaths {
   }
 
   String control(ResourceId resource) {
-    return pointers() + "/" + segment(resource);
+    return pointers() + "/" + RecordNames.segment(resource);
   }
 
   String version(String name, ResourceId resource, long version) {
@@ -102,22 +99,6 @@ final class ZkPaths {
   }
 
   String operation(String name, ResourceId resource, OperationId operation) {
-    return control(resource) + "/" + name + ":o:" + sha256(operation);
-  }
-
-  /** The resource as one node name: {@code reports/nightly} is {@code reports!nightly}. */
-  static String segment(ResourceId resource) {
-    return resource.value().replace('/', '!');
-  }
-
-  private static String sha256(OperationId operation) {
-    try {
-      return HexFormat.of()
-          .formatHex(
-              MessageDigest.getInstance("SHA-256")
-                  .digest(operation.value().getBytes(StandardCharsets.UTF_8)));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every Java platform has SHA-256", e);
-    }
+    return control(resource) + "/" + name + ":o:" + RecordNames.operationDigest(operation);
   }
 }

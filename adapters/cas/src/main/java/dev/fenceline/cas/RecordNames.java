@@ -1,0 +1,47 @@
+package dev.fenceline.cas;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.fenceline.spi.OperationId;
+import dev.fenceline.spi.ResourceId;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+/**
+ * How a compare-and-swap pointer store turns a resource ID and an operation ID into parts of the
+ * names of its records (S3 keys, ZooKeeper paths). Both are part of the stored layout: changing
+ * either makes existing records unreachable. For adapter implementations.
+ */
+public final class RecordNames {
+
+  private RecordNames() {}
+
+  /**
+   * The resource as one name segment: {@code reports/nightly} is {@code reports!nightly}. A
+   * resource ID is {@code /}-separated segments of {@code [A-Za-z0-9._-]}, so {@code !} never
+   * occurs in one and the escape is one-to-one; as one segment, resource {@code a} can never be a
+   * parent of a record of resource {@code a/b}.
+   */
+  public static String segment(ResourceId resource) {
+    requireNonNull(resource, "resource is null");
+    return resource.value().replace('/', '!');
+  }
+
+  /**
+   * The operation ID as 64 lowercase hex digits of the SHA-256 of its UTF-8 bytes. Operation IDs
+   * may hold any printable text, so they enter record names only this way.
+   */
+  public static String operationDigest(OperationId operation) {
+    requireNonNull(operation, "operation is null");
+    try {
+      return HexFormat.of()
+          .formatHex(
+              MessageDigest.getInstance("SHA-256")
+                  .digest(operation.value().getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java platform has SHA-256", e);
+    }
+  }
+}
