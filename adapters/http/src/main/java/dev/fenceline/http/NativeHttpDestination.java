@@ -395,10 +395,14 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
 
   /**
    * Asks the API to register the token's epoch (the {@linkplain Builder#registerRequest register
-   * request}, with the token header).
+   * request}, with the token header). A 2xx answer must give the token's epoch as the current one
+   * and a previous epoch not newer than it; a 2xx that gives a newer current epoch is {@link
+   * RejectedStale}.
    *
    * @throws UntrustedTokenException if the API refused the token
-   * @throws StoreException if there was no usable answer
+   * @throws StoreException if there was no usable answer, or a 2xx answer is unreadable or
+   *     contradicts the registration ({@link StoreException#outcomeUnknown()} true: registering the
+   *     same epoch again is safe)
    */
   @Override
   public RegisterOutcome register(FencingToken token) {
@@ -418,11 +422,7 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
                 this::retryableRead,
                 false));
     if (isSuccess(response)) {
-      JsonNode body = json(action, response, false);
-      return new Registered(
-          token.resource(),
-          epochAt(action, body, currentEpochPointer, response, false),
-          epochAt(action, body, previousEpochPointer, response, false));
+      return registered(action, token, response);
     }
     Optional<RejectedStale> stale = stale(action, token, response);
     if (stale.isPresent()) {
@@ -430,6 +430,47 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
     }
     refuseIfUntrusted(action, token, response);
     throw failed(action, response, true);
+  }
+
+  /**
+   * A 2xx register answer, checked against the epoch asked for: the current epoch it gives is the
+   * token's (then {@link Registered}, with a previous epoch not newer than it) or newer (then
+   * {@link RejectedStale}: registering an older epoch changes nothing, whatever the status says);
+   * anything else contradicts the success, and like an unreadable answer it is an error whose
+   * outcome is unknown (the API said it registered).
+   */
+  private RegisterOutcome registered(
+      String action, FencingToken token, ApiCalls.Response response) {
+    Epoch current;
+    Epoch previous;
+    try {
+      JsonNode body = json(action, response, false);
+      current = epochAt(action, body, currentEpochPointer, response, false);
+      previous = epochAt(action, body, previousEpochPointer, response, false);
+    } catch (StoreException unreadable) {
+      throw new StoreException(unreadable.getMessage(), unreadable.getCause(), true);
+    }
+    if (current.isNewerThan(token.epoch())) {
+      return new RejectedStale(token.resource(), token.epoch(), current);
+    }
+    if (current.isOlderThan(token.epoch()) || previous.isNewerThan(current)) {
+      throw new StoreException(
+          "Cannot "
+              + action
+              + ": the API answered "
+              + response.status()
+              + " but says the current epoch is "
+              + current.value()
+              + " and the previous one "
+              + previous.value()
+              + ", which contradicts registering epoch "
+              + token.epoch().value()
+              + " (check the API and the current and previous epoch pointers; registering the same"
+              + " epoch again is safe)",
+          null,
+          true);
+    }
+    return new Registered(token.resource(), token.epoch(), previous);
   }
 
   /**
