@@ -29,6 +29,7 @@ import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -125,20 +126,25 @@ class NativeHttpDestinationLostAnswerTest {
   }
 
   /**
-   * Stops worker-5's first attempt at {@code step} inside the API, arranges {@code refusal} for the
-   * retry, loses the attempt's answer, and, if {@code holdUntilReleased}, keeps the attempt stopped
-   * there until {@link #release()}.
+   * Stops worker-5's first attempt at {@code step} inside the API, arranges the retry's refusal,
+   * loses the attempt's answer, and, if {@code holdUntilReleased}, keeps the attempt stopped there
+   * until {@link #release()}.
    */
   private final class FirstAnswerLost implements StepListener {
     private final FencingStep step;
-    private final Refusal refusal;
+    private final Consumer<ResourceId> arrangeRetry;
     private final boolean holdUntilReleased;
     private final AtomicBoolean fired = new AtomicBoolean();
     private final CountDownLatch released = new CountDownLatch(1);
 
     FirstAnswerLost(FencingStep step, Refusal refusal, boolean holdUntilReleased) {
+      this(step, resource -> arrange(refusal, resource), holdUntilReleased);
+    }
+
+    FirstAnswerLost(
+        FencingStep step, Consumer<ResourceId> arrangeRetry, boolean holdUntilReleased) {
       this.step = step;
-      this.refusal = refusal;
+      this.arrangeRetry = arrangeRetry;
       this.holdUntilReleased = holdUntilReleased;
     }
 
@@ -147,7 +153,7 @@ class NativeHttpDestinationLostAnswerTest {
       if (reached != step || !token.holder().equals(WORKER) || !fired.compareAndSet(false, true)) {
         return;
       }
-      arrange(refusal, token.resource());
+      arrangeRetry.accept(token.resource());
       client.loseTheAnswer();
       if (holdUntilReleased) {
         try {
@@ -272,6 +278,31 @@ class NativeHttpDestinationLostAnswerTest {
         .as(
             "the earlier attempt landed after the refusal: \"nothing changed\" would have been false")
         .isEqualTo(1);
+  }
+
+  @Test
+  void aConflictAnswerToTheRetryOfAnAttemptStillInFlightIsOutcomeUnknown() {
+    ResourceId resource = ResourceId.of("reports/conflict");
+    FirstAnswerLost inFlight =
+        new FirstAnswerLost(
+            FencingStep.BEFORE_LOCK,
+            ignored -> api.answerNextWriteWith(422, "key used with another request"),
+            true);
+    NativeHttpDestination destination = destination(inFlight);
+    client.loseTheNextAnswer();
+
+    try {
+      assertThatThrownBy(
+              () -> destination.write(token(resource, 5), OperationId.of("in-flight"), report("F")))
+          .isInstanceOfSatisfying(
+              StoreException.class, e -> assertThat(e.outcomeUnknown()).isTrue())
+          .hasMessageContaining("was used before with a different request");
+    } finally {
+      inFlight.release();
+    }
+
+    api.awaitBusinessRequestsHandled(2);
+    assertThat(api.applyCount(resource)).isEqualTo(1);
   }
 
   @ParameterizedTest
