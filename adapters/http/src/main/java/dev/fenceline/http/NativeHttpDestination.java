@@ -221,9 +221,9 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
    * Sends {@code request} with the token and the operation's idempotency key; the API checks the
    * epoch and the key in one atomic step. See the class comment for how answers map to outcomes.
    *
-   * @throws IllegalArgumentException if the request sets the token or idempotency key header
    * @return {@link RejectedStale} only if nothing of this call was applied: the first attempt was
    *     refused, or a lookup after the refusal did not find the operation (see the class comment)
+   * @throws IllegalArgumentException if the request sets the token or idempotency key header
    * @throws UntrustedTokenException if the API refused the token and no earlier attempt may have
    *     reached it (nothing changed)
    * @throws OperationConflictException if the API says the key was used with another request
