@@ -73,6 +73,28 @@ import tools.jackson.databind.json.JsonMapper;
  *       with {@code outcomeUnknown} false: nothing was applied</td></tr>
  * </table>
  *
+ * <p>The refusals in this table (stale, untrusted, other 4xx, conflict without a recorded receipt)
+ * are taken as "nothing changed" only when no earlier attempt of the write may have reached the
+ * API. After an attempt whose answer was lost (or was a 5xx, 429 or "still processing"), a refusal
+ * of the retry says only what the retry was told: the earlier attempt may have applied the change,
+ * and a newer owner may have registered meanwhile. The key is then looked up (the {@linkplain
+ * Builder#lookupRequest lookup request}):
+ *
+ * <ul>
+ *   <li>found → {@link AlreadyApplied} with the receipt the API recorded (as for a replay: the
+ *       change was applied by an earlier attempt, not by the answered one);
+ *   <li>not found, and the refusal is the stale status with a newer epoch → {@link RejectedStale}.
+ *       This assumes what a fenced destination promises anyway: the API checks the epoch and
+ *       applies the change in one atomic step, and its lookup sees every change applied before the
+ *       lookup was answered (linearizable with its writes, never a lagging replica). The newer
+ *       epoch was registered before the lookup, so an earlier attempt that had not landed by then
+ *       can only reach the epoch check after that registration and be refused;
+ *   <li>not found after any other refusal → {@link StoreException} with {@code outcomeUnknown}
+ *       true: the earlier attempt may still be in progress at the API and land later (nothing about
+ *       a 400, 401, 404 or an untrusted token shown to the retry stops it);
+ *   <li>no lookup request configured, or the lookup failed → {@code outcomeUnknown} true.
+ * </ul>
+ *
  * <p>Receipts are built from the API's answer only: the epoch and the time the API recorded the
  * operation ({@linkplain Builder#epochPointer epoch} and {@linkplain Builder#recordedAtPointer
  * recorded-at} pointers) and the {@linkplain Builder#receiptAttribute attributes}, so a replay or a
@@ -91,10 +113,10 @@ import tools.jackson.databind.json.JsonMapper;
  * answer's (bounded) body included. With a replay marker a write whose answer was lost, a 5xx, 429
  * or the stale status without an epoch (the key is still being processed) is retried under the same
  * key through Resilience4j's retry and circuit breaker ({@linkplain Builder#maxAttempts attempts},
- * {@linkplain Builder#backoff backoff}); the stale status with an epoch is a definite answer.
- * Retrying with the same operation ID is safe. The bearer token is read from an environment
- * variable, sent as {@code Authorization: Bearer}, and never appears in a message or log. Thread
- * safe.
+ * {@linkplain Builder#backoff backoff}); the stale status with an epoch is not retried (after an
+ * earlier attempt that may have landed it is settled by the lookup, as above). Retrying with the
+ * same operation ID is safe. The bearer token is read from an environment variable, sent as {@code
+ * Authorization: Bearer}, and never appears in a message or log. Thread safe.
  */
 public final class NativeHttpDestination implements Destination<ApiRequest>, SupportsEpochReset {
 
@@ -199,10 +221,14 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
    * Sends {@code request} with the token and the operation's idempotency key; the API checks the
    * epoch and the key in one atomic step. See the class comment for how answers map to outcomes.
    *
+   * @return {@link RejectedStale} only if nothing of this call was applied: the first attempt was
+   *     refused, or a lookup after the refusal did not find the operation (see the class comment)
    * @throws IllegalArgumentException if the request sets the token or idempotency key header
-   * @throws UntrustedTokenException if the API refused the token (nothing changed)
+   * @throws UntrustedTokenException if the API refused the token and no earlier attempt may have
+   *     reached it (nothing changed)
    * @throws OperationConflictException if the API says the key was used with another request
-   * @throws StoreException if there was no usable answer; {@link StoreException#outcomeUnknown()}
+   * @throws StoreException if there was no usable answer, or a refusal followed an attempt that may
+   *     have landed and the lookup could not settle it; {@link StoreException#outcomeUnknown()}
    *     says whether the API may have applied it
    */
   @Override
@@ -255,6 +281,9 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
       boolean replayed = replay.map(marker -> marker.matches(response)).orElse(false);
       return replayed ? new AlreadyApplied(receipt) : new Applied(receipt);
     }
+    if (report.lostBeforeLast() && isRefusal(response)) {
+      return refusedAfterEarlierAttempt(action, token, operation, response, report.attempts());
+    }
     Optional<RejectedStale> stale = stale(action, token, response);
     if (stale.isPresent()) {
       return stale.get();
@@ -278,17 +307,102 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
               + " (an operation ID names exactly one request, so give a different request its own"
               + " operation ID; configure a lookup request to get the recorded receipt)",
           null,
-          false);
+          report.lostBeforeLast());
     }
     throw failed(action, response, true);
   }
 
   /**
+   * True for an answer that, to a first attempt, is a definite refusal: the stale status with an
+   * epoch, the untrusted status and every other 4xx but 429 and the conflict status (which has its
+   * own rule in {@link #write}).
+   */
+  private boolean isRefusal(ApiCalls.Response response) {
+    int status = response.status();
+    return status >= 400
+        && status <= 499
+        && status != conflictStatus
+        && !RETRYABLE_STATUSES.contains(status)
+        && !(status == staleTokenStatus && retryableWrite(response));
+  }
+
+  /**
+   * The outcome of a write whose last attempt was refused after an earlier attempt may have landed
+   * (its answer was lost, or it was a 5xx, 429 or "still processing"). The refusal tells only what
+   * the last attempt was told, so the key is looked up: found → {@link AlreadyApplied} with the
+   * receipt the API recorded; not found and the refusal is a stale answer → {@link RejectedStale};
+   * anything else → outcome unknown (see the class comment for why).
+   */
+  private WriteOutcome refusedAfterEarlierAttempt(
+      String action,
+      FencingToken token,
+      OperationId operation,
+      ApiCalls.Response response,
+      int attempts) {
+    String refusal =
+        "the API answered "
+            + response.status()
+            + apiMessage(response)
+            + " to attempt "
+            + attempts
+            + ", but an earlier attempt's answer was lost or in doubt, so that attempt may have"
+            + " applied it";
+    String hint =
+        " (look the result up, or retry with the same operation ID, which sends the same"
+            + " idempotency key)";
+    if (lookupPath.isEmpty()) {
+      throw new StoreException(
+          "Cannot " + action + ": " + refusal + ", and no lookup request is configured" + hint,
+          null,
+          true);
+    }
+    Optional<Receipt> found;
+    try {
+      found = lookup(token.resource(), operation);
+    } catch (StoreException e) {
+      throw new StoreException(
+          "Cannot " + action + ": " + refusal + ", and the lookup failed: " + e.getMessage() + hint,
+          e,
+          true);
+    }
+    if (found.isPresent()) {
+      return new AlreadyApplied(found.get());
+    }
+    if (response.status() == staleTokenStatus) {
+      try {
+        Optional<RejectedStale> stale = stale(action, token, response);
+        if (stale.isPresent()) {
+          // The newer epoch was registered before the lookup ran, which did not find the
+          // operation: an earlier attempt still in flight reaches the epoch check after that
+          // registration and is refused.
+          return stale.get();
+        }
+      } catch (StoreException contradictory) {
+        // an answer that contradicts itself proves nothing; reported as unknown below
+      }
+    }
+    throw new StoreException(
+        "Cannot "
+            + action
+            + ": "
+            + refusal
+            + "; the lookup does not find the operation yet, but an earlier attempt still in"
+            + " progress at the API may land after it"
+            + hint,
+        null,
+        true);
+  }
+
+  /**
    * Asks the API to register the token's epoch (the {@linkplain Builder#registerRequest register
-   * request}, with the token header).
+   * request}, with the token header). A 2xx answer must give the token's epoch as the current one
+   * and a previous epoch not newer than it; a 2xx that gives a newer current epoch is {@link
+   * RejectedStale}.
    *
    * @throws UntrustedTokenException if the API refused the token
-   * @throws StoreException if there was no usable answer
+   * @throws StoreException if there was no usable answer, or a 2xx answer is unreadable or
+   *     contradicts the registration ({@link StoreException#outcomeUnknown()} true: registering the
+   *     same epoch again is safe)
    */
   @Override
   public RegisterOutcome register(FencingToken token) {
@@ -308,11 +422,7 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
                 this::retryableRead,
                 false));
     if (isSuccess(response)) {
-      JsonNode body = json(action, response, false);
-      return new Registered(
-          token.resource(),
-          epochAt(action, body, currentEpochPointer, response, false),
-          epochAt(action, body, previousEpochPointer, response, false));
+      return registered(action, token, response);
     }
     Optional<RejectedStale> stale = stale(action, token, response);
     if (stale.isPresent()) {
@@ -320,6 +430,47 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
     }
     refuseIfUntrusted(action, token, response);
     throw failed(action, response, true);
+  }
+
+  /**
+   * A 2xx register answer, checked against the epoch asked for: the current epoch it gives is the
+   * token's (then {@link Registered}, with a previous epoch not newer than it) or newer (then
+   * {@link RejectedStale}: registering an older epoch changes nothing, whatever the status says);
+   * anything else contradicts the success, and like an unreadable answer it is an error whose
+   * outcome is unknown (the API said it registered).
+   */
+  private RegisterOutcome registered(
+      String action, FencingToken token, ApiCalls.Response response) {
+    Epoch current;
+    Epoch previous;
+    try {
+      JsonNode body = json(action, response, false);
+      current = epochAt(action, body, currentEpochPointer, response, false);
+      previous = epochAt(action, body, previousEpochPointer, response, false);
+    } catch (StoreException unreadable) {
+      throw new StoreException(unreadable.getMessage(), unreadable.getCause(), true);
+    }
+    if (current.isNewerThan(token.epoch())) {
+      return new RejectedStale(token.resource(), token.epoch(), current);
+    }
+    if (current.isOlderThan(token.epoch()) || previous.isNewerThan(current)) {
+      throw new StoreException(
+          "Cannot "
+              + action
+              + ": the API answered "
+              + response.status()
+              + " but says the current epoch is "
+              + current.value()
+              + " and the previous one "
+              + previous.value()
+              + ", which contradicts registering epoch "
+              + token.epoch().value()
+              + " (check the API and the current and previous epoch pointers; registering the same"
+              + " epoch again is safe)",
+          null,
+          true);
+    }
+    return new Registered(token.resource(), token.epoch(), previous);
   }
 
   /**

@@ -25,6 +25,7 @@ import dev.fenceline.spi.StepListener;
 import dev.fenceline.spi.TokenKeys;
 import dev.fenceline.spi.UntrustedTokenException;
 import dev.fenceline.spi.WriteOutcome;
+import dev.fenceline.tck.PausePoints;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -46,8 +47,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -81,8 +84,12 @@ final class FakeFencedApi implements AutoCloseable {
   private final Map<String, Profile> profiles = new ConcurrentHashMap<>();
   private final AtomicInteger profileIds = new AtomicInteger();
   private final Map<String, OperationId> operationNames = new ConcurrentHashMap<>();
-  private final Queue<Map.Entry<Integer, String>> scriptedAnswers = new ConcurrentLinkedQueue<>();
+  private final Queue<Map.Entry<Integer, ObjectNode>> scriptedAnswers =
+      new ConcurrentLinkedQueue<>();
   private final AtomicInteger businessRequests = new AtomicInteger();
+  private final Object handledMonitor = new Object();
+  private int businessRequestsHandled;
+  private volatile Integer lookupStatus;
   private final ExecutorService handlers = Executors.newCachedThreadPool();
   private final AtomicReference<String> lastAuthorization = new AtomicReference<>();
   private volatile String requiredBearer;
@@ -104,6 +111,12 @@ final class FakeFencedApi implements AutoCloseable {
 
   /** The builder of a destination speaking this API's protocol, everything declared. */
   static NativeHttpDestination.Builder configuredFor(URI baseUri) {
+    return configuredWithoutLookupFor(baseUri)
+        .lookupRequest("/fencing/operations?resource={resource}&key={idempotency-key}");
+  }
+
+  /** As {@link #configuredFor}, but without the lookup request. */
+  static NativeHttpDestination.Builder configuredWithoutLookupFor(URI baseUri) {
     return NativeHttpDestination.builder()
         .baseUri(baseUri)
         .staleTokenStatus(409)
@@ -114,7 +127,6 @@ final class FakeFencedApi implements AutoCloseable {
         .replayMarkedBy(ReplayMarker.header(REPLAY_HEADER, "true"))
         .registerRequest("/fencing/register")
         .currentEpochRequest("/fencing/epoch?resource={resource}")
-        .lookupRequest("/fencing/operations?resource={resource}&key={idempotency-key}")
         .resetRequest("/fencing/reset?resource={resource}&epoch={epoch}&reason={reason}")
         .epochPointer("/epoch")
         .recordedAtPointer("/recorded-at")
@@ -186,12 +198,64 @@ final class FakeFencedApi implements AutoCloseable {
 
   /** The next business request is answered {@code status} with {@code message}, not processed. */
   void answerNextWriteWith(int status, String message) {
-    scriptedAnswers.add(Map.entry(status, message));
+    scriptedAnswers.add(Map.entry(status, message(message)));
+  }
+
+  /** The next business request is answered as an untrusted token (403), not processed. */
+  void answerNextWriteAsUntrusted(String message) {
+    scriptedAnswers.add(Map.entry(403, message(message).put("error", "untrusted-token")));
+  }
+
+  /** From now on every lookup is answered {@code status} (not 200 or 404), not processed. */
+  void failLookupsWith(int status) {
+    this.lookupStatus = status;
   }
 
   /** How many business requests arrived (processed or not). */
   int businessRequests() {
     return businessRequests.get();
+  }
+
+  /**
+   * Waits until {@code count} business requests have arrived; fails after {@link
+   * PausePoints#TIMEOUT}.
+   */
+  void awaitBusinessRequests(int count) {
+    awaitCondition(() -> businessRequests.get() >= count, count + " business requests arrived");
+  }
+
+  /**
+   * Waits until {@code count} business requests were handled to the end (answered, or their answer
+   * failed to go out); fails after {@link PausePoints#TIMEOUT}.
+   */
+  void awaitBusinessRequestsHandled(int count) {
+    awaitCondition(
+        () -> businessRequestsHandled >= count, count + " business requests were handled");
+  }
+
+  private void awaitCondition(BooleanSupplier condition, String what) {
+    long deadline = System.nanoTime() + PausePoints.TIMEOUT.toNanos();
+    synchronized (handledMonitor) {
+      while (!condition.getAsBoolean()) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          throw new AssertionError("the fake API waited in vain until " + what);
+        }
+        try {
+          TimeUnit.NANOSECONDS.timedWait(handledMonitor, left);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new AssertionError("interrupted while waiting until " + what, e);
+        }
+      }
+    }
+  }
+
+  private void signal(Runnable change) {
+    synchronized (handledMonitor) {
+      change.run();
+      handledMonitor.notifyAll();
+    }
   }
 
   /** The lease issuer on the API's database (a new instance after a restart). */
@@ -296,11 +360,20 @@ final class FakeFencedApi implements AutoCloseable {
 
   private void write(HttpExchange exchange, Profile profile, String method, String rest)
       throws IOException {
-    businessRequests.incrementAndGet();
+    signal(businessRequests::incrementAndGet);
+    try {
+      process(exchange, profile, method, rest);
+    } finally {
+      signal(() -> businessRequestsHandled++);
+    }
+  }
+
+  private void process(HttpExchange exchange, Profile profile, String method, String rest)
+      throws IOException {
     byte[] body = exchange.getRequestBody().readAllBytes();
-    Map.Entry<Integer, String> scripted = scriptedAnswers.poll();
+    Map.Entry<Integer, ObjectNode> scripted = scriptedAnswers.poll();
     if (scripted != null) {
-      answer(exchange, scripted.getKey(), message(scripted.getValue()));
+      answer(exchange, scripted.getKey(), scripted.getValue());
       return;
     }
     FencingToken token = token(exchange);
@@ -363,6 +436,11 @@ final class FakeFencedApi implements AutoCloseable {
 
   private void lookup(HttpExchange exchange, Profile profile, Map<String, String> query)
       throws IOException {
+    Integer failing = lookupStatus;
+    if (failing != null) {
+      answer(exchange, failing, message("lookups are failing"));
+      return;
+    }
     Optional<Receipt> receipt =
         profile.destination().lookup(resource(query), OperationId.of(required(query, "key")));
     if (receipt.isPresent()) {
