@@ -1,7 +1,9 @@
 package dev.fenceline.zookeeper;
 
 import java.io.IOException;
+import java.time.Duration;
 import org.apache.curator.RetryPolicy;
+import org.apache.curator.ensemble.fixed.FixedEnsembleProvider;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.utils.ZookeeperFactory;
@@ -30,10 +32,32 @@ final class InterceptedClient {
   private InterceptedClient() {}
 
   static CuratorFramework start(String connectString, RetryPolicy retry, Handles handles) {
-    CuratorFramework client =
+    return start(
+        CuratorFrameworkFactory.builder().connectString(connectString).sessionTimeoutMs(6000),
+        retry,
+        handles);
+  }
+
+  /**
+   * A started client as {@link #start(String, RetryPolicy, Handles)} makes, that asks for {@code
+   * sessionTimeout} and only ever connects to {@code connectString}: it does not follow the
+   * ensemble's configuration to other servers (a test that connects it to one server means it).
+   */
+  static CuratorFramework startPinned(
+      String connectString, Duration sessionTimeout, RetryPolicy retry, Handles handles) {
+    return start(
         CuratorFrameworkFactory.builder()
-            .connectString(connectString)
-            .sessionTimeoutMs(6000)
+            .ensembleProvider(new FixedEnsembleProvider(connectString, false))
+            .ensembleTracker(false)
+            .sessionTimeoutMs(Math.toIntExact(sessionTimeout.toMillis())),
+        retry,
+        handles);
+  }
+
+  private static CuratorFramework start(
+      CuratorFrameworkFactory.Builder builder, RetryPolicy retry, Handles handles) {
+    CuratorFramework client =
+        builder
             .connectionTimeoutMs(5000)
             .retryPolicy(retry)
             .zookeeperFactory(
