@@ -2,6 +2,7 @@ package dev.fenceline.config;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.fenceline.http.HttpApiDestination;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
@@ -24,10 +25,10 @@ import java.util.Set;
  *       value is masked everywhere)</td><td>no token</td></tr>
  *   <tr><td>{@code idempotency-key-header}</td><td>header carrying the key</td><td>{@code
  *       Idempotency-Key}</td></tr>
- *   <tr><td>{@code attempt-time-limit}</td><td>time limit of one attempt</td><td>{@code 30s}</td></tr>
+ *   <tr><td>{@code attempt-time-limit}</td><td>time limit of one attempt</td><td>{@code 3s}</td></tr>
  *   <tr><td>{@code max-attempts}</td><td>attempts per request, 1 to 20</td><td>{@code 3}</td></tr>
  *   <tr><td>{@code backoff.initial}, {@code backoff.multiplier}, {@code backoff.max}</td>
- *       <td>exponential backoff</td><td>{@code 500ms}, {@code 2.0}, {@code 30s}</td></tr>
+ *       <td>exponential backoff</td><td>{@code 500ms}, {@code 2.0}, {@code 2s}</td></tr>
  *   <tr><td>{@code lookup.path}, {@code lookup.record-pointer}, {@code lookup.key-pointer}</td>
  *       <td>result lookup by key ({@code {key}} placeholder), JSON pointers</td><td>no lookup</td></tr>
  *   <tr><td>{@code key-retention}</td><td>how long the API keeps keys</td><td>forever</td></tr>
@@ -112,7 +113,7 @@ public record HttpDestinationConfig(
 
     /** The defaults: 500 ms, 2.0, 30 s. */
     public static final Backoff DEFAULT =
-        new Backoff(Duration.ofMillis(500), 2.0, Duration.ofSeconds(30));
+        new Backoff(Duration.ofMillis(500), 2.0, Duration.ofSeconds(2));
 
     /** Validates the settings. */
     public Backoff {
@@ -237,7 +238,9 @@ public record HttpDestinationConfig(
         section.string("intent-store"),
         section.string("bearer-token-env"),
         section.string("idempotency-key-header").orElse("Idempotency-Key"),
-        section.positiveDuration("attempt-time-limit").orElse(Duration.ofSeconds(30)),
+        section
+            .positiveDuration("attempt-time-limit")
+            .orElse(HttpApiDestination.DEFAULT_ATTEMPT_TIME_LIMIT),
         section.integer("max-attempts", 1, 20).orElse(3),
         backoff,
         lookup,

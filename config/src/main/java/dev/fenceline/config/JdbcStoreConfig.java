@@ -2,6 +2,7 @@ package dev.fenceline.config;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.fenceline.jdbc.JdbcStore;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -22,12 +23,12 @@ import java.util.Set;
  *       everywhere)</td><td>none</td></tr>
  *   <tr><td>{@code pool-size}</td><td>PostgreSQL connection pool (HikariCP) size; not for
  *       SQLite</td><td>{@code 10} on PostgreSQL</td></tr>
- *   <tr><td>{@code lock-timeout}</td><td>wait for another writer's lock</td><td>{@code 30s}</td></tr>
- *   <tr><td>{@code statement-timeout}</td><td>PostgreSQL statement limit</td><td>{@code 60s}</td></tr>
- *   <tr><td>{@code connect-timeout}</td><td>PostgreSQL TCP connect</td><td>{@code 10s}</td></tr>
+ *   <tr><td>{@code lock-timeout}</td><td>wait for another writer's lock</td><td>{@code 8s}</td></tr>
+ *   <tr><td>{@code statement-timeout}</td><td>PostgreSQL statement limit</td><td>{@code 10s}</td></tr>
+ *   <tr><td>{@code connect-timeout}</td><td>PostgreSQL TCP connect</td><td>{@code 5s}</td></tr>
  *   <tr><td>{@code login-timeout}</td><td>PostgreSQL connect and log in (also the pool's wait for
- *       a connection)</td><td>{@code 30s}</td></tr>
- *   <tr><td>{@code socket-timeout}</td><td>wait for PostgreSQL's answers</td><td>{@code 90s}</td></tr>
+ *       a connection)</td><td>{@code 8s}</td></tr>
+ *   <tr><td>{@code socket-timeout}</td><td>wait for PostgreSQL's answers</td><td>{@code 12s}</td></tr>
  *   <tr><td>{@code unsafe-allow-epoch-rollback-on-crash}</td><td>accept a database that can lose
  *       commits on a crash (test databases only)</td><td>{@code false}</td></tr>
  *   <tr><td>{@code receipt-retention}</td><td>how long operation records (receipts) are kept, at
@@ -226,11 +227,11 @@ public record JdbcStoreConfig(
         section.string("user"),
         section.string("password").map(Secret::new),
         poolSize,
-        section.positiveDuration("lock-timeout").orElse(Duration.ofSeconds(30)),
-        section.positiveDuration("statement-timeout").orElse(Duration.ofSeconds(60)),
-        section.positiveDuration("connect-timeout").orElse(Duration.ofSeconds(10)),
-        section.positiveDuration("login-timeout").orElse(Duration.ofSeconds(30)),
-        section.positiveDuration("socket-timeout").orElse(Duration.ofSeconds(90)),
+        section.positiveDuration("lock-timeout").orElse(JdbcStore.DEFAULT_LOCK_TIMEOUT),
+        section.positiveDuration("statement-timeout").orElse(JdbcStore.DEFAULT_STATEMENT_TIMEOUT),
+        section.positiveDuration("connect-timeout").orElse(JdbcStore.DEFAULT_CONNECT_TIMEOUT),
+        section.positiveDuration("login-timeout").orElse(JdbcStore.DEFAULT_LOGIN_TIMEOUT),
+        section.positiveDuration("socket-timeout").orElse(JdbcStore.DEFAULT_SOCKET_TIMEOUT),
         section.bool("unsafe-allow-epoch-rollback-on-crash").orElse(false),
         receiptRetention,
         pointerVersions,

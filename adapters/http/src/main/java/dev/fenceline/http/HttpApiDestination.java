@@ -114,6 +114,19 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
   /** The default idempotency key header, as in the IETF httpapi draft. */
   public static final String DEFAULT_IDEMPOTENCY_KEY_HEADER = "Idempotency-Key";
 
+  /**
+   * The default {@linkplain Builder#attemptTimeLimit attempt time limit}: 3 s. With the default 3
+   * attempts and backoffs, a write to an API that never answers (its sends, then its lookup) ends
+   * within about 6 × 3 s + 2 × 2.25 s = 22.5 s, clearly inside the default lease ttl of 30 s.
+   */
+  public static final Duration DEFAULT_ATTEMPT_TIME_LIMIT = Duration.ofSeconds(3);
+
+  /**
+   * The connect timeout of the default HTTP client: 2 s, below the attempt time limit, so that an
+   * API that cannot be reached is told apart from one that may have received the request.
+   */
+  public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(2);
+
   /** Default bound of a response body that is read: 1 MiB. */
   public static final int DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
 
@@ -805,7 +818,7 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
     private String keyHeader = DEFAULT_IDEMPOTENCY_KEY_HEADER;
     private String bearerVariable;
     private Function<String, String> environment = System::getenv;
-    private Duration attemptTimeout = Duration.ofSeconds(30);
+    private Duration attemptTimeout = DEFAULT_ATTEMPT_TIME_LIMIT;
     private final ResilienceSettings resilience = new ResilienceSettings();
     private final Map<String, JsonPointer> fields = new LinkedHashMap<>();
     private ApiCalls.LookupRequest lookup;
@@ -897,8 +910,11 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
     /**
      * The time limit of <em>one attempt</em>, the whole exchange up to the last byte of the
      * (bounded) answer, not of the whole write: with retries a write can take up to max attempts ×
-     * this limit plus the backoffs. A 2xx whose body is cut off by the limit is still applied.
-     * Default 30 s.
+     * this limit plus the backoffs, and as long again for the lookup that follows exhausted
+     * attempts. A 2xx whose body is cut off by the limit is still applied. Default 3 s: keep max
+     * attempts × 2 × this limit plus the backoffs below the lease ttl, so that a worker learns of
+     * an API that stopped answering while its lease still runs; for a slower API raise the ttl with
+     * it, or lower {@link #maxAttempts}.
      */
     public Builder attemptTimeLimit(Duration limit) {
       this.attemptTimeout = positive("attempt time limit", limit);
@@ -913,7 +929,7 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
 
     /**
      * Exponential backoff between attempts: {@code initial}, times {@code multiplier} (at least 1)
-     * per retry, at most {@code max}; defaults 500 ms, 2.0, 30 s.
+     * per retry, at most {@code max}; defaults 500 ms, 2.0, 2 s.
      */
     public Builder backoff(Duration initial, double multiplier, Duration max) {
       resilience.backoff(initial, multiplier, max);
@@ -1071,7 +1087,10 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
       return this;
     }
 
-    /** The HTTP client; by default one with a 10 s connect timeout that never follows redirects. */
+    /**
+     * The HTTP client; by default one with a {@linkplain #DEFAULT_CONNECT_TIMEOUT 2 s} connect
+     * timeout that never follows redirects.
+     */
     public Builder httpClient(HttpClient client) {
       this.httpClient = requireNonNull(client, "client is null");
       return this;
@@ -1176,7 +1195,7 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
           httpClient != null
               ? httpClient
               : HttpClient.newBuilder()
-                  .connectTimeout(Duration.ofSeconds(10))
+                  .connectTimeout(DEFAULT_CONNECT_TIMEOUT)
                   .followRedirects(HttpClient.Redirect.NEVER)
                   .build();
       ApiCalls calls =

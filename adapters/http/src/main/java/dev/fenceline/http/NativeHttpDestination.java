@@ -177,7 +177,10 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
         b.httpClient != null
             ? b.httpClient
             : HttpClient.newBuilder()
-                .connectTimeout(b.attemptTimeout)
+                .connectTimeout(
+                    b.attemptTimeout.compareTo(HttpApiDestination.DEFAULT_CONNECT_TIMEOUT) < 0
+                        ? b.attemptTimeout
+                        : HttpApiDestination.DEFAULT_CONNECT_TIMEOUT)
                 .followRedirects(HttpClient.Redirect.NEVER)
                 .build();
     this.calls =
@@ -917,7 +920,7 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
     private final ResilienceSettings resilience = new ResilienceSettings();
     private Function<String, String> environment = System::getenv;
     private HttpClient httpClient;
-    private Duration attemptTimeout = Duration.ofSeconds(10);
+    private Duration attemptTimeout = HttpApiDestination.DEFAULT_ATTEMPT_TIME_LIMIT;
 
     private Builder() {}
 
@@ -1153,7 +1156,11 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
 
     /**
      * How long one attempt may take, answer included (as {@link
-     * HttpApiDestination.Builder#attemptTimeLimit}). Default 10 s.
+     * HttpApiDestination.Builder#attemptTimeLimit}). Default 3 s: with the default 3 attempts and
+     * backoffs a write to an API that never answers ends within about 3 × 3 s + 2.25 s, and a
+     * lookup after it as long again, clearly inside the default lease ttl of 30 s. Keep what the
+     * attempts can add up to below the lease ttl. The default client's connect timeout is 2 s, or
+     * this limit if it is shorter.
      */
     public Builder attemptTimeLimit(Duration timeout) {
       requireNonNull(timeout, "timeout is null");
@@ -1180,7 +1187,7 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
 
     /**
      * Exponential backoff between attempts: {@code initial}, times {@code multiplier} (at least 1)
-     * per retry, at most {@code max}; defaults 500 ms, 2.0, 30 s.
+     * per retry, at most {@code max}; defaults 500 ms, 2.0, 2 s.
      */
     public Builder backoff(Duration initial, double multiplier, Duration max) {
       resilience.backoff(initial, multiplier, max);

@@ -19,7 +19,11 @@ final class ResilienceSettings {
 
   private int maxAttempts = 3;
   private Duration initialBackoff = Duration.ofMillis(500);
-  private Duration maxBackoff = Duration.ofSeconds(30);
+
+  /** The default longest wait between two attempts. */
+  static final Duration DEFAULT_MAX_BACKOFF = Duration.ofSeconds(2);
+
+  private Duration maxBackoff = DEFAULT_MAX_BACKOFF;
   private double backoffMultiplier = 2.0;
   private double jitter = 0.5;
   private CircuitBreaker circuitBreaker;

@@ -24,15 +24,15 @@ import java.util.Set;
  *   <tr><td>{@code password}</td><td>database password (never shown in messages)</td>
  *       <td>none</td></tr>
  *   <tr><td>{@code lock-timeout}</td><td>how long a step waits for another writer's lock, as
- *       {@code 30s}, {@code 500ms} or {@code PT30S}</td><td>{@code 30s}</td></tr>
+ *       {@code 8s}, {@code 500ms} or {@code PT8S}</td><td>{@code 8s}</td></tr>
  *   <tr><td>{@code statement-timeout}</td><td>how long one statement may run on PostgreSQL
- *       (see {@link JdbcStore.Builder#statementTimeout})</td><td>{@code 60s}</td></tr>
+ *       (see {@link JdbcStore.Builder#statementTimeout})</td><td>{@code 10s}</td></tr>
  *   <tr><td>{@code connect-timeout}</td><td>PostgreSQL TCP connect (see {@link
- *       JdbcStore.Builder#connectTimeout})</td><td>{@code 10s}</td></tr>
+ *       JdbcStore.Builder#connectTimeout})</td><td>{@code 5s}</td></tr>
  *   <tr><td>{@code login-timeout}</td><td>PostgreSQL connect and log in (see {@link
- *       JdbcStore.Builder#loginTimeout})</td><td>{@code 30s}</td></tr>
+ *       JdbcStore.Builder#loginTimeout})</td><td>{@code 8s}</td></tr>
  *   <tr><td>{@code socket-timeout}</td><td>wait for PostgreSQL's answers (see {@link
- *       JdbcStore.Builder#socketTimeout})</td><td>{@code 90s}</td></tr>
+ *       JdbcStore.Builder#socketTimeout})</td><td>{@code 12s}</td></tr>
  *   <tr><td>{@code unsafe-allow-epoch-rollback-on-crash}</td><td>accept a database that can lose
  *       commits on a crash (see {@link JdbcStore})</td><td>{@code false}</td></tr>
  *   <tr><td>{@code pool-size}</td><td>PostgreSQL only: the size of the HikariCP connection pool
@@ -130,9 +130,9 @@ public final class JdbcAdapterFactory implements AdapterFactory {
                 user,
                 password,
                 poolSize.get(),
-                config.duration("connect-timeout").orElse(Duration.ofSeconds(10)),
-                config.duration("login-timeout").orElse(Duration.ofSeconds(30)),
-                config.duration("socket-timeout").orElse(Duration.ofSeconds(90)));
+                config.duration("connect-timeout").orElse(JdbcStore.DEFAULT_CONNECT_TIMEOUT),
+                config.duration("login-timeout").orElse(JdbcStore.DEFAULT_LOGIN_TIMEOUT),
+                config.duration("socket-timeout").orElse(JdbcStore.DEFAULT_SOCKET_TIMEOUT));
       } catch (RuntimeException e) {
         // HikariCP's messages repeat the URL, query (and so any password in it) included: not
         // passed on.

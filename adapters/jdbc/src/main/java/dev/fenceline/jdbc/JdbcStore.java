@@ -77,29 +77,34 @@ import org.sqlite.SQLiteConnection;
  * step are one round trip (one call of a server-side function of the schema), a fenced write is the
  * change's statements plus two. Thread-safe; every call takes its own connection.
  *
- * <p>No call waits forever. Defaults, each changeable on the {@link Builder}:
+ * <p>No call waits forever, and by default no call waits longer than the default lease ttl (30 s)
+ * allows. Defaults, each changeable on the {@link Builder}:
  *
  * <table>
  *   <caption>timeouts</caption>
  *   <tr><th>setting</th><th>default</th><th>applies to</th></tr>
- *   <tr><td>{@link Builder#lockTimeout lock timeout}</td><td>30 s</td><td>SQLite {@code
+ *   <tr><td>{@link Builder#lockTimeout lock timeout}</td><td>8 s</td><td>SQLite {@code
  *       busy_timeout} on every connection; PostgreSQL {@code lock_timeout} in every
  *       transaction</td></tr>
- *   <tr><td>{@link Builder#statementTimeout statement timeout}</td><td>60 s</td><td>PostgreSQL
+ *   <tr><td>{@link Builder#statementTimeout statement timeout}</td><td>10 s</td><td>PostgreSQL
  *       {@code statement_timeout} in every transaction</td></tr>
- *   <tr><td>{@link Builder#connectTimeout connect timeout}</td><td>10 s</td><td>PostgreSQL
+ *   <tr><td>{@link Builder#connectTimeout connect timeout}</td><td>5 s</td><td>PostgreSQL
  *       {@link Builder#url url} connections (pgjdbc {@code connectTimeout})</td></tr>
- *   <tr><td>{@link Builder#loginTimeout login timeout}</td><td>30 s</td><td>PostgreSQL {@link
+ *   <tr><td>{@link Builder#loginTimeout login timeout}</td><td>8 s</td><td>PostgreSQL {@link
  *       Builder#url url} connections (pgjdbc {@code loginTimeout})</td></tr>
- *   <tr><td>{@link Builder#socketTimeout socket timeout}</td><td>90 s</td><td>PostgreSQL {@link
+ *   <tr><td>{@link Builder#socketTimeout socket timeout}</td><td>12 s</td><td>PostgreSQL {@link
  *       Builder#url url} connections (pgjdbc {@code socketTimeout})</td></tr>
  * </table>
  *
  * <p>A server that accepts connections and never answers therefore makes {@code build()} fail
  * within the login timeout and a step fail within the socket timeout, with a {@link
  * StoreException}: {@link StoreException#outcomeUnknown()} is false unless the commit itself got no
- * answer. With a {@link Builder#dataSource data source}, connecting, logging in and socket reads
- * are bounded by the data source's own settings (configure them there, e.g. pgjdbc's {@code
+ * answer. One step against a server that stops answering ends within login timeout + socket timeout
+ * (20 s by default: getting a connection, then the first round trip without an answer), clearly
+ * inside the default lease ttl of 30 s, so a worker learns that the store is gone while its lease
+ * still runs. With a shorter ttl, lower these timeouts with it: keep login timeout + socket timeout
+ * below the ttl. With a {@link Builder#dataSource data source}, connecting, logging in and socket
+ * reads are bounded by the data source's own settings (configure them there, e.g. pgjdbc's {@code
  * socketTimeout} and the pool's connection timeout); the lock and statement timeouts still apply,
  * set with {@code set_config(..., true)} so they end with each transaction and never change the
  * pool's sessions.
@@ -111,6 +116,21 @@ import org.sqlite.SQLiteConnection;
  * pruned receipt answers.
  */
 public final class JdbcStore implements AutoCloseable {
+
+  /** The default {@linkplain Builder#lockTimeout lock timeout}. */
+  public static final Duration DEFAULT_LOCK_TIMEOUT = Duration.ofSeconds(8);
+
+  /** The default {@linkplain Builder#statementTimeout statement timeout}. */
+  public static final Duration DEFAULT_STATEMENT_TIMEOUT = Duration.ofSeconds(10);
+
+  /** The default {@linkplain Builder#connectTimeout connect timeout}. */
+  public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
+
+  /** The default {@linkplain Builder#loginTimeout login timeout}. */
+  public static final Duration DEFAULT_LOGIN_TIMEOUT = Duration.ofSeconds(8);
+
+  /** The default {@linkplain Builder#socketTimeout socket timeout}. */
+  public static final Duration DEFAULT_SOCKET_TIMEOUT = Duration.ofSeconds(12);
 
   private static final System.Logger LOG = System.getLogger(JdbcStore.class.getName());
   private static final String SQLITE_PREFIX = "jdbc:sqlite:";
@@ -938,12 +958,6 @@ public final class JdbcStore implements AutoCloseable {
 
   /** Validating builder for {@link JdbcStore}. */
   public static final class Builder {
-    private static final Duration DEFAULT_LOCK_TIMEOUT = Duration.ofSeconds(30);
-    private static final Duration DEFAULT_STATEMENT_TIMEOUT = Duration.ofSeconds(60);
-    private static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
-    private static final Duration DEFAULT_LOGIN_TIMEOUT = Duration.ofSeconds(30);
-    private static final Duration DEFAULT_SOCKET_TIMEOUT = Duration.ofSeconds(90);
-
     private DataSource dataSource;
     private String description;
     private String url;
@@ -1043,20 +1057,20 @@ public final class JdbcStore implements AutoCloseable {
     }
 
     /**
-     * How long a step waits for another writer's lock (default 30 s): SQLite's {@code
-     * busy_timeout}, PostgreSQL's {@code lock_timeout}. Keep it below the statement timeout so a
-     * lock wait ends with the lock timeout's clearer message.
+     * How long a step waits for another writer's lock (default 8 s): SQLite's {@code busy_timeout},
+     * PostgreSQL's {@code lock_timeout}. Keep it below the statement timeout so a lock wait ends
+     * with the lock timeout's clearer message.
      *
      * @throws ConfigurationException if it is not positive
      */
     public Builder lockTimeout(Duration lockTimeout) {
-      this.lockTimeout = positive("lock timeout", lockTimeout, "PT30S");
+      this.lockTimeout = positive("lock timeout", lockTimeout, "PT8S");
       return this;
     }
 
     /**
      * How long one SQL statement of a step may run on PostgreSQL before the server cancels it and
-     * the step rolls back (default 60 s): {@code statement_timeout}, set transaction-locally in
+     * the step rolls back (default 10 s): {@code statement_timeout}, set transaction-locally in
      * each of the store's transactions. Covers the statements of a {@link JdbcChange} too. A
      * cancelled statement is reported as a {@link StoreException} with nothing committed. Not used
      * on SQLite, which runs in the process (its waits are bounded by the lock timeout).
@@ -1064,45 +1078,47 @@ public final class JdbcStore implements AutoCloseable {
      * @throws ConfigurationException if it is not positive
      */
     public Builder statementTimeout(Duration statementTimeout) {
-      this.statementTimeout = positive("statement timeout", statementTimeout, "PT60S");
+      this.statementTimeout = positive("statement timeout", statementTimeout, "PT10S");
       return this;
     }
 
     /**
-     * How long opening a TCP connection to PostgreSQL may take (default 10 s; pgjdbc's {@code
+     * How long opening a TCP connection to PostgreSQL may take (default 5 s; pgjdbc's {@code
      * connectTimeout}, in whole seconds, rounded up). For {@link #url} connections only.
      *
      * @throws ConfigurationException if it is not positive
      */
     public Builder connectTimeout(Duration connectTimeout) {
-      this.connectTimeout = positive("connect timeout", connectTimeout, "PT10S");
+      this.connectTimeout = positive("connect timeout", connectTimeout, "PT5S");
       return this;
     }
 
     /**
-     * How long connecting and logging in to PostgreSQL may take in all (default 30 s; pgjdbc's
+     * How long connecting and logging in to PostgreSQL may take in all (default 8 s; pgjdbc's
      * {@code loginTimeout}, in whole seconds, rounded up). Bounds {@link #build()} against a server
      * that accepts connections but does not answer. For {@link #url} connections only.
      *
      * @throws ConfigurationException if it is not positive
      */
     public Builder loginTimeout(Duration loginTimeout) {
-      this.loginTimeout = positive("login timeout", loginTimeout, "PT30S");
+      this.loginTimeout = positive("login timeout", loginTimeout, "PT8S");
       return this;
     }
 
     /**
-     * How long to wait for any answer from PostgreSQL on an open connection (default 90 s; pgjdbc's
+     * How long to wait for any answer from PostgreSQL on an open connection (default 12 s; pgjdbc's
      * {@code socketTimeout}, in whole seconds, rounded up). Bounds every step against a server that
      * stops answering; the connection is then dropped, so the server rolls back what was not
      * committed. Keep it above the statement timeout, so a slow statement is cancelled by the
-     * server with a clear message before the client gives up on the connection. For {@link #url}
+     * server with a clear message before the client gives up on the connection, and keep login
+     * timeout + socket timeout below the lease ttl, so a worker learns of a frozen server before
+     * its lease runs out (the defaults: 8 s + 12 s against a 30 s ttl). For {@link #url}
      * connections only.
      *
      * @throws ConfigurationException if it is not positive
      */
     public Builder socketTimeout(Duration socketTimeout) {
-      this.socketTimeout = positive("socket timeout", socketTimeout, "PT90S");
+      this.socketTimeout = positive("socket timeout", socketTimeout, "PT12S");
       return this;
     }
 

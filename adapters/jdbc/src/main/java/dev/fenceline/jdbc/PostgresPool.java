@@ -12,6 +12,13 @@ import java.util.Optional;
  */
 final class PostgresPool {
 
+  /**
+   * How long HikariCP may take to check that a pooled connection is alive before handing it out
+   * (HikariCP's own default is 5 s). A dead connection found so costs this on top of the login
+   * timeout, so it is kept short.
+   */
+  static final Duration DEFAULT_VALIDATION_TIMEOUT = Duration.ofSeconds(2);
+
   private PostgresPool() {}
 
   static boolean available() {
@@ -27,8 +34,9 @@ final class PostgresPool {
   /**
    * Opens a pool of at most {@code size} connections, keeping at least one. The connect, login and
    * socket timeouts go to pgjdbc as connection properties (a value in the URL still wins); the
-   * login timeout also bounds the wait for a free connection. Nothing is connected here: the store
-   * connects (and reports failures) when it opens.
+   * login timeout also bounds the wait for a free connection, and a pooled connection is checked
+   * within {@link #DEFAULT_VALIDATION_TIMEOUT} before it is handed out. Nothing is connected here:
+   * the store connects (and reports failures) when it opens.
    */
   static HikariDataSource open(
       String instanceName,
@@ -46,7 +54,11 @@ final class PostgresPool {
     password.ifPresent(config::setPassword);
     config.setMaximumPoolSize(size);
     config.setMinimumIdle(1);
-    config.setConnectionTimeout(Math.max(250, loginTimeout.toMillis()));
+    long connectionTimeout = Math.max(250, loginTimeout.toMillis());
+    config.setConnectionTimeout(connectionTimeout);
+    // HikariCP requires it below the connection timeout (and at least 250 ms).
+    config.setValidationTimeout(
+        Math.max(250, Math.min(DEFAULT_VALIDATION_TIMEOUT.toMillis(), connectionTimeout - 1)));
     config.setInitializationFailTimeout(-1);
     config.addDataSourceProperty("connectTimeout", seconds(connectTimeout));
     config.addDataSourceProperty("loginTimeout", seconds(loginTimeout));

@@ -1,5 +1,6 @@
 package dev.fenceline.jdbc;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fenceline.spi.ConfigurationException;
@@ -8,8 +9,27 @@ import java.util.Map;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
-/** The builder's timeouts are validated when set. */
+/** The builder's timeouts are validated when set, and their defaults fit the default lease. */
 class JdbcStoreTimeoutSettingsTest {
+
+  /** The default lease ttl ({@code Fenceline.builder()}, YAML {@code lease.ttl}). */
+  private static final Duration DEFAULT_TTL = Duration.ofSeconds(30);
+
+  @Test
+  void withTheDefaultsACallToASilentServerEndsClearlyWithinTheDefaultTtl() {
+    // A step first gets a connection (login timeout: TCP connect, TLS, start-up, authentication;
+    // a pooled connection is validated first), then waits at most the socket timeout for the
+    // first round trip that gets no answer: the connection is then dropped and the step fails.
+    Duration url = JdbcStore.DEFAULT_LOGIN_TIMEOUT.plus(JdbcStore.DEFAULT_SOCKET_TIMEOUT);
+    Duration pooled = url.plus(PostgresPool.DEFAULT_VALIDATION_TIMEOUT);
+
+    assertThat(pooled).isLessThanOrEqualTo(DEFAULT_TTL.minusSeconds(5));
+    // Lock waits and slow statements also end within the ttl, each with its own clear message:
+    // lock timeout < statement timeout < socket timeout.
+    assertThat(JdbcStore.DEFAULT_LOCK_TIMEOUT).isLessThan(JdbcStore.DEFAULT_STATEMENT_TIMEOUT);
+    assertThat(JdbcStore.DEFAULT_STATEMENT_TIMEOUT).isLessThan(JdbcStore.DEFAULT_SOCKET_TIMEOUT);
+    assertThat(JdbcStore.DEFAULT_CONNECT_TIMEOUT).isLessThan(JdbcStore.DEFAULT_LOGIN_TIMEOUT);
+  }
 
   @Test
   void everyTimeoutMustBePositiveAndTheMessageNamesTheValue() {
@@ -32,5 +52,30 @@ class JdbcStoreTimeoutSettingsTest {
               .isInstanceOf(NullPointerException.class)
               .hasMessage(name + " is null");
         });
+  }
+
+  @Test
+  void thePoolOfTheYamlAdapterWaitsForAConnectionAtMostTheLoginTimeoutAndValidatesQuickly()
+      throws Exception {
+    // Nothing connects here: the pool opens its connections when the store first asks.
+    try (com.zaxxer.hikari.HikariDataSource pool =
+        PostgresPool.open(
+            "timeouts",
+            "jdbc:postgresql://127.0.0.1:1/postgres",
+            java.util.Optional.empty(),
+            java.util.Optional.empty(),
+            2,
+            JdbcStore.DEFAULT_CONNECT_TIMEOUT,
+            JdbcStore.DEFAULT_LOGIN_TIMEOUT,
+            JdbcStore.DEFAULT_SOCKET_TIMEOUT)) {
+      assertThat(Duration.ofMillis(pool.getConnectionTimeout()))
+          .isEqualTo(JdbcStore.DEFAULT_LOGIN_TIMEOUT);
+      assertThat(Duration.ofMillis(pool.getValidationTimeout()))
+          .isEqualTo(PostgresPool.DEFAULT_VALIDATION_TIMEOUT);
+      assertThat(pool.getDataSourceProperties())
+          .containsEntry("connectTimeout", "5")
+          .containsEntry("loginTimeout", "8")
+          .containsEntry("socketTimeout", "12");
+    }
   }
 }

@@ -45,6 +45,15 @@ class PostgresFrozenServerTest {
 
   private static final Duration SHORT = Duration.ofSeconds(1);
 
+  /** The default lease ttl ({@code Fenceline.builder()}, YAML {@code lease.ttl}). */
+  private static final Duration DEFAULT_TTL = Duration.ofSeconds(30);
+
+  /**
+   * What a call with the store's default timeouts must meet: clearly below the default ttl, so the
+   * worker learns that the store is gone while its lease still runs.
+   */
+  private static final Duration WITHIN_DEFAULT_TTL = DEFAULT_TTL.minusSeconds(5);
+
   @TempDir static Path directory;
   private static PostgresDatabase database;
 
@@ -147,6 +156,100 @@ class PostgresFrozenServerTest {
       } finally {
         for (Socket socket : queued) {
           socket.close();
+        }
+      }
+    }
+  }
+
+  @Test
+  void withTheDefaultTimeoutsAWriteToAFrozenServerFailsClearlyWithinTheDefaultTtl() {
+    try (JdbcStore store = JdbcStore.builder().url(database.url()).build()) {
+      ResourceId ledger = ResourceId.of("ledger/frozen-with-defaults");
+      FencingToken token = new FencingToken("test-issuer", ledger, Epoch.of(1), "worker-a");
+      OperationId operation = OperationId.of("frozen-with-defaults");
+      StepListener freezeAfterEpochCheck =
+          (step, writing, op) -> {
+            if (step == FencingStep.AFTER_EPOCH_CHECK) {
+              database.freeze(true);
+            }
+          };
+
+      long start = System.nanoTime();
+      StoreException failure =
+          assertTimeoutPreemptively(
+              WITHIN_DEFAULT_TTL,
+              () ->
+                  catchThrowableOfType(
+                      StoreException.class,
+                      () ->
+                          store
+                              .destination("reports", freezeAfterEpochCheck)
+                              .write(token, operation, PostgresFrozenServerTest::selectOne)));
+      Duration took = Duration.ofNanos(System.nanoTime() - start);
+      database.thaw();
+      System.out.println("frozen PostgreSQL, default timeouts: the write failed after " + took);
+
+      assertThat(failure).isNotNull();
+      assertThat(failure.outcomeUnknown()).isFalse();
+      assertThat(failure)
+          .hasMessageContaining(
+              "did not answer within the socket timeout of " + JdbcStore.DEFAULT_SOCKET_TIMEOUT)
+          .hasMessageContaining("nothing was committed");
+      // The socket timeout ended it, not something earlier.
+      assertThat(took).isGreaterThanOrEqualTo(JdbcStore.DEFAULT_SOCKET_TIMEOUT.minusMillis(500));
+      assertThat(store.destination("reports").lookup(ledger, operation)).isEmpty();
+    }
+  }
+
+  @Test
+  void withTheDefaultTimeoutsAServerThatNeverAnswersTheHandshakeFailsClearlyWithinTheDefaultTtl()
+      throws Exception {
+    // Accepts every connection and never sends a byte: the startup (and TLS) request gets no
+    // answer.
+    try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      List<Socket> accepted = java.util.Collections.synchronizedList(new ArrayList<>());
+      Thread acceptor =
+          new Thread(
+              () -> {
+                try {
+                  while (true) {
+                    accepted.add(silent.accept());
+                  }
+                } catch (IOException closed) {
+                  // the test is over
+                }
+              },
+              "silent-postgres");
+      acceptor.setDaemon(true);
+      acceptor.start();
+      String url = "jdbc:postgresql://127.0.0.1:" + silent.getLocalPort() + "/postgres";
+      try {
+        long start = System.nanoTime();
+        StoreException failure =
+            assertTimeoutPreemptively(
+                WITHIN_DEFAULT_TTL,
+                () ->
+                    catchThrowableOfType(
+                        StoreException.class, () -> JdbcStore.builder().url(url).build()));
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+        System.out.println(
+            "silent PostgreSQL handshake, default timeouts: failed after " + took + ": " + failure);
+
+        assertThat(failure).isNotNull();
+        assertThat(failure.outcomeUnknown()).isFalse();
+        assertThat(failure)
+            .hasMessageStartingWith("Cannot open jdbc:postgresql://127.0.0.1:")
+            .hasMessageContaining("login timeout " + JdbcStore.DEFAULT_LOGIN_TIMEOUT);
+        assertThat(accepted).isNotEmpty();
+        // A timeout ended it, not a refused connection: the login timeout (8 s), or once in a
+        // while pgjdbc's 5 s sslResponseTimeout for the TLS request that goes first.
+        assertThat(took).isGreaterThan(Duration.ofSeconds(4));
+      } finally {
+        silent.close();
+        synchronized (accepted) {
+          for (Socket socket : accepted) {
+            socket.close();
+          }
         }
       }
     }

@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
  * that pass the conditional-write probe, {@link S3PointerStore}s. Keys: {@code bucket} (required),
  * {@code prefix}, {@code region}, {@code endpoint} (an S3-compatible endpoint URL), {@code
  * path-style} ({@code false} by default), {@code connect-timeout}, {@code socket-timeout}, {@code
- * attempt-timeout} (durations such as {@code 30s}), {@code multipart-threshold} and {@code
+ * attempt-timeout}, {@code call-timeout} (durations such as {@code 20s}; defaults 3 s, 10 s, 10 s
+ * and 20 s, see {@link S3Store.Builder#callTimeout}), {@code multipart-threshold} and {@code
  * part-size} (sizes such as {@code 16MiB}). Credentials are not configured here: they come from the
  * SDK's default provider chain (environment, system properties, profile, container or instance
  * role), and never appear in messages.
@@ -39,6 +40,7 @@ public final class S3AdapterFactory implements AdapterFactory {
           "connect-timeout",
           "socket-timeout",
           "attempt-timeout",
+          "call-timeout",
           "multipart-threshold",
           "part-size");
 
@@ -61,6 +63,7 @@ public final class S3AdapterFactory implements AdapterFactory {
     config.duration("connect-timeout").ifPresent(builder::connectTimeout);
     config.duration("socket-timeout").ifPresent(builder::socketTimeout);
     config.duration("attempt-timeout").ifPresent(builder::attemptTimeout);
+    config.duration("call-timeout").ifPresent(builder::callTimeout);
     size(config, "multipart-threshold").ifPresent(builder::multipartThreshold);
     size(config, "part-size")
         .ifPresent(

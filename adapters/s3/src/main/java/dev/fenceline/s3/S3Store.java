@@ -47,6 +47,18 @@ public final class S3Store implements AutoCloseable {
   /** S3's smallest part size but for the last part: 5 MiB. */
   public static final int MIN_PART_SIZE = 5 * 1024 * 1024;
 
+  /** The default {@linkplain Builder#connectTimeout connect timeout}: 3 s. */
+  public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(3);
+
+  /** The default {@linkplain Builder#socketTimeout socket timeout}: 10 s. */
+  public static final Duration DEFAULT_SOCKET_TIMEOUT = Duration.ofSeconds(10);
+
+  /** The default {@linkplain Builder#attemptTimeout attempt timeout}: 10 s. */
+  public static final Duration DEFAULT_ATTEMPT_TIMEOUT = Duration.ofSeconds(10);
+
+  /** The default {@linkplain Builder#callTimeout call timeout}: 20 s. */
+  public static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofSeconds(20);
+
   private final S3Location location;
   private final long multipartThreshold;
   private final int partSize;
@@ -185,9 +197,10 @@ public final class S3Store implements AutoCloseable {
     private boolean pathStyle;
     private AwsCredentialsProvider credentials;
     private SdkHttpClient httpClient;
-    private Duration connectTimeout = Duration.ofSeconds(10);
-    private Duration socketTimeout = Duration.ofSeconds(60);
-    private Duration attemptTimeout = Duration.ofMinutes(5);
+    private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
+    private Duration socketTimeout = DEFAULT_SOCKET_TIMEOUT;
+    private Duration attemptTimeout = DEFAULT_ATTEMPT_TIMEOUT;
+    private Duration callTimeout = DEFAULT_CALL_TIMEOUT;
     private long multipartThreshold = DEFAULT_MULTIPART_THRESHOLD;
     private int partSize = DEFAULT_PART_SIZE;
     private TokenKeys tokenKeys;
@@ -284,21 +297,37 @@ public final class S3Store implements AutoCloseable {
       return this;
     }
 
-    /** Time to open a connection; default 10 s. */
+    /** Time to open a connection; default 3 s. */
     public Builder connectTimeout(Duration timeout) {
       this.connectTimeout = positive("connect timeout", timeout);
       return this;
     }
 
-    /** Longest wait for data on an open connection; default 60 s. */
+    /** Longest wait for data on an open connection; default 10 s. */
     public Builder socketTimeout(Duration timeout) {
       this.socketTimeout = positive("socket timeout", timeout);
       return this;
     }
 
-    /** Longest time of one attempt of a request, upload parts included; default 5 min. */
+    /**
+     * Longest time of one attempt of a request (the SDK's {@code apiCallAttemptTimeout}), a
+     * payload's or part's upload included; default 10 s.
+     */
     public Builder attemptTimeout(Duration timeout) {
       this.attemptTimeout = positive("attempt timeout", timeout);
+      return this;
+    }
+
+    /**
+     * Longest time of one request in all, the SDK's retries and their backoffs included (the SDK's
+     * {@code apiCallTimeout}); default 20 s, so that one call to an endpoint that stops answering
+     * ends with a {@link dev.fenceline.spi.StoreException} clearly within the default lease ttl of
+     * 30 s. Every request is bounded by it, payload uploads and each part of a multipart upload
+     * too: for large payloads on slow links raise it, and the lease ttl with it (keep it below the
+     * ttl, so the worker learns of a silent endpoint while its lease still runs).
+     */
+    public Builder callTimeout(Duration timeout) {
+      this.callTimeout = positive("call timeout", timeout);
       return this;
     }
 
@@ -367,7 +396,8 @@ public final class S3Store implements AutoCloseable {
               .forcePathStyle(pathStyle)
               .credentialsProvider(
                   credentials != null ? credentials : DefaultCredentialsProvider.builder().build())
-              .overrideConfiguration(c -> c.apiCallAttemptTimeout(attemptTimeout));
+              .overrideConfiguration(
+                  c -> c.apiCallAttemptTimeout(attemptTimeout).apiCallTimeout(callTimeout));
       if (httpClient != null) {
         client.httpClient(httpClient);
       } else {

