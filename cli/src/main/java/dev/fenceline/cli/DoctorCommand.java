@@ -23,7 +23,8 @@ import picocli.CommandLine.Option;
     description = {
       "Check the configuration: validate the file, open every store (running each adapter's"
           + " checks), and print for every destination its type, capabilities, guarantee, the"
-          + " strategy chosen and why.",
+          + " strategy chosen and why; for an http destination also the rule its re-sends follow"
+          + " (lookup first, keys honoured, or send once) and what it can still let through.",
       "Exits 2 if a destination's guarantee is weaker than the file allows (UNGUARDED needs"
           + " allow-unguarded: true, IDEMPOTENT_ONLY allow-idempotent-only: true, FENCED_AT_INTENT"
           + " allow-fenced-at-intent: true).",
@@ -83,6 +84,7 @@ final class DoctorCommand extends ConfiguredCommand {
               row.strategy(),
               capabilities.isEmpty() ? "-" : capabilities));
       report.line("  why: " + row.why());
+      row.resendRule().ifPresent(rule -> report.line("  re-sends: " + rule));
       Map<String, Object> fields = new LinkedHashMap<>();
       fields.put("name", row.name());
       fields.put("type", row.type());
@@ -90,6 +92,7 @@ final class DoctorCommand extends ConfiguredCommand {
       fields.put("guarantee", row.guarantee().name());
       fields.put("strategy", row.strategy().name());
       fields.put("why", row.why());
+      row.resendRule().ifPresent(rule -> fields.put("re-sends", rule));
       fields.put("allowed", allowed);
       destinations.add(fields);
       if (!allowed) {

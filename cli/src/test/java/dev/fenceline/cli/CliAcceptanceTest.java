@@ -115,6 +115,62 @@ class CliAcceptanceTest {
   }
 
   @Test
+  void doctorNamesTheRuleEachHttpDestinationsReSendsFollow() throws Exception {
+    String destinations =
+        """
+          with-lookup:
+            type: http
+            base-uri: https://api.example.com/v1
+            lookup: {path: '/payments?idempotency_key={key}', record-pointer: /data/0}
+            request: {path: /payments}
+          keys-honoured:
+            type: http
+            base-uri: https://api.example.com/v1
+            keys-honoured: true
+            request: {path: /payments}
+          send-once:
+            type: http
+            base-uri: https://api.example.com/v1
+            max-attempts: 1
+            request: {path: /payments}
+        allow-fenced-at-intent: true
+        """;
+    Path file = config(destinations);
+
+    CliProcess.Result text = CliProcess.run(NO_ENV, "doctor", "--config", file.toString());
+    CliProcess.Result json =
+        CliProcess.run(NO_ENV, "doctor", "--config", file.toString(), "--json");
+
+    assertThat(text.exitCode()).as(text.transcript()).isEqualTo(0);
+    assertThat(text.out())
+        .contains("re-sends: lookup first: every re-send after an attempt that may have reached")
+        .contains("GET /payments?idempotency_key={key} first")
+        .contains("re-sends: keys honoured (declared, no lookup): up to 3 attempts per call")
+        .contains("applies it again on every re-send")
+        .contains("re-sends: send once (no lookup, one attempt)");
+    JsonNode rows = new JsonMapper().readTree(json.out()).get("destinations");
+    List<String> rules = new ArrayList<>();
+    rows.forEach(row -> rules.add(row.path("re-sends").asString("-")));
+    assertThat(rules).hasSize(4);
+    assertThat(rules.get(0)).isEqualTo("-"); // the staged destination has no re-send rule
+    assertThat(rules.subList(1, 4))
+        .satisfiesExactly(
+            rule -> assertThat(rule).startsWith("lookup first"),
+            rule -> assertThat(rule).startsWith("keys honoured"),
+            rule -> assertThat(rule).startsWith("send once"));
+
+    // Without a lookup and without the declaration, the file is refused at its line.
+    Files.writeString(
+        file, Files.readString(file).replace("keys-honoured: true\n", "max-attempts: 2\n"));
+    CliProcess.Result refused = CliProcess.run(NO_ENV, "doctor", "--config", file.toString());
+    assertThat(refused.exitCode()).as(refused.transcript()).isEqualTo(2);
+    assertThat(refused.errLines())
+        .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+        .startsWith("fenceline: Cannot configure destinations.keys-honoured.keys-honoured at ")
+        .contains("max-attempts 2", "Idempotency-Key", "keys-honoured: true", "max-attempts: 1");
+  }
+
+  @Test
   void doctorRefusesAGuaranteeWeakerThanTheFileAllows() throws Exception {
     Path file =
         config(
@@ -122,6 +178,7 @@ class CliAcceptanceTest {
               api:
                 type: http
                 base-uri: https://api.example.com/v1
+                keys-honoured: true
                 request:
                   method: POST
                   path: /things/{resource}

@@ -20,6 +20,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 
@@ -36,6 +37,7 @@ public final class ConfiguredDestination {
   private final String why;
   private final Supplier<Fenceline> fenceline;
   private final HttpDestinationConfig.RequestTemplate request;
+  private final Optional<String> resendRule;
 
   ConfiguredDestination(
       String name,
@@ -45,6 +47,20 @@ public final class ConfiguredDestination {
       String why,
       Supplier<Fenceline> fenceline,
       HttpDestinationConfig.RequestTemplate request) {
+    this(name, type, destination, strategy, why, fenceline, request, Optional.empty());
+  }
+
+  /** As above, with the re-send rule of an http destination (without secrets). */
+  ConfiguredDestination(
+      String name,
+      String type,
+      Destination<?> destination,
+      Strategy strategy,
+      String why,
+      Supplier<Fenceline> fenceline,
+      HttpDestinationConfig.RequestTemplate request,
+      Optional<String> resendRule) {
+    this.resendRule = requireNonNull(resendRule, "resendRule is null");
     this.name = requireNonNull(name, "name is null");
     this.type = requireNonNull(type, "type is null");
     this.destination = requireNonNull(destination, "destination is null");
@@ -94,7 +110,8 @@ public final class ConfiguredDestination {
 
   /** The doctor's row for this destination. */
   public DestinationReport report() {
-    return new DestinationReport(name, type, capabilities(), guarantee(), strategy, why);
+    return new DestinationReport(
+        name, type, capabilities(), guarantee(), strategy, why, resendRule);
   }
 
   /**

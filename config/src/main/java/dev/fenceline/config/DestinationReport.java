@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.fenceline.spi.Capability;
 import dev.fenceline.spi.Guarantee;
 import java.util.EnumSet;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -16,6 +17,9 @@ import java.util.Set;
  * @param guarantee the guarantee those capabilities support
  * @param strategy how stale writers are kept out
  * @param why which stores were chosen and why, in one sentence
+ * @param resendRule for an {@code http} destination, what it does before sending a request again
+ *     that may have reached the API, and what that can still let through ({@code
+ *     HttpApiDestination#describeResendRule}); empty for other destinations
  */
 public record DestinationReport(
     String name,
@@ -23,7 +27,19 @@ public record DestinationReport(
     Set<Capability> capabilities,
     Guarantee guarantee,
     Strategy strategy,
-    String why) {
+    String why,
+    Optional<String> resendRule) {
+
+  /** A report without a re-send rule (a destination that is not {@code http}). */
+  public DestinationReport(
+      String name,
+      String type,
+      Set<Capability> capabilities,
+      Guarantee guarantee,
+      Strategy strategy,
+      String why) {
+    this(name, type, capabilities, guarantee, strategy, why, Optional.empty());
+  }
 
   /** Validates the report. */
   public DestinationReport {
@@ -36,5 +52,6 @@ public record DestinationReport(
     requireNonNull(guarantee, "guarantee is null");
     requireNonNull(strategy, "strategy is null");
     requireNonNull(why, "why is null");
+    requireNonNull(resendRule, "resendRule is null");
   }
 }

@@ -436,6 +436,7 @@ public final class FencelineConfig implements AutoCloseable {
                           "export " + variable + " with the API's token before starting");
                     }
                   });
+          http.requireResendRule(section);
           settings = http;
         }
         default ->
@@ -718,6 +719,7 @@ public final class FencelineConfig implements AutoCloseable {
               .maxAttempts(config.maxAttempts())
               .backoff(
                   config.backoff().initial(), config.backoff().multiplier(), config.backoff().max())
+              .keysHonoured(config.keysHonoured())
               .resendInDoubtWithoutLookup(config.resendInDoubtWithoutLookup());
       config.bearerTokenEnv().ifPresent(builder::bearerTokenFromEnv);
       config
@@ -753,7 +755,8 @@ public final class FencelineConfig implements AutoCloseable {
         Strategy.FENCED_AT_INTENT,
         root.source().secrets().scrub(why),
         this::fenceline,
-        config.request());
+        config.request(),
+        Optional.of(root.source().secrets().scrub(destination.describeResendRule())));
   }
 
   /** The key of an http section a builder message is about, for the error's location. */

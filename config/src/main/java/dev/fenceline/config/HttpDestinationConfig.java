@@ -32,6 +32,10 @@ import java.util.Set;
  *   <tr><td>{@code lookup.path}, {@code lookup.record-pointer}, {@code lookup.key-pointer}</td>
  *       <td>result lookup by key ({@code {key}} placeholder), JSON pointers</td><td>no lookup</td></tr>
  *   <tr><td>{@code key-retention}</td><td>how long the API keeps keys</td><td>forever</td></tr>
+ *   <tr><td>{@code keys-honoured}</td><td>the API replays the stored result for a repeated key:
+ *       without a {@code lookup}, required ({@code true}) for {@code max-attempts} above 1 and for
+ *       {@code resend-in-doubt-without-lookup}, since those re-send blind; with a lookup every
+ *       re-send asks it first and this changes nothing</td><td>{@code false}</td></tr>
  *   <tr><td>{@code resend-in-doubt-without-lookup}</td><td>see {@code HttpApiDestination}</td>
  *       <td>{@code false}</td></tr>
  *   <tr><td>{@code receipt-fields}</td><td>receipt attribute → JSON pointer of the answer</td>
@@ -50,6 +54,7 @@ import java.util.Set;
  * @param backoff see the table
  * @param lookup see the table
  * @param keyRetention see the table
+ * @param keysHonoured see the table
  * @param resendInDoubtWithoutLookup see the table
  * @param receiptFields see the table
  * @param request see the table
@@ -64,6 +69,7 @@ public record HttpDestinationConfig(
     Backoff backoff,
     Optional<Lookup> lookup,
     Optional<Duration> keyRetention,
+    boolean keysHonoured,
     boolean resendInDoubtWithoutLookup,
     Map<String, String> receiptFields,
     RequestTemplate request) {
@@ -80,6 +86,7 @@ public record HttpDestinationConfig(
           "backoff",
           "lookup",
           "key-retention",
+          "keys-honoured",
           "resend-in-doubt-without-lookup",
           "receipt-fields",
           "request");
@@ -167,6 +174,42 @@ public record HttpDestinationConfig(
     }
   }
 
+  /**
+   * Refuses settings that would re-send a request that may have landed without asking the API,
+   * unless {@code keys-honoured: true} says that the API replays a repeated key: without a {@code
+   * lookup}, {@code max-attempts} above 1 re-sends after a lost answer, and {@code
+   * resend-in-doubt-without-lookup: true} re-sends an operation left in doubt. (The same rule as
+   * {@code HttpApiDestination.Builder#build}, checked here at load time for the file's line.)
+   */
+  void requireResendRule(Section section) {
+    if (lookup.isPresent() || keysHonoured) {
+      return;
+    }
+    if (maxAttempts > 1) {
+      throw section.keyError(
+          "keys-honoured",
+          "no lookup is configured and max-attempts "
+              + maxAttempts
+              + (section.has("max-attempts") ? "" : " (the default)")
+              + " re-sends a request whose answer was lost without asking the API, relying on it"
+              + " to honour the idempotency key in header "
+              + idempotencyKeyHeader,
+          "add lookup: {path: '/payments?idempotency_key={key}', record-pointer: /data/0,"
+              + " key-pointer: /idempotency_key} so that every re-send asks first; set"
+              + " keys-honoured: true if the API replays the stored result for a repeated key; or"
+              + " max-attempts: 1 to send once");
+    }
+    if (resendInDoubtWithoutLookup) {
+      throw section.valueError(
+          "resend-in-doubt-without-lookup",
+          "without a lookup it re-sends an operation that may have landed, relying on the API to"
+              + " honour the idempotency key in header "
+              + idempotencyKeyHeader,
+          "set keys-honoured: true if the API replays the stored result for a repeated key, or"
+              + " add a lookup");
+    }
+  }
+
   static HttpDestinationConfig from(Section section) {
     section.allowOnly(KEYS);
     String base = section.requiredString("base-uri", "https://api.example.com/v1");
@@ -245,6 +288,7 @@ public record HttpDestinationConfig(
         backoff,
         lookup,
         section.positiveDuration("key-retention"),
+        section.bool("keys-honoured").orElse(false),
         section.bool("resend-in-doubt-without-lookup").orElse(false),
         section.strings("receipt-fields"),
         request);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -172,6 +173,46 @@ class ConfigErrorsTest {
                 + at(4, 10)
                 + ": environment variable FENCELINE_HOME is not set (set FENCELINE_HOME, or give a"
                 + " default with ${FENCELINE_HOME:-default})");
+  }
+
+  @Test
+  void anHttpDestinationThatWouldReSendBlindMustDeclareThatTheApiHonoursKeys() {
+    String head =
+        ConfigFiles.sqliteAndDirectory(directory)
+            + """
+            destinations:
+              payments:
+                type: http
+                base-uri: https://api.example.com
+                request: {path: /payments}
+            """;
+    ConfigFileException undeclared = loadFails(head);
+    assertThat(undeclared.keyPath()).isEqualTo("destinations.payments.keys-honoured");
+    assertThat(undeclared)
+        .hasMessageStartingWith(
+            "Cannot configure destinations.payments.keys-honoured at " + at(11, 5) + ": ")
+        .hasMessageContaining(
+            "no lookup is configured and max-attempts 3 (the default) re-sends a request whose"
+                + " answer was lost without asking the API, relying on it to honour the"
+                + " idempotency key in header Idempotency-Key (add lookup:")
+        .hasMessageContaining("set keys-honoured: true if the API replays", "max-attempts: 1");
+
+    ConfigFileException blindLaterCall =
+        loadFails(head + "    max-attempts: 1\n    resend-in-doubt-without-lookup: true\n");
+    assertThat(blindLaterCall.keyPath())
+        .isEqualTo("destinations.payments.resend-in-doubt-without-lookup");
+    assertThat(blindLaterCall).hasMessageContaining("set keys-honoured: true");
+
+    for (String fix :
+        List.of(
+            "    keys-honoured: true\n",
+            "    max-attempts: 1\n",
+            "    lookup: {path: '/payments/by-key/{key}'}\n")) {
+      try (FencelineConfig config = ConfigFiles.load(directory, head + fix)) {
+        assertThat(config.destination("payments").guarantee())
+            .isEqualTo(dev.fenceline.spi.Guarantee.FENCED_AT_INTENT);
+      }
+    }
   }
 
   @Test

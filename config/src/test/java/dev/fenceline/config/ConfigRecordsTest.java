@@ -245,6 +245,7 @@ class ConfigRecordsTest {
                 Optional.empty(),
                 Optional.empty(),
                 false,
+                false,
                 Map.of(),
                 new HttpDestinationConfig.RequestTemplate(
                     "POST", "/payments", "application/octet-stream")));
@@ -266,6 +267,7 @@ class ConfigRecordsTest {
                 backoff: {initial: 100ms, multiplier: 3, max: 2s}
                 lookup: {path: '/payments?key={key}', record-pointer: /data/0, key-pointer: /key}
                 key-retention: 24h
+                keys-honoured: true
                 resend-in-doubt-without-lookup: true
                 receipt-fields: {payment-id: /id, status: /status}
                 request: {method: PUT, path: '/reports/{resource}', content-type: text/csv}
@@ -285,6 +287,7 @@ class ConfigRecordsTest {
                     new HttpDestinationConfig.Lookup(
                         "/payments?key={key}", Optional.of("/data/0"), Optional.of("/key"))),
                 Optional.of(Duration.ofHours(24)),
+                true,
                 true,
                 Map.of("payment-id", "/id", "status", "/status"),
                 new HttpDestinationConfig.RequestTemplate(

@@ -158,6 +158,7 @@ class FencelineConfigTest {
               payments:
                 type: http
                 base-uri: http://127.0.0.1:9/v1
+                keys-honoured: true
                 request: {path: /payments}
             """;
     try (FencelineConfig config = ConfigFiles.load(directory, yaml)) {

@@ -79,6 +79,7 @@ class HttpDestinationWiringTest {
                 bearer-token-env: PAYMENTS_TOKEN
                 idempotency-key-header: X-Request-Key
                 max-attempts: 2
+                keys-honoured: true
                 backoff: {initial: 10ms, max: 20ms}
                 receipt-fields: {payment-id: /id}
                 request: {method: PUT, path: '/reports/{resource}/{operation}', content-type: application/json}
@@ -91,6 +92,11 @@ class HttpDestinationWiringTest {
       ConfiguredDestination payments = config.destination("payments");
       assertThat(payments.destination()).isInstanceOf(HttpApiDestination.class);
       assertThat(payments.why()).contains("main (jdbc)").contains("cannot compare epochs");
+      // No lookup: max-attempts 2 re-sends blind, as declared by keys-honoured: true.
+      assertThat(((HttpApiDestination) payments.destination()).resendRule())
+          .isEqualTo(HttpApiDestination.ResendRule.KEYS_HONOURED);
+      assertThat(payments.report().resendRule())
+          .hasValueSatisfying(rule -> assertThat(rule).startsWith("keys honoured"));
       FencingToken token =
           config
               .issuer()

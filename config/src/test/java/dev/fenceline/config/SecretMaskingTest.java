@@ -129,6 +129,7 @@ class SecretMaskingTest {
             type: http
             base-uri: https://api.example.com
             bearer-token-env: PAYMENTS_TOKEN
+            keys-honoured: true
             request: {path: /payments}
         """
             .formatted(PASSWORD, PASSWORD, PASSWORD);

@@ -63,7 +63,13 @@ import tools.jackson.databind.JsonNode;
  *   <li>Every request, on every path, carries the key {@link IdempotencyKeys#of}(name, resource,
  *       operation) and the bearer token. Lost answers (timeouts, resets) and the statuses 409 (the
  *       same key is still processing), 429, 500, 502, 503 and 504 are retried with exponential
- *       backoff and jitter.
+ *       backoff and jitter. Such an attempt may have reached the API, so with a lookup request
+ *       every re-send asks it first ({@link ResendRule#LOOKUP_FIRST}): found → recorded, nothing
+ *       more sent; definitely not found → re-sent under the same key; no definite answer → {@link
+ *       ApiOutcomeUnknownException}, nothing more sent. Without a lookup the re-sends go out blind,
+ *       which {@link Builder#build} allows only if {@link Builder#keysHonoured} declares that the
+ *       API replays a repeated key ({@link ResendRule#KEYS_HONOURED}) or there is one attempt
+ *       ({@link ResendRule#SEND_ONCE}).
  *   <li>Before every retry, and before the first attempt if more than a second passed since the
  *       intent was recorded (a stalled worker), the intent is read again: completed meanwhile →
  *       nothing more is sent, {@link AlreadyApplied} with the recorded receipt; begun by a newer
@@ -102,8 +108,10 @@ import tools.jackson.databind.JsonNode;
  * can still send its request during the takeover (the API cannot compare epochs). The re-reading of
  * the intent before each attempt narrows that window but does not close it: a request already on
  * the wire, or sent right after its last check, still lands after the takeover, and only the shared
- * idempotency key keeps it from applying twice. An API that ignores idempotency keys can apply a
- * retried request twice. For an API that forgets keys after some hours, set {@link
+ * idempotency key keeps it from applying twice. An API that ignores idempotency keys applies a
+ * blind re-send twice (only under {@link Builder#keysHonoured}, a declaration this cannot check);
+ * with a lookup, a request still in flight when the lookup answers "not found" can still land
+ * besides the re-sent one. For an API that forgets keys after some hours, set {@link
  * Builder#keyRetention}: past it, an operation whose lookup does not find it is never re-sent.
  *
  * <p>The bearer token is read from an environment variable when the destination is built; its value
@@ -149,6 +157,9 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
   private final Clock clock;
   private final Optional<Duration> keyRetention;
   private final boolean resendInDoubtWithoutLookup;
+  private final ResendRule resendRule;
+  private final String keyHeader;
+  private final int maxAttempts;
   private final LongSupplier nanoTime;
   private final Set<Capability> capabilities;
 
@@ -163,6 +174,9 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
     this.clock = builder.clock;
     this.keyRetention = Optional.ofNullable(builder.keyRetention);
     this.resendInDoubtWithoutLookup = builder.resendInDoubtWithoutLookup;
+    this.resendRule = builder.resendRule();
+    this.keyHeader = builder.keyHeader;
+    this.maxAttempts = builder.resilience.maxAttempts();
     this.nanoTime = builder.nanoTime;
     EnumSet<Capability> set = EnumSet.of(Capability.FENCED_INTENT, Capability.IDEMPOTENCY_KEY);
     if (lookup != null) {
@@ -174,6 +188,69 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
   /** A builder; {@link Builder#name}, {@link Builder#baseUri} and the intent store are required. */
   public static Builder builder() {
     return new Builder();
+  }
+
+  /**
+   * What this destination does before it sends a request again after an attempt that may have
+   * reached the API (a lost answer, or an answer worth another attempt): the rule {@code fenceline
+   * doctor} prints. {@link Builder#build} refuses a configuration that re-sends without a lookup
+   * unless {@link Builder#keysHonoured} declares that the API replays a repeated key.
+   */
+  public enum ResendRule {
+    /**
+     * A {@linkplain Builder#lookup lookup request} is configured: every re-send, in this call or a
+     * later one, asks it first. Found → recorded, never sent again; a definite "not found" → sent
+     * again under the same key; no definite answer → in doubt, nothing sent.
+     */
+    LOOKUP_FIRST,
+    /**
+     * No lookup, and {@link Builder#keysHonoured keysHonoured(true)}: the attempts of one call are
+     * re-sent under the same key without asking, relying on the API to replay the stored result. An
+     * operation a call left in doubt is re-sent by a later call only with {@link
+     * Builder#resendInDoubtWithoutLookup}.
+     */
+    KEYS_HONOURED,
+    /**
+     * No lookup and {@link Builder#maxAttempts maxAttempts(1)}: a request is sent at most once per
+     * call, and an operation that may have reached the API is never sent again (in doubt).
+     */
+    SEND_ONCE
+  }
+
+  /** The rule this destination re-sends by; see {@link ResendRule}. */
+  public ResendRule resendRule() {
+    return resendRule;
+  }
+
+  /**
+   * The {@linkplain #resendRule rule} in force in one sentence, with what it can still let through,
+   * e.g. for {@code fenceline doctor}. Holds no secrets.
+   */
+  public String describeResendRule() {
+    return switch (resendRule) {
+      case LOOKUP_FIRST ->
+          "lookup first: every re-send after an attempt that may have reached the API asks GET "
+              + lookup.pathTemplate()
+              + " first (found: recorded, not sent again; not found: sent again under the same "
+              + keyHeader
+              + "; no definite answer: in doubt, nothing sent); still possible on an API that"
+              + " ignores keys: a request still in flight when the lookup answers \"not found\""
+              + " lands besides the re-sent one";
+      case KEYS_HONOURED ->
+          "keys honoured (declared, no lookup): up to "
+              + maxAttempts
+              + " attempts per call under the same "
+              + keyHeader
+              + " without asking the API; an API that ignores or has forgotten the key applies it"
+              + " again on every re-send; "
+              + (resendInDoubtWithoutLookup
+                  ? "a later call re-sends an operation left in doubt the same way"
+                      + " (resend-in-doubt-without-lookup)"
+                  : "an operation left in doubt stays in doubt, a later call sends nothing");
+      case SEND_ONCE ->
+          "send once (no lookup, one attempt): a request that may have reached the API is never"
+              + " sent again; it stays in doubt for someone to resolve with the API's operators";
+    };
   }
 
   @Override
@@ -301,7 +378,10 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
     ApiCalls.SendReport report;
     try {
       report =
-          calls.send(key, request, recheck(token, operation, key, begunAt, earlierMayHaveSent));
+          calls.send(
+              key,
+              request,
+              recheck(token, operation, key, begunAt, earlierMayHaveSent, effectIsThisCalls));
     } catch (StopSending stop) {
       return stop.outcome;
     }
@@ -332,7 +412,8 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
       OperationId operation,
       String key,
       long begunAt,
-      boolean earlierMayHaveSent) {
+      boolean earlierMayHaveSent,
+      boolean effectIsThisCalls) {
     ResourceId resource = token.resource();
     return (attempt, reachedNow) -> {
       if (attempt == 1 && nanoTime.getAsLong() - begunAt <= STALL_BEFORE_RECHECK.toNanos()) {
@@ -411,8 +492,55 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
                   + " was not sent",
               null);
         }
+        if (attempt > 1 && lookup != null) {
+          lookUpBeforeResend(token, operation, key, attempt, effectIsThisCalls);
+        }
       }
     };
+  }
+
+  /**
+   * The lookup before re-sending within a call, after an attempt that may have reached the API: an
+   * API that ignores keys would apply a blind re-send again. Found → recorded, nothing more sent
+   * (thrown as {@link StopSending}); no definite answer → in doubt, nothing more sent; definitely
+   * not found → returns, and attempt {@code attempt} goes out under the same key.
+   */
+  private void lookUpBeforeResend(
+      FencingToken token,
+      OperationId operation,
+      String key,
+      int attempt,
+      boolean effectIsThisCalls) {
+    ResourceId resource = token.resource();
+    ApiCalls.LookupResult found = calls.lookup(lookup, key, resource, operation);
+    if (found instanceof ApiCalls.Found record) {
+      throw new StopSending(
+          complete(token, operation, key, lookupAttributes(key, record), effectIsThisCalls));
+    }
+    if (found instanceof ApiCalls.Unavailable unavailable) {
+      throw inDoubt(
+          resource,
+          operation,
+          key,
+          "an earlier attempt may have reached the API and "
+              + unavailable.reason()
+              + "; attempt "
+              + attempt
+              + " was not sent",
+          unavailable.cause());
+    }
+    LOG.log(
+        System.Logger.Level.DEBUG,
+        () ->
+            "The API never saw operation "
+                + operation
+                + " of "
+                + resource
+                + " (key "
+                + key
+                + "); sending attempt "
+                + attempt
+                + " under the same key");
   }
 
   /**
@@ -826,6 +954,7 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
     private Clock clock = Clock.systemUTC();
     private Duration keyRetention;
     private boolean resendInDoubtWithoutLookup;
+    private boolean keysHonoured;
     private LongSupplier nanoTime = System::nanoTime;
     private int maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES;
 
@@ -921,7 +1050,11 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
       return this;
     }
 
-    /** Attempts per request, the first included, 1 to 20; default 3. Lookups use the same. */
+    /**
+     * Attempts per request, the first included, 1 to 20; default 3. Lookups use the same. More than
+     * one needs a {@linkplain #lookup lookup request} (every re-send asks it first) or {@link
+     * #keysHonoured keysHonoured(true)}.
+     */
     public Builder maxAttempts(int maxAttempts) {
       resilience.maxAttempts(maxAttempts);
       return this;
@@ -1075,10 +1208,33 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
      * it. True relies entirely on the API replaying the stored result for a repeated key, for as
      * long as it keeps keys: an API that ignores keys, or has forgotten the key, applies it twice.
      * Past the {@linkplain #keyRetention key retention} it is never re-sent, even with this set.
+     * Without a lookup, {@link #build} refuses it unless {@link #keysHonoured keysHonoured(true)}.
      */
     public Builder resendInDoubtWithoutLookup(boolean resend) {
       this.resendInDoubtWithoutLookup = resend;
       return this;
+    }
+
+    /**
+     * Declares that the API honours idempotency keys: a request repeated under the same key (the
+     * {@linkplain #idempotencyKeyHeader key header}) replays the stored result instead of applying
+     * again. Without a {@linkplain #lookup lookup request} this is what every re-send relies on, so
+     * {@link #build} refuses more than one attempt, and {@link #resendInDoubtWithoutLookup}, unless
+     * it is declared. With a lookup it changes nothing: every re-send asks the lookup first.
+     * Default false. An API that ignores keys, or has forgotten the key, applies every such re-send
+     * again.
+     */
+    public Builder keysHonoured(boolean honoured) {
+      this.keysHonoured = honoured;
+      return this;
+    }
+
+    /** The rule the destination built now would re-send by. */
+    private ResendRule resendRule() {
+      if (lookup != null) {
+        return ResendRule.LOOKUP_FIRST;
+      }
+      return keysHonoured ? ResendRule.KEYS_HONOURED : ResendRule.SEND_ONCE;
     }
 
     /** The monotonic time source in nanoseconds for stalls before sending; tests only. */
@@ -1139,8 +1295,10 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
      * Builds the destination; reads the bearer token from the environment now.
      *
      * @throws ConfigurationException if the name, base URI or intent store is missing, the intent
-     *     store has another name, the token variable is unset, or the key retention is not longer
-     *     than max attempts × (attempt time limit + max backoff)
+     *     store has another name, the token variable is unset, the key retention is not longer than
+     *     max attempts × (attempt time limit + max backoff), or there is no lookup request and
+     *     re-sends (max attempts above 1, {@link #resendInDoubtWithoutLookup}) without {@link
+     *     #keysHonoured keysHonoured(true)}
      */
     public HttpApiDestination build() {
       if (name == null) {
@@ -1171,6 +1329,31 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
                 + " (open the intent store as \""
                 + name
                 + "\")");
+      }
+      if (lookup == null && !keysHonoured && resilience.maxAttempts() > 1) {
+        throw new ConfigurationException(
+            "Cannot build HTTP API destination "
+                + name
+                + ": no lookup request is configured and max attempts "
+                + resilience.maxAttempts()
+                + " re-sends a request whose answer was lost without asking the API, relying on it"
+                + " to honour the idempotency key in header "
+                + keyHeader
+                + " (configure a lookup, e.g. lookup(\"/payments?idempotency_key={key}\","
+                + " \"/data/0\", \"/idempotency_key\"), so that every re-send asks first; declare"
+                + " keysHonoured(true) if the API replays the stored result for a repeated key; or"
+                + " send once with maxAttempts(1))");
+      }
+      if (lookup == null && !keysHonoured && resendInDoubtWithoutLookup) {
+        throw new ConfigurationException(
+            "Cannot build HTTP API destination "
+                + name
+                + " with resendInDoubtWithoutLookup(true): without a lookup request it re-sends an"
+                + " operation that may have landed, relying on the API to honour the idempotency key"
+                + " in header "
+                + keyHeader
+                + " (declare keysHonoured(true) if the API replays the stored result for a repeated"
+                + " key, or configure a lookup)");
       }
       if (keyRetention != null) {
         Duration ownRetries = resilience.longestRetrying(attemptTimeout);

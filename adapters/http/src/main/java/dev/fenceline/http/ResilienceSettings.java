@@ -40,6 +40,11 @@ final class ResilienceSettings {
     this.maxAttempts = maxAttempts;
   }
 
+  /** The attempts per request, the first included. */
+  int maxAttempts() {
+    return maxAttempts;
+  }
+
   /**
    * Exponential backoff: {@code initial}, times {@code multiplier} per retry, at most {@code max}.
    */

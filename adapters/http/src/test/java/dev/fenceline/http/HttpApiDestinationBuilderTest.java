@@ -21,6 +21,7 @@ class HttpApiDestinationBuilderTest {
         .name("payments")
         .baseUri(URI.create("https://api.example.com/v1"))
         .intentStore(InMemoryIntentStore.create("payments"))
+        .keysHonoured(true) // no lookup: re-sends rely on the API honouring keys
         .bearerTokenFromEnv("PARTNER_TOKEN")
         .environment(Map.of("PARTNER_TOKEN", SECRET)::get);
   }
@@ -121,6 +122,37 @@ class HttpApiDestinationBuilderTest {
         .contains(dev.fenceline.spi.Capability.RESULT_LOOKUP);
     assertThatThrownBy(() -> valid().maxResponseBytes(10))
         .hasMessageContaining("max response bytes 10");
+  }
+
+  @Test
+  void withoutALookupInCallReSendsMustBeDeclaredToRelyOnTheApiHonouringKeys() {
+    HttpApiDestination.Builder undeclared =
+        HttpApiDestination.builder()
+            .name("payments")
+            .baseUri(URI.create("https://api.example.com/v1"))
+            .intentStore(InMemoryIntentStore.create("payments"));
+
+    assertThatThrownBy(undeclared::build)
+        .isInstanceOf(ConfigurationException.class)
+        .hasMessageStartingWith("Cannot build HTTP API destination payments: no lookup request")
+        .hasMessageContaining(
+            "max attempts 3", "Idempotency-Key", "keysHonoured(true)", "lookup(", "maxAttempts(1)");
+    assertThatThrownBy(() -> undeclared.idempotencyKeyHeader("X-Request-Key").build())
+        .hasMessageContaining("X-Request-Key");
+    assertThatThrownBy(() -> undeclared.maxAttempts(1).resendInDoubtWithoutLookup(true).build())
+        .isInstanceOf(ConfigurationException.class)
+        .hasMessageContaining("resendInDoubtWithoutLookup(true)", "keysHonoured(true)");
+
+    assertThat(undeclared.resendInDoubtWithoutLookup(false).maxAttempts(1).build().resendRule())
+        .isEqualTo(HttpApiDestination.ResendRule.SEND_ONCE);
+    HttpApiDestination declared = undeclared.maxAttempts(3).keysHonoured(true).build();
+    assertThat(declared.resendRule()).isEqualTo(HttpApiDestination.ResendRule.KEYS_HONOURED);
+    assertThat(declared.describeResendRule())
+        .contains("keys honoured", "X-Request-Key", "applies it again");
+    HttpApiDestination withLookup =
+        undeclared.keysHonoured(false).lookup("/payments/by-key/{key}").build();
+    assertThat(withLookup.resendRule()).isEqualTo(HttpApiDestination.ResendRule.LOOKUP_FIRST);
+    assertThat(withLookup.describeResendRule()).contains("lookup first", "/payments/by-key/{key}");
   }
 
   @Test

@@ -103,8 +103,13 @@ abstract class HttpApiDestinationContract {
     return builderWithoutLookup(store).lookup(LOOKUP, "/data/0", "/idempotency_key");
   }
 
+  /**
+   * Without a lookup, declaring that the API honours keys: the rule under which attempts are
+   * re-sent without asking first (the fake API honours keys unless told to ignore them).
+   */
   HttpApiDestination.Builder builderWithoutLookup(IntentStore store) {
     return HttpApiDestination.builder()
+        .keysHonoured(true)
         .name(NAME)
         .baseUri(URI.create(server.baseUrl()))
         .intentStore(store)
@@ -210,7 +215,11 @@ abstract class HttpApiDestinationContract {
   void connectionResetOnTheFirstCallThenSuccessSendsTheSameKeyTwiceWithOneEffect() {
     postAnswers(applies(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)), created());
 
-    WriteOutcome outcome = destination().write(token(1, "worker-a"), OPERATION, PAYMENT);
+    // Re-sent without asking: no lookup, keys declared honoured (with a lookup it asks first).
+    WriteOutcome outcome =
+        builderWithoutLookup(openIntentStore(NAME))
+            .build()
+            .write(token(1, "worker-a"), OPERATION, PAYMENT);
 
     assertThat(outcome).isInstanceOf(Applied.class);
     Receipt receipt = ((Applied) outcome).receipt();
@@ -236,7 +245,8 @@ abstract class HttpApiDestinationContract {
     assertThat(((Applied) outcome).receipt().attributes())
         .containsEntry("found-by", "lookup")
         .containsEntry("payment-id", api.paymentFor(KEY));
-    assertThat(methods(journal())).containsExactly("POST", "POST", "GET");
+    // The lost answer's attempt may have landed: the re-send asks the lookup first, which finds it.
+    assertThat(methods(journal())).containsExactly("POST", "GET");
     assertOneKeyAndCredentials(journal());
     assertExactlyOneEffect();
     assertThat(openIntentStore(NAME).lookup(RESOURCE, OPERATION)).get().matches(Intent::completed);
@@ -246,7 +256,10 @@ abstract class HttpApiDestinationContract {
   void fiveHundredFiveHundredThenTwoHundredIsAppliedOnce() {
     postAnswers(aResponse().withStatus(500), aResponse().withStatus(500), created());
 
-    WriteOutcome outcome = destination().write(token(1, "worker-a"), OPERATION, PAYMENT);
+    WriteOutcome outcome =
+        builderWithoutLookup(openIntentStore(NAME))
+            .build()
+            .write(token(1, "worker-a"), OPERATION, PAYMENT);
 
     assertThat(outcome).isInstanceOf(Applied.class);
     assertThat(methods(journal())).containsExactly("POST", "POST", "POST");
@@ -258,7 +271,10 @@ abstract class HttpApiDestinationContract {
   void conflictWhileTheSameKeyIsProcessingThenSuccess() {
     postAnswers(aResponse().withStatus(409), created());
 
-    WriteOutcome outcome = destination().write(token(1, "worker-a"), OPERATION, PAYMENT);
+    WriteOutcome outcome =
+        builderWithoutLookup(openIntentStore(NAME))
+            .build()
+            .write(token(1, "worker-a"), OPERATION, PAYMENT);
 
     assertThat(outcome).isInstanceOf(Applied.class);
     assertThat(methods(journal())).containsExactly("POST", "POST");
@@ -298,8 +314,9 @@ abstract class HttpApiDestinationContract {
     assertThat(inDoubt.idempotencyKey()).isEqualTo(KEY);
     assertThat(inDoubt.getMessage()).contains(RESOURCE.value(), OPERATION.value(), KEY, "retry");
     int sentByA = journal().size();
-    // Three attempts of the call, then three of the lookup (a GET is retried like the call).
-    assertThat(methods(journal())).containsExactly("POST", "POST", "POST", "GET", "GET", "GET");
+    // The 500 may have landed, so the re-send asks the lookup first: three attempts of the lookup
+    // (a GET is retried like the call), none definite, so attempt 2 is never sent.
+    assertThat(methods(journal())).containsExactly("POST", "GET", "GET", "GET");
 
     // Worker B takes over after a restart: a new store instance and a new destination.
     server.removeStub(down);
@@ -420,7 +437,10 @@ abstract class HttpApiDestinationContract {
             .whenScenarioStateIs("up")
             .willReturn(created()));
 
-    assertThat(destination().write(token(1, "worker-a"), OPERATION, upload))
+    assertThat(
+            builderWithoutLookup(openIntentStore(NAME))
+                .build()
+                .write(token(1, "worker-a"), OPERATION, upload))
         .isInstanceOf(Applied.class);
 
     assertThat(methods(journal())).containsExactly("PUT", "PUT");
@@ -624,20 +644,177 @@ abstract class HttpApiDestinationContract {
   }
 
   /**
-   * The documented case Fenceline cannot prevent: an API that ignores idempotency keys applies a
-   * retry after a lost answer a second time, although both requests carry the same key.
+   * What a false {@code keysHonoured(true)} declaration lets through: without a lookup, an API that
+   * ignores idempotency keys applies a retry after a lost answer a second time, although both
+   * requests carry the same key. (With a lookup the re-send asks first: {@link
+   * #keyIgnoringApiWithALookupGetsOnePostWhenTheFirstAnswerIsLostAndTheLookupFindsIt}.)
    */
   @Test
   void apiThatIgnoresKeysAppliesALostAnswersRetryTwice() {
     api.ignoreKeys();
     postAnswers(applies(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)), created());
 
-    WriteOutcome outcome = destination().write(token(1, "worker-a"), OPERATION, PAYMENT);
+    WriteOutcome outcome =
+        builderWithoutLookup(openIntentStore(NAME))
+            .build()
+            .write(token(1, "worker-a"), OPERATION, PAYMENT);
 
     assertThat(outcome).isInstanceOf(Applied.class);
     assertThat(methods(journal())).containsExactly("POST", "POST");
     assertOneKeyAndCredentials(journal());
     assertThat(api.effectsPerKey()).containsExactly(Map.entry(KEY, 2L));
+  }
+
+  // ---- re-sends go through the lookup first (issue 18, item 2) --------------------------------
+
+  /** The request journal's POSTs: what the API really received as payments. */
+  long posts() {
+    return journal().stream().filter(r -> r.method().equals("POST")).count();
+  }
+
+  @Test
+  void keyIgnoringApiWithALookupGetsOnePostWhenTheFirstAnswerIsLostAndTheLookupFindsIt() {
+    api.ignoreKeys();
+    // The first POST creates the payment and its answer is lost; a blind re-send would pay twice.
+    postAnswers(applies(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)), created());
+    lookupAnswers();
+
+    // maxAttempts is the default, 3.
+    WriteOutcome outcome =
+        destination(b -> b.maxAttempts(3)).write(token(1, "worker-a"), OPERATION, PAYMENT);
+
+    assertThat(methods(journal()))
+        .as("the re-send asked the lookup first, and it found the payment")
+        .containsExactly("POST", "GET");
+    assertThat(api.effectsPerKey()).containsExactly(Map.entry(KEY, 1L));
+    assertThat(outcome)
+        .as("this call's first attempt is the one that landed")
+        .isInstanceOf(Applied.class);
+    assertThat(((Applied) outcome).receipt().attributes())
+        .containsEntry("found-by", "lookup")
+        .containsEntry("idempotency-key", KEY)
+        .containsEntry("payment-id", "pay-1");
+    assertOneKeyAndCredentials(journal());
+    assertThat(openIntentStore(NAME).lookup(RESOURCE, OPERATION)).get().matches(Intent::completed);
+  }
+
+  @Test
+  void keyIgnoringApiWhoseLookupSaysNotFoundGetsExactlyOneMorePostUnderTheSameKey() {
+    api.ignoreKeys();
+    // The first POST is lost before the API processed it.
+    postAnswers(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER), created());
+    lookupAnswers();
+
+    WriteOutcome outcome = destination().write(token(1, "worker-a"), OPERATION, PAYMENT);
+
+    assertThat(methods(journal())).containsExactly("POST", "GET", "POST");
+    assertThat(api.effectsPerKey()).containsExactly(Map.entry(KEY, 1L));
+    assertThat(outcome).isInstanceOf(Applied.class);
+    assertThat(((Applied) outcome).receipt().attributes())
+        .containsEntry("http-status", "201")
+        .containsEntry("payment-id", "pay-1");
+    assertOneKeyAndCredentials(journal());
+  }
+
+  @Test
+  void keyIgnoringApiWhoseLookupCannotTellGetsNoSecondPostAndTheOutcomeIsInDoubt() {
+    api.ignoreKeys();
+    postAnswers(applies(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)), created());
+    StubMapping down = lookupUnavailable();
+
+    ApiOutcomeUnknownException fiveHundreds =
+        catchThrowableOfType(
+            ApiOutcomeUnknownException.class,
+            () -> destination().write(token(1, "worker-a"), OPERATION, PAYMENT));
+
+    assertThat(fiveHundreds).as("a lookup answering 503 cannot tell").isNotNull();
+    assertThat(fiveHundreds.outcomeUnknown()).isTrue();
+    assertThat(fiveHundreds.getMessage())
+        .contains("the lookup answered HTTP 503", "attempt 2 was not sent", KEY);
+    assertThat(methods(journal())).containsExactly("POST", "GET", "GET", "GET");
+    assertThat(api.effectsPerKey()).containsExactly(Map.entry(KEY, 1L));
+
+    // The same with a lookup that does not answer within the attempt time limit.
+    server.removeStub(down);
+    server.stubFor(
+        get(urlPathEqualTo("/payments"))
+            .willReturn(
+                aResponse()
+                    .withStatus(200)
+                    .withFixedDelay(2_000)
+                    .withTransformers(FakePaymentsApi.NAME)
+                    .withTransformerParameter("lookup", true)));
+    server.resetScenarios();
+    OperationId other = OperationId.of("pay-invoice-2026-10-again");
+    int before = journal().size();
+
+    ApiOutcomeUnknownException slow =
+        catchThrowableOfType(
+            ApiOutcomeUnknownException.class,
+            () ->
+                destination(b -> b.attemptTimeLimit(Duration.ofMillis(200)).maxAttempts(2))
+                    .write(token(1, "worker-a"), other, PAYMENT));
+
+    assertThat(slow).as("a lookup that times out cannot tell").isNotNull();
+    assertThat(slow.getMessage()).contains("the lookup failed", "attempt 2 was not sent");
+    assertThat(methods(journal().subList(before, journal().size())))
+        .containsExactly("POST", "GET", "GET");
+    assertThat(api.effectsPerKey().values()).containsExactly(1L, 1L);
+  }
+
+  @Test
+  void aLaterCallAfterAnInDoubtIntentAsksTheLookupBeforeEverySend() {
+    api.ignoreKeys();
+    // Call 1: the POST never reaches the API's processing, and the lookup is down: in doubt.
+    postAnswers(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER));
+    StubMapping down = lookupUnavailable();
+    assertThatThrownBy(() -> destination().write(token(1, "worker-a"), OPERATION, PAYMENT))
+        .isInstanceOf(ApiOutcomeUnknownException.class);
+    assertThat(methods(journal())).containsExactly("POST", "GET", "GET", "GET");
+    int sentByCall1 = journal().size();
+
+    // Call 2, the same worker retrying: the lookup says "never saw it", the re-sent POST lands but
+    // its answer is lost again, and the next re-send asks the lookup first, which finds it.
+    server.removeStub(down);
+    server.resetScenarios();
+    postAnswers(applies(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)), created());
+    lookupAnswers();
+    WriteOutcome outcome =
+        destination(b -> b.intentStore(openIntentStore(NAME)))
+            .write(token(1, "worker-a"), OPERATION, PAYMENT);
+
+    assertThat(methods(journal().subList(sentByCall1, journal().size())))
+        .containsExactly("GET", "POST", "GET");
+    assertThat(api.effectsPerKey()).containsExactly(Map.entry(KEY, 1L));
+    assertThat(outcome)
+        .as("the API never saw the operation before this call sent it")
+        .isInstanceOf(Applied.class);
+    assertThat(((Applied) outcome).receipt().attributes()).containsEntry("found-by", "lookup");
+
+    // Call 3, a retry of the completed operation: answered from the record, nothing sent.
+    int sentBefore = journal().size();
+    assertThat(destination().write(token(1, "worker-a"), OPERATION, PAYMENT))
+        .isInstanceOf(AlreadyApplied.class);
+    assertThat(journal()).hasSize(sentBefore);
+  }
+
+  @Test
+  void withKeysHonouredDeclaredAndNoLookupReSendsGoOutAsBeforeUnderTheSameKey() {
+    postAnswers(
+        applies(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)),
+        aResponse().withStatus(503),
+        created());
+
+    WriteOutcome outcome =
+        builderWithoutLookup(openIntentStore(NAME))
+            .keysHonoured(true)
+            .build()
+            .write(token(1, "worker-a"), OPERATION, PAYMENT);
+
+    assertThat(outcome).isInstanceOf(Applied.class);
+    assertThat(methods(journal())).containsExactly("POST", "POST", "POST");
+    assertOneKeyAndCredentials(journal());
+    assertExactlyOneEffect();
   }
 
   @Test
@@ -799,7 +976,8 @@ abstract class HttpApiDestinationContract {
 
     assertThat(inDoubt).as("an empty list must not count as found").isNotNull();
     assertThat(inDoubt.getMessage()).contains("the lookup did not find it");
-    assertThat(methods(journal())).containsExactly("POST", "POST", "POST", "GET");
+    // Each re-send asked first ("not found": sent again), and so did the end of the retries.
+    assertThat(methods(journal())).containsExactly("POST", "GET", "POST", "GET", "POST", "GET");
     assertThat(api.effectsPerKey()).isEmpty();
     assertThat(openIntentStore(NAME).lookup(RESOURCE, OPERATION).orElseThrow().completed())
         .isFalse();
@@ -821,7 +999,8 @@ abstract class HttpApiDestinationContract {
 
     assertThat(inDoubt).as("a 200 that is not JSON cannot tell").isNotNull();
     assertThat(inDoubt.getMessage()).contains("not JSON");
-    assertThat(methods(journal())).containsExactly("POST", "POST", "POST", "GET");
+    // The re-send asked first; the lookup could not tell, so attempt 2 was never sent.
+    assertThat(methods(journal())).containsExactly("POST", "GET");
     assertThat(openIntentStore(NAME).lookup(RESOURCE, OPERATION).orElseThrow().completed())
         .isFalse();
   }
@@ -897,10 +1076,14 @@ abstract class HttpApiDestinationContract {
         applies(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)),
         aResponse().withStatus(422));
 
+    // No lookup (keys declared honoured): the re-send goes out without asking and is refused.
     ApiRejectedException rejected =
         catchThrowableOfType(
             ApiRejectedException.class,
-            () -> destination().write(token(1, "worker-a"), OPERATION, PAYMENT));
+            () ->
+                builderWithoutLookup(openIntentStore(NAME))
+                    .build()
+                    .write(token(1, "worker-a"), OPERATION, PAYMENT));
 
     assertThat(rejected.status()).isEqualTo(422);
     assertThat(rejected.outcomeUnknown()).as("the first attempt may have landed").isTrue();
@@ -920,10 +1103,14 @@ abstract class HttpApiDestinationContract {
     // The file is rewritten while the API holds the first attempt.
     api.beforeNextRequest(() -> rewrite(file, "x,y\n".repeat(2_000)));
 
+    // No lookup (keys declared honoured), so nothing but the file check stands before attempt 2.
     ApiOutcomeUnknownException inDoubt =
         catchThrowableOfType(
             ApiOutcomeUnknownException.class,
-            () -> destination().write(token(1, "worker-a"), OPERATION, upload));
+            () ->
+                builderWithoutLookup(openIntentStore(NAME))
+                    .build()
+                    .write(token(1, "worker-a"), OPERATION, upload));
 
     assertThat(inDoubt).as("the first attempt reached the API").isNotNull();
     assertThat(inDoubt.getMessage())
