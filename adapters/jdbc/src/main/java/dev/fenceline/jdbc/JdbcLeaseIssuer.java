@@ -20,11 +20,12 @@ import java.util.Optional;
 
 /**
  * A {@link LeaseIssuer} on a SQL database. Each call is one statement on the resource's row in
- * {@code fenceline_lease} (its own transaction; on PostgreSQL a server-side function that sets the
- * lock timeout first); expiry is decided by the database's clock, never the worker's. The epoch is
- * stored in that row and never decreases, so after a restart of the database the next epoch is
- * larger than every epoch handed out before (R1) as long as commits are durable, which {@link
- * JdbcStore} checks when it opens.
+ * {@code fenceline_lease} in its own transaction (on PostgreSQL a server-side function that sets
+ * the lock timeout first; on SQLite inside {@code BEGIN IMMEDIATE}, so that a failing {@code
+ * COMMIT} is reported as an unknown outcome and a failing statement as nothing committed); expiry
+ * is decided by the database's clock, never the worker's. The epoch is stored in that row and never
+ * decreases, so after a restart of the database the next epoch is larger than every epoch handed
+ * out before (R1) as long as commits are durable, which {@link JdbcStore} checks when it opens.
  *
  * <p>With SQLite the database's clock is the wall clock of the machine that shares the file: a
  * wall-clock jump on that machine shortens or lengthens leases (never the epoch order).
@@ -207,8 +208,8 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
 
   /**
    * The single row of a statement that returns at most one ({@code columns} longs), read to the
-   * end: on SQLite an auto-commit statement with {@code RETURNING} commits when it is stepped to
-   * its end, so a failing commit is thrown here instead of lost in {@code close}.
+   * end, so that the statement has finished before its transaction commits (on SQLite the steps run
+   * inside {@code BEGIN IMMEDIATE}, see {@link JdbcStore#inOneStatement}).
    */
   private static Optional<long[]> singleRow(PreparedStatement statement, int columns)
       throws SQLException {
