@@ -51,7 +51,7 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
   }
 
   /**
-   * One statement (on PostgreSQL, the server-side function {@code fenceline_acquire}): takes the
+   * One statement (on PostgreSQL, the server-side function {@code fenceline_acquire_v2}): takes the
    * lease if nobody holds it and increments the epoch in the same step.
    */
   @Override
@@ -67,7 +67,7 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
               connection.prepareStatement(
                   postgres
                       ? store.oneStatement(
-                          "SELECT o_epoch, o_expires_at_ms FROM fenceline_acquire(?, ?, ?, ?)")
+                          "SELECT o_epoch, o_expires_at_ms FROM " + Schema.ACQUIRE + "(?, ?, ?, ?)")
                       : LeaseSql.acquire(store.dialect(), "?1", "?2", "?3"))) {
             acquire.setString(1, resource.value());
             acquire.setString(2, holder);
@@ -88,8 +88,8 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
   }
 
   /**
-   * One statement (on PostgreSQL, {@code fenceline_renew}) when the lease is still held; a refused
-   * renewal reads the lease once more to say why.
+   * One statement (on PostgreSQL, {@code fenceline_renew_v2}) when the lease is still held; a
+   * refused renewal reads the lease once more to say why.
    */
   @Override
   public Lease renew(Lease lease) {
@@ -108,7 +108,7 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
                   connection.prepareStatement(
                       postgres
                           ? store.oneStatement(
-                              "SELECT o_expires_at_ms FROM fenceline_renew(?, ?, ?, ?, ?)")
+                              "SELECT o_expires_at_ms FROM " + Schema.RENEW + "(?, ?, ?, ?, ?)")
                           : LeaseSql.renew(store.dialect(), "?1", "?2", "?3", "?4"))) {
                 bindLease(renew, lease);
                 renew.setLong(4, ttlMillis);
@@ -138,7 +138,7 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
     throw lost(lease, reason == null ? "it changed while it was being renewed" : reason);
   }
 
-  /** One statement (on PostgreSQL, {@code fenceline_release}). */
+  /** One statement (on PostgreSQL, {@code fenceline_release_v2}). */
   @Override
   public boolean release(Lease lease) {
     requireNonNull(lease, "lease is null");
@@ -152,7 +152,7 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
           try (PreparedStatement release =
               connection.prepareStatement(
                   postgres
-                      ? store.oneStatement("SELECT fenceline_release(?, ?, ?, ?)")
+                      ? store.oneStatement("SELECT " + Schema.RELEASE + "(?, ?, ?, ?)")
                       : LeaseSql.release("?1", "?2", "?3"))) {
             bindLease(release, lease);
             if (!postgres) {
