@@ -180,12 +180,15 @@ final class FencedWrite {
           try (PreparedStatement publish =
               connection.prepareStatement(
                   store.oneStatement(
-                      STEP_COLUMNS + Schema.PUBLISH_POINTER + "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"))) {
+                      STEP_COLUMNS
+                          + Schema.PUBLISH_POINTER
+                          + "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"))) {
             bindStep(publish, token, operation, fingerprint.value());
             publish.setString(7, store.lockTimeoutSetting());
             publish.setString(8, pointer.target());
             publish.setString(9, ReceiptAttributes.encode(pointer.attributes()));
             publish.setString(10, ReceiptAttributes.encode(receiptAttributes));
+            publish.setInt(11, Schema.VERSION);
             Begun begun =
                 readBegun(
                     publish, Schema.PUBLISH_POINTER, PUBLISHED, true, token, operation, action);
@@ -356,7 +359,7 @@ final class FencedWrite {
       String action)
       throws SQLException {
     if (store.dialect() == Dialect.POSTGRESQL) {
-      String call = STEP_COLUMNS + Schema.BEGIN + "(?, ?, ?, ?, ?, ?, ?, ?, ?)";
+      String call = STEP_COLUMNS + Schema.BEGIN + "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
       try (PreparedStatement begin =
           connection.prepareStatement(
               wholeTransaction ? store.oneStatement(call) : store.firstStatement(call))) {
@@ -370,6 +373,7 @@ final class FencedWrite {
         begin.setBoolean(7, register);
         begin.setString(8, store.lockTimeoutSetting());
         begin.setString(9, store.statementTimeoutSetting());
+        begin.setInt(10, Schema.VERSION);
         return readBegun(
             begin,
             Schema.BEGIN,
@@ -398,8 +402,9 @@ final class FencedWrite {
         connection.prepareStatement(
             "SELECT r.epoch, r.issuer, "
                 + store.dialect().nowMillis
-                + ", o.epoch, o.recorded_at_ms, o.attributes, o.fingerprint"
-                + " FROM (SELECT ? AS resource) k"
+                + ", o.epoch, o.recorded_at_ms, o.attributes, o.fingerprint, ("
+                + Schema.CURRENT_VERSION
+                + ") FROM (SELECT ? AS resource) k"
                 + " LEFT JOIN fenceline_resource r ON r.resource = k.resource"
                 + " LEFT JOIN fenceline_operation o ON o.destination = ?"
                 + " AND o.resource = k.resource AND o.operation = ?")) {
@@ -408,6 +413,7 @@ final class FencedWrite {
       select.setString(3, operation == null ? null : operation.id().value());
       try (ResultSet rows = select.executeQuery()) {
         rows.next();
+        Schema.refuseNewer(rows.getInt(8));
         long epoch = rows.getLong(1);
         exists = !rows.wasNull();
         row = new ControlRow(Epoch.of(epoch), rows.getString(2), rows.getLong(3));
@@ -592,13 +598,20 @@ final class FencedWrite {
       Connection connection, ResourceId resource, OperationId operation) throws SQLException {
     try (PreparedStatement select =
         connection.prepareStatement(
-            "SELECT epoch, recorded_at_ms, attributes, fingerprint FROM fenceline_operation"
-                + " WHERE destination = ? AND resource = ? AND operation = ?")) {
+            "SELECT ("
+                + Schema.CURRENT_VERSION
+                + "), o.epoch, o.recorded_at_ms, o.attributes, o.fingerprint"
+                + " FROM (SELECT 1 AS one) k LEFT JOIN fenceline_operation o"
+                + " ON o.destination = ? AND o.resource = ? AND o.operation = ?")) {
       select.setString(1, destination);
       select.setString(2, resource.value());
       select.setString(3, operation.value());
       try (ResultSet rows = select.executeQuery()) {
-        return rows.next() ? recorded(rows, 1, resource, operation) : Optional.empty();
+        rows.next();
+        // In the same statement as the record: a receipt pruned by a process of a newer schema
+        // (which migrated before it pruned) is never answered "never applied" by this build.
+        Schema.refuseNewer(rows.getInt(1));
+        return recorded(rows, 2, resource, operation);
       }
     }
   }

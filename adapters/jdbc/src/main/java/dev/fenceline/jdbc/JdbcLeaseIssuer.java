@@ -67,13 +67,16 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
               connection.prepareStatement(
                   postgres
                       ? store.oneStatement(
-                          "SELECT o_epoch, o_expires_at_ms FROM " + Schema.ACQUIRE + "(?, ?, ?, ?)")
+                          "SELECT o_epoch, o_expires_at_ms FROM "
+                              + Schema.ACQUIRE
+                              + "(?, ?, ?, ?, ?)")
                       : LeaseSql.acquire(store.dialect(), "?1", "?2", "?3"))) {
             acquire.setString(1, resource.value());
             acquire.setString(2, holder);
             acquire.setLong(3, ttlMillis);
             if (postgres) {
               acquire.setString(4, store.lockTimeoutSetting());
+              acquire.setInt(5, Schema.VERSION);
             }
             Optional<long[]> row = singleRow(acquire, 2);
             return row.map(
@@ -108,12 +111,13 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
                   connection.prepareStatement(
                       postgres
                           ? store.oneStatement(
-                              "SELECT o_expires_at_ms FROM " + Schema.RENEW + "(?, ?, ?, ?, ?)")
+                              "SELECT o_expires_at_ms FROM " + Schema.RENEW + "(?, ?, ?, ?, ?, ?)")
                           : LeaseSql.renew(store.dialect(), "?1", "?2", "?3", "?4"))) {
                 bindLease(renew, lease);
                 renew.setLong(4, ttlMillis);
                 if (postgres) {
                   renew.setString(5, store.lockTimeoutSetting());
+                  renew.setInt(6, Schema.VERSION);
                 }
                 return singleRow(renew, 1);
               }
@@ -152,13 +156,14 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
           try (PreparedStatement release =
               connection.prepareStatement(
                   postgres
-                      ? store.oneStatement("SELECT " + Schema.RELEASE + "(?, ?, ?, ?)")
+                      ? store.oneStatement("SELECT " + Schema.RELEASE + "(?, ?, ?, ?, ?)")
                       : LeaseSql.release("?1", "?2", "?3"))) {
             bindLease(release, lease);
             if (!postgres) {
               return release.executeUpdate() == 1;
             }
             release.setString(4, store.lockTimeoutSetting());
+            release.setInt(5, Schema.VERSION);
             try (ResultSet rows = JdbcStore.rows(release)) {
               return rows.next() && rows.getBoolean(1);
             }

@@ -522,7 +522,13 @@ public final class JdbcStore implements AutoCloseable {
    */
   <T> T inOneStatement(String action, TransactionWork<T> work) {
     if (dialect == Dialect.SQLITE) {
-      return inFencedTransaction(action, connection -> Finish.of(work.run(connection)));
+      return inFencedTransaction(
+          action,
+          connection -> {
+            // What the PostgreSQL functions check first: no step on a newer schema.
+            Schema.checkVersion(connection);
+            return Finish.of(work.run(connection));
+          });
     }
     Connection connection = open(action);
     try {

@@ -49,9 +49,13 @@ import java.util.regex.Pattern;
  * Versions 1 and 2 go through version 3 first.
  *
  * <p>For DBAs upgrading a running system: a process of an older Fenceline that opens the database
- * after the migration refuses it (e.g. "schema is version 4, newer than version 3"); processes that
- * opened it before keep working, because they never touch the new table. Upgrade every process that
- * opens stores before, or together with, the first one that migrates.
+ * after the migration refuses it (e.g. "schema is version 4, newer than version 3"). Processes of
+ * version 3 that opened it before keep working, but they never read the receipt watermark: after a
+ * prune they answer "never applied" for a pruned receipt, so stop or upgrade them before the first
+ * prune. Processes of this build re-check the version in every lookup, step and prune batch ({@link
+ * #refuseNewer}; on PostgreSQL inside the functions, which get the caller's version as a
+ * parameter), and refuse once a newer Fenceline has migrated the database. Upgrade every process
+ * that opens stores before, or together with, the first one that migrates.
  *
  * <p>Functions (PostgreSQL). Each body starts with the line {@code -- fenceline functions version
  * N} ({@link #FUNCTIONS_VERSION}), and the names carry the suffix {@code _v2} ({@code
@@ -88,6 +92,9 @@ final class Schema {
 
   private static final Pattern VERSION_LINE_PATTERN =
       Pattern.compile("\\A\\s*-- fenceline functions version (\\d+)\\s*\\n");
+
+  /** The SQLSTATE of a refusal to run against a newer schema (see {@link #refuseNewer}). */
+  static final String NEWER_SCHEMA_STATE = "FL001";
 
   /** The name of the control-row step function (see {@link #POSTGRES_FUNCTIONS}). */
   static final String BEGIN = "fenceline_begin_v2";
@@ -179,6 +186,24 @@ final class Schema {
           PRUNED_TABLE,
           RECORDED_AT_INDEX);
 
+  /**
+   * The first statements of every function body: refuse, with nothing changed, to run for a caller
+   * that understands an older schema version ({@code p_schema_version}) than the database's: a
+   * newer Fenceline migrated the database after the caller's store opened. The caller's version is
+   * a parameter, not a constant of the body, because a newer build replaces the bodies under the
+   * stores of older builds that are still open.
+   */
+  private static final String SCHEMA_CHECK =
+      "  SELECT MAX(s.version) INTO v_schema FROM fenceline_schema s;\n"
+          + "  IF v_schema > p_schema_version THEN\n"
+          + "    RAISE EXCEPTION USING ERRCODE = '"
+          + NEWER_SCHEMA_STATE
+          + "', MESSAGE = 'the database''s Fenceline schema is version ' || v_schema\n"
+          + "      || ', newer than version ' || p_schema_version || ' that this Fenceline"
+          + " understands: a newer Fenceline migrated it after this store opened (upgrade this"
+          + " process)';\n"
+          + "  END IF;\n";
+
   /** What {@code fenceline_begin_v2} and {@code fenceline_publish_pointer_v2} return (one row). */
   private static final String STEP_COLUMNS =
       "o_status VARCHAR, o_epoch BIGINT, o_issuer VARCHAR, o_now_ms BIGINT, o_rec_epoch BIGINT,"
@@ -205,13 +230,14 @@ final class Schema {
               + "("
               + " p_destination VARCHAR, p_resource VARCHAR, p_operation VARCHAR, p_epoch BIGINT,"
               + " p_issuer VARCHAR, p_fingerprint VARCHAR, p_register BOOLEAN,"
-              + " p_lock_timeout VARCHAR, p_statement_timeout VARCHAR)"
+              + " p_lock_timeout VARCHAR, p_statement_timeout VARCHAR, p_schema_version INTEGER)"
               + " RETURNS TABLE ("
               + STEP_COLUMNS
               + ") LANGUAGE plpgsql AS $$\n"
               + VERSION_LINE
-              + "DECLARE v_found BOOLEAN := false;\n"
+              + "DECLARE v_found BOOLEAN := false; v_schema INTEGER;\n"
               + "BEGIN\n"
+              + SCHEMA_CHECK
               + "  IF p_statement_timeout IS NOT NULL THEN\n"
               + "    PERFORM set_config('statement_timeout', p_statement_timeout, true);\n"
               + "  END IF;\n"
@@ -224,13 +250,15 @@ final class Schema {
               + "("
               + " p_destination VARCHAR, p_resource VARCHAR, p_operation VARCHAR, p_epoch BIGINT,"
               + " p_issuer VARCHAR, p_fingerprint VARCHAR, p_lock_timeout VARCHAR,"
-              + " p_target TEXT, p_pointer_attributes TEXT, p_receipt_attributes TEXT)"
+              + " p_target TEXT, p_pointer_attributes TEXT, p_receipt_attributes TEXT,"
+              + " p_schema_version INTEGER)"
               + " RETURNS TABLE ("
               + STEP_COLUMNS
               + ", o_version BIGINT) LANGUAGE plpgsql AS $$\n"
               + VERSION_LINE
-              + "DECLARE v_found BOOLEAN := false;\n"
+              + "DECLARE v_found BOOLEAN := false; v_schema INTEGER;\n"
               + "BEGIN\n"
+              + SCHEMA_CHECK
               + controlRowStep("true")
               + "  IF o_status = 'proceed' THEN\n"
               + "    SELECT COALESCE(MAX(p.version), 0) + 1 INTO o_version FROM fenceline_pointer p\n"
@@ -249,11 +277,14 @@ final class Schema {
           "CREATE OR REPLACE FUNCTION "
               + ACQUIRE
               + "("
-              + " p_resource VARCHAR, p_holder VARCHAR, p_ttl_ms BIGINT, p_lock_timeout VARCHAR)"
+              + " p_resource VARCHAR, p_holder VARCHAR, p_ttl_ms BIGINT, p_lock_timeout VARCHAR,"
+              + " p_schema_version INTEGER)"
               + " RETURNS TABLE (o_epoch BIGINT, o_expires_at_ms BIGINT)"
               + " LANGUAGE plpgsql AS $$\n"
               + VERSION_LINE
+              + "DECLARE v_schema INTEGER;\n"
               + "BEGIN\n"
+              + SCHEMA_CHECK
               + "  PERFORM set_config('lock_timeout', p_lock_timeout, true);\n"
               + "  RETURN QUERY "
               + LeaseSql.acquire(Dialect.POSTGRESQL, "p_resource", "p_holder", "p_ttl_ms")
@@ -263,11 +294,13 @@ final class Schema {
               + RENEW
               + "("
               + " p_resource VARCHAR, p_epoch BIGINT, p_holder VARCHAR, p_ttl_ms BIGINT,"
-              + " p_lock_timeout VARCHAR)"
+              + " p_lock_timeout VARCHAR, p_schema_version INTEGER)"
               + " RETURNS TABLE (o_expires_at_ms BIGINT)"
               + " LANGUAGE plpgsql AS $$\n"
               + VERSION_LINE
+              + "DECLARE v_schema INTEGER;\n"
               + "BEGIN\n"
+              + SCHEMA_CHECK
               + "  PERFORM set_config('lock_timeout', p_lock_timeout, true);\n"
               + "  RETURN QUERY "
               + LeaseSql.renew(Dialect.POSTGRESQL, "p_resource", "p_epoch", "p_holder", "p_ttl_ms")
@@ -276,10 +309,13 @@ final class Schema {
           "CREATE OR REPLACE FUNCTION "
               + RELEASE
               + "("
-              + " p_resource VARCHAR, p_epoch BIGINT, p_holder VARCHAR, p_lock_timeout VARCHAR)"
+              + " p_resource VARCHAR, p_epoch BIGINT, p_holder VARCHAR, p_lock_timeout VARCHAR,"
+              + " p_schema_version INTEGER)"
               + " RETURNS BOOLEAN LANGUAGE plpgsql AS $$\n"
               + VERSION_LINE
+              + "DECLARE v_schema INTEGER;\n"
               + "BEGIN\n"
+              + SCHEMA_CHECK
               + "  PERFORM set_config('lock_timeout', p_lock_timeout, true);\n"
               + "  "
               + LeaseSql.release("p_resource", "p_epoch", "p_holder")
@@ -480,6 +516,38 @@ final class Schema {
     }
     return false;
   }
+
+  /**
+   * Refuses, with {@link #NEWER_SCHEMA_STATE}, a database whose schema version ({@code stored},
+   * read in the caller's statement or transaction) is newer than {@link #VERSION}: a newer
+   * Fenceline migrated it after this store opened, and this build may read or write it wrongly (a
+   * process of version 3 never read the receipt watermark of version 4, and answered "never
+   * applied" for a pruned receipt).
+   */
+  static void refuseNewer(int stored) throws SQLException {
+    if (stored > VERSION) {
+      throw new SQLException(
+          "the database's Fenceline schema is version "
+              + stored
+              + ", newer than version "
+              + VERSION
+              + " that this Fenceline understands: a newer Fenceline migrated it after this store"
+              + " opened (upgrade this process)",
+          NEWER_SCHEMA_STATE);
+    }
+  }
+
+  /** {@link #refuseNewer} with the version read by one statement in the caller's transaction. */
+  static void checkVersion(Connection connection) throws SQLException {
+    try (Statement statement = connection.createStatement();
+        ResultSet rows = statement.executeQuery(CURRENT_VERSION)) {
+      rows.next();
+      refuseNewer(rows.getInt(1));
+    }
+  }
+
+  /** The database's schema version, as a scalar subquery or a statement of its own. */
+  static final String CURRENT_VERSION = "SELECT MAX(version) FROM fenceline_schema";
 
   /** The body of a function's DDL, as {@code pg_proc.prosrc} holds it. */
   static String body(String ddl) {
