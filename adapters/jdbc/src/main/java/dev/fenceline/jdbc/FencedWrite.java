@@ -20,6 +20,7 @@ import dev.fenceline.spi.RejectedStale;
 import dev.fenceline.spi.RequestFingerprint;
 import dev.fenceline.spi.ResourceId;
 import dev.fenceline.spi.StepListener;
+import dev.fenceline.spi.StoreException;
 import dev.fenceline.spi.UntrustedTokenException;
 import dev.fenceline.spi.WriteOutcome;
 import java.lang.reflect.InvocationTargetException;
@@ -84,7 +85,7 @@ final class FencedWrite {
 
   /**
    * Registers the token's epoch: on PostgreSQL one statement (the server-side function {@code
-   * fenceline_begin} on an auto-commit connection), on SQLite one {@code BEGIN IMMEDIATE}
+   * fenceline_begin_v2} on an auto-commit connection), on SQLite one {@code BEGIN IMMEDIATE}
    * transaction.
    */
   RegisterOutcome register(FencingToken token) {
@@ -107,7 +108,7 @@ final class FencedWrite {
   /**
    * The atomic step. {@code fingerprint}, if present, is recorded with the operation; a retry whose
    * fingerprint differs from a recorded one is refused with {@link OperationConflictException}.
-   * Round trips on PostgreSQL: the control-row step ({@code fenceline_begin}), the change's
+   * Round trips on PostgreSQL: the control-row step ({@code fenceline_begin_v2}), the change's
    * statements, and the operation record sent together with the {@code COMMIT}.
    */
   WriteOutcome write(
@@ -159,10 +160,10 @@ final class FencedWrite {
 
   /**
    * A pointer publish as one statement on PostgreSQL: the server-side function {@code
-   * fenceline_publish_pointer} runs {@code fenceline_begin}, inserts the new pointer version and
-   * the operation record, in the statement's own transaction. Only without a step listener: a
+   * fenceline_publish_pointer_v2} runs {@code fenceline_begin_v2}, inserts the new pointer version
+   * and the operation record, in the statement's own transaction. Only without a step listener: a
    * listener's steps inside the transaction need the statements one by one ({@link #write}), which
-   * run the same {@code fenceline_begin}.
+   * run the same {@code fenceline_begin_v2}.
    */
   WriteOutcome publishPointer(
       FencingToken token,
@@ -179,13 +180,18 @@ final class FencedWrite {
           try (PreparedStatement publish =
               connection.prepareStatement(
                   store.oneStatement(
-                      STEP_COLUMNS + "fenceline_publish_pointer(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"))) {
+                      STEP_COLUMNS
+                          + Schema.PUBLISH_POINTER
+                          + "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"))) {
             bindStep(publish, token, operation, fingerprint.value());
             publish.setString(7, store.lockTimeoutSetting());
             publish.setString(8, pointer.target());
             publish.setString(9, ReceiptAttributes.encode(pointer.attributes()));
             publish.setString(10, ReceiptAttributes.encode(receiptAttributes));
-            Begun begun = readBegun(publish, token, operation, action);
+            publish.setInt(11, Schema.VERSION);
+            Begun begun =
+                readBegun(
+                    publish, Schema.PUBLISH_POINTER, PUBLISHED, true, token, operation, action);
             return switch (begun.status()) {
               case STALE -> new RejectedStale(resource, token.epoch(), begun.row().epoch());
               case APPLIED ->
@@ -322,7 +328,7 @@ final class FencedWrite {
     REPLAY,
     /** The operation is new (or none was asked about); the epoch was registered if newer. */
     PROCEED,
-    /** {@code fenceline_publish_pointer} only: the pointer and the record were written. */
+    /** {@code fenceline_publish_pointer_v2} only: the pointer and the record were written. */
     APPLIED
   }
 
@@ -340,7 +346,7 @@ final class FencedWrite {
    * UntrustedTokenException}), compare the epoch, find the operation's record, and register the
    * token's epoch and issuer if newer ({@code register}) unless the answer is {@link Status#STALE}
    * or {@link Status#CONFLICT}. PostgreSQL: one statement, the server-side function {@code
-   * fenceline_begin} ({@link Schema#POSTGRES_FUNCTIONS}), which also sets the transaction's
+   * fenceline_begin_v2} ({@link Schema#POSTGRES_FUNCTIONS}), which also sets the transaction's
    * timeouts. SQLite: the same decisions here, inside {@code BEGIN IMMEDIATE} (which holds the
    * database's write lock): one read, and one write if the row changes.
    */
@@ -353,7 +359,7 @@ final class FencedWrite {
       String action)
       throws SQLException {
     if (store.dialect() == Dialect.POSTGRESQL) {
-      String call = STEP_COLUMNS + "fenceline_begin(?, ?, ?, ?, ?, ?, ?, ?, ?)";
+      String call = STEP_COLUMNS + Schema.BEGIN + "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
       try (PreparedStatement begin =
           connection.prepareStatement(
               wholeTransaction ? store.oneStatement(call) : store.firstStatement(call))) {
@@ -367,7 +373,15 @@ final class FencedWrite {
         begin.setBoolean(7, register);
         begin.setString(8, store.lockTimeoutSetting());
         begin.setString(9, store.statementTimeoutSetting());
-        return readBegun(begin, token, operation == null ? null : operation.id(), action);
+        begin.setInt(10, Schema.VERSION);
+        return readBegun(
+            begin,
+            Schema.BEGIN,
+            BEGUN,
+            wholeTransaction,
+            token,
+            operation == null ? null : operation.id(),
+            action);
       }
     }
     return beginOnSqlite(connection, token, operation, register, action);
@@ -388,8 +402,9 @@ final class FencedWrite {
         connection.prepareStatement(
             "SELECT r.epoch, r.issuer, "
                 + store.dialect().nowMillis
-                + ", o.epoch, o.recorded_at_ms, o.attributes, o.fingerprint"
-                + " FROM (SELECT ? AS resource) k"
+                + ", o.epoch, o.recorded_at_ms, o.attributes, o.fingerprint, ("
+                + Schema.CURRENT_VERSION
+                + ") FROM (SELECT ? AS resource) k"
                 + " LEFT JOIN fenceline_resource r ON r.resource = k.resource"
                 + " LEFT JOIN fenceline_operation o ON o.destination = ?"
                 + " AND o.resource = k.resource AND o.operation = ?")) {
@@ -398,6 +413,7 @@ final class FencedWrite {
       select.setString(3, operation == null ? null : operation.id().value());
       try (ResultSet rows = select.executeQuery()) {
         rows.next();
+        Schema.refuseNewer(rows.getInt(8));
         long epoch = rows.getLong(1);
         exists = !rows.wasNull();
         row = new ControlRow(Epoch.of(epoch), rows.getString(2), rows.getLong(3));
@@ -440,7 +456,7 @@ final class FencedWrite {
           + " o_rec_attributes, o_rec_fingerprint FROM ";
 
   /**
-   * Parameters 1 to 6 of {@code fenceline_begin} and {@code fenceline_publish_pointer}:
+   * Parameters 1 to 6 of {@code fenceline_begin_v2} and {@code fenceline_publish_pointer_v2}:
    * destination, resource, operation (or NULL), epoch, issuer, fingerprint (or NULL).
    */
   private void bindStep(
@@ -454,15 +470,60 @@ final class FencedWrite {
     statement.setString(6, fingerprint);
   }
 
-  /** Reads the single row of {@code fenceline_begin} or {@code fenceline_publish_pointer}. */
+  /** The statuses {@code fenceline_begin_v2} answers. */
+  private static final Set<Status> BEGUN =
+      java.util.EnumSet.of(
+          Status.FOREIGN, Status.STALE, Status.CONFLICT, Status.REPLAY, Status.PROCEED);
+
+  /** The statuses {@code fenceline_publish_pointer_v2} answers. */
+  private static final Set<Status> PUBLISHED =
+      java.util.EnumSet.of(
+          Status.FOREIGN, Status.STALE, Status.CONFLICT, Status.REPLAY, Status.APPLIED);
+
+  /**
+   * Reads the single row of {@code fenceline_begin_v2} or {@code fenceline_publish_pointer_v2}
+   * ({@code function}). A status outside {@code expected} (a body of a newer Fenceline may answer
+   * one this build does not know) decides nothing: if the statement carried its commit ({@code
+   * committed}), whether it changed anything is unknown ({@link StoreException} with {@code
+   * outcomeUnknown}); otherwise an {@link SQLException}, so the open transaction is rolled back.
+   */
   private Begun readBegun(
-      PreparedStatement statement, FencingToken token, OperationId operation, String action)
+      PreparedStatement statement,
+      String function,
+      Set<Status> expected,
+      boolean committed,
+      FencingToken token,
+      OperationId operation,
+      String action)
       throws SQLException {
     try (ResultSet rows = JdbcStore.rows(statement)) {
       if (!rows.next()) {
         throw new SQLException("the control-row step of " + token.resource() + " returned no row");
       }
-      Status status = Status.valueOf(rows.getString(1).toUpperCase(java.util.Locale.ROOT));
+      String answered = rows.getString(1);
+      Status status = status(answered, expected);
+      if (status == null) {
+        String problem =
+            function
+                + " answered the status "
+                + (answered == null ? "NULL" : "'" + answered + "'")
+                + ", which this Fenceline does not know (a newer Fenceline may have replaced the"
+                + " function; upgrade this process)";
+        if (!committed) {
+          throw new SQLException(problem);
+        }
+        throw new StoreException(
+            "Cannot "
+                + action
+                + " at "
+                + store.description()
+                + ": "
+                + problem
+                + " (the statement committed, so the step may or may not have happened; look the"
+                + " operation up, or retry it with the same operation ID)",
+            null,
+            true);
+      }
       ControlRow row =
           new ControlRow(Epoch.of(rows.getLong(2)), rows.getString(3), rows.getLong(4));
       if (status == Status.FOREIGN) {
@@ -472,6 +533,19 @@ final class FencedWrite {
           operation == null ? Optional.empty() : recorded(rows, 5, token.resource(), operation);
       return new Begun(status, row, recorded);
     }
+  }
+
+  /** The status named {@code answered} if it is one of {@code expected}, else null. */
+  private static Status status(String answered, Set<Status> expected) {
+    if (answered == null) {
+      return null;
+    }
+    for (Status status : expected) {
+      if (status.name().equalsIgnoreCase(answered)) {
+        return status;
+      }
+    }
+    return null;
   }
 
   /** The operation record in columns {@code first} to {@code first + 3}, if there is one. */
@@ -524,13 +598,20 @@ final class FencedWrite {
       Connection connection, ResourceId resource, OperationId operation) throws SQLException {
     try (PreparedStatement select =
         connection.prepareStatement(
-            "SELECT epoch, recorded_at_ms, attributes, fingerprint FROM fenceline_operation"
-                + " WHERE destination = ? AND resource = ? AND operation = ?")) {
+            "SELECT ("
+                + Schema.CURRENT_VERSION
+                + "), o.epoch, o.recorded_at_ms, o.attributes, o.fingerprint"
+                + " FROM (SELECT 1 AS one) k LEFT JOIN fenceline_operation o"
+                + " ON o.destination = ? AND o.resource = ? AND o.operation = ?")) {
       select.setString(1, destination);
       select.setString(2, resource.value());
       select.setString(3, operation.value());
       try (ResultSet rows = select.executeQuery()) {
-        return rows.next() ? recorded(rows, 1, resource, operation) : Optional.empty();
+        rows.next();
+        // In the same statement as the record: a receipt pruned by a process of a newer schema
+        // (which migrated before it pruned) is never answered "never applied" by this build.
+        Schema.refuseNewer(rows.getInt(1));
+        return recorded(rows, 2, resource, operation);
       }
     }
   }

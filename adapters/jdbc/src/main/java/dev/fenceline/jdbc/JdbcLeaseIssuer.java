@@ -20,11 +20,12 @@ import java.util.Optional;
 
 /**
  * A {@link LeaseIssuer} on a SQL database. Each call is one statement on the resource's row in
- * {@code fenceline_lease} (its own transaction; on PostgreSQL a server-side function that sets the
- * lock timeout first); expiry is decided by the database's clock, never the worker's. The epoch is
- * stored in that row and never decreases, so after a restart of the database the next epoch is
- * larger than every epoch handed out before (R1) as long as commits are durable, which {@link
- * JdbcStore} checks when it opens.
+ * {@code fenceline_lease} in its own transaction (on PostgreSQL a server-side function that sets
+ * the lock timeout first; on SQLite inside {@code BEGIN IMMEDIATE}, so that a failing {@code
+ * COMMIT} is reported as an unknown outcome and a failing statement as nothing committed); expiry
+ * is decided by the database's clock, never the worker's. The epoch is stored in that row and never
+ * decreases, so after a restart of the database the next epoch is larger than every epoch handed
+ * out before (R1) as long as commits are durable, which {@link JdbcStore} checks when it opens.
  *
  * <p>With SQLite the database's clock is the wall clock of the machine that shares the file: a
  * wall-clock jump on that machine shortens or lengthens leases (never the epoch order).
@@ -50,7 +51,7 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
   }
 
   /**
-   * One statement (on PostgreSQL, the server-side function {@code fenceline_acquire}): takes the
+   * One statement (on PostgreSQL, the server-side function {@code fenceline_acquire_v2}): takes the
    * lease if nobody holds it and increments the epoch in the same step.
    */
   @Override
@@ -66,13 +67,16 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
               connection.prepareStatement(
                   postgres
                       ? store.oneStatement(
-                          "SELECT o_epoch, o_expires_at_ms FROM fenceline_acquire(?, ?, ?, ?)")
+                          "SELECT o_epoch, o_expires_at_ms FROM "
+                              + Schema.ACQUIRE
+                              + "(?, ?, ?, ?, ?)")
                       : LeaseSql.acquire(store.dialect(), "?1", "?2", "?3"))) {
             acquire.setString(1, resource.value());
             acquire.setString(2, holder);
             acquire.setLong(3, ttlMillis);
             if (postgres) {
               acquire.setString(4, store.lockTimeoutSetting());
+              acquire.setInt(5, Schema.VERSION);
             }
             Optional<long[]> row = singleRow(acquire, 2);
             return row.map(
@@ -87,8 +91,8 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
   }
 
   /**
-   * One statement (on PostgreSQL, {@code fenceline_renew}) when the lease is still held; a refused
-   * renewal reads the lease once more to say why.
+   * One statement (on PostgreSQL, {@code fenceline_renew_v2}) when the lease is still held; a
+   * refused renewal reads the lease once more to say why.
    */
   @Override
   public Lease renew(Lease lease) {
@@ -107,12 +111,13 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
                   connection.prepareStatement(
                       postgres
                           ? store.oneStatement(
-                              "SELECT o_expires_at_ms FROM fenceline_renew(?, ?, ?, ?, ?)")
+                              "SELECT o_expires_at_ms FROM " + Schema.RENEW + "(?, ?, ?, ?, ?, ?)")
                           : LeaseSql.renew(store.dialect(), "?1", "?2", "?3", "?4"))) {
                 bindLease(renew, lease);
                 renew.setLong(4, ttlMillis);
                 if (postgres) {
                   renew.setString(5, store.lockTimeoutSetting());
+                  renew.setInt(6, Schema.VERSION);
                 }
                 return singleRow(renew, 1);
               }
@@ -137,7 +142,7 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
     throw lost(lease, reason == null ? "it changed while it was being renewed" : reason);
   }
 
-  /** One statement (on PostgreSQL, {@code fenceline_release}). */
+  /** One statement (on PostgreSQL, {@code fenceline_release_v2}). */
   @Override
   public boolean release(Lease lease) {
     requireNonNull(lease, "lease is null");
@@ -151,13 +156,14 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
           try (PreparedStatement release =
               connection.prepareStatement(
                   postgres
-                      ? store.oneStatement("SELECT fenceline_release(?, ?, ?, ?)")
+                      ? store.oneStatement("SELECT " + Schema.RELEASE + "(?, ?, ?, ?, ?)")
                       : LeaseSql.release("?1", "?2", "?3"))) {
             bindLease(release, lease);
             if (!postgres) {
               return release.executeUpdate() == 1;
             }
             release.setString(4, store.lockTimeoutSetting());
+            release.setInt(5, Schema.VERSION);
             try (ResultSet rows = JdbcStore.rows(release)) {
               return rows.next() && rows.getBoolean(1);
             }
@@ -207,8 +213,8 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
 
   /**
    * The single row of a statement that returns at most one ({@code columns} longs), read to the
-   * end: on SQLite an auto-commit statement with {@code RETURNING} commits when it is stepped to
-   * its end, so a failing commit is thrown here instead of lost in {@code close}.
+   * end, so that the statement has finished before its transaction commits (on SQLite the steps run
+   * inside {@code BEGIN IMMEDIATE}, see {@link JdbcStore#inOneStatement}).
    */
   private static Optional<long[]> singleRow(PreparedStatement statement, int columns)
       throws SQLException {

@@ -38,7 +38,7 @@ public final class JdbcPointerStore extends FencedJdbcDestination<Pointer> imple
 
   /**
    * Swaps the pointer. On PostgreSQL this is one statement, the server-side function {@code
-   * fenceline_publish_pointer} (epoch check, registration, operation-ID check, the new pointer
+   * fenceline_publish_pointer_v2} (epoch check, registration, operation-ID check, the new pointer
    * version and the operation record in the statement's own transaction); with a step listener
    * (tests), the same steps one by one in one transaction. On SQLite, one {@code BEGIN IMMEDIATE}
    * transaction.

@@ -529,15 +529,27 @@ public final class JdbcStore implements AutoCloseable {
   }
 
   /**
-   * Runs {@code work}, which sends exactly one statement that changes data: on SQLite an
-   * auto-commit statement, its own transaction; on PostgreSQL a whole transaction in one round trip
-   * ({@link #oneStatement}: READ COMMITTED, a server-side function that sets its lock timeout
-   * first; an auto-commit statement, or wrapped with its settings and {@code COMMIT}). A failure
-   * answered by the database committed nothing; one without an answer, or with one that ended the
-   * connection (PostgreSQL {@code 08} states in the exception chain, socket timeout), may have
-   * ({@code outcomeUnknown=true}).
+   * Runs {@code work}, which sends exactly one statement that changes data. On PostgreSQL that is a
+   * whole transaction in one round trip ({@link #oneStatement}: READ COMMITTED, a server-side
+   * function that sets its lock timeout first; an auto-commit statement, or wrapped with its
+   * settings and {@code COMMIT}): a failure answered by the database committed nothing; one without
+   * an answer, or with one that ended the connection ({@code 08} states in the exception chain,
+   * socket timeout), may have ({@code outcomeUnknown=true}). On SQLite the statement runs inside
+   * {@code BEGIN IMMEDIATE} ... {@code COMMIT} ({@link #inFencedTransaction}): an auto-commit
+   * statement commits while it is stepped, so its errors could not tell "failed before" from
+   * "failed in the commit"; this way a failing statement is rolled back (nothing committed) and a
+   * failing {@code COMMIT} is an unknown outcome.
    */
   <T> T inOneStatement(String action, TransactionWork<T> work) {
+    if (dialect == Dialect.SQLITE) {
+      return inFencedTransaction(
+          action,
+          connection -> {
+            // What the PostgreSQL functions check first: no step on a newer schema.
+            Schema.checkVersion(connection);
+            return Finish.of(work.run(connection));
+          });
+    }
     Connection connection = open(action);
     try {
       if (dialect == Dialect.POSTGRESQL && !firstStatementPrefix.isEmpty()) {

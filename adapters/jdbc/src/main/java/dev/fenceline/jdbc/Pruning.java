@@ -241,6 +241,8 @@ final class Pruning {
 
   /** Deletes one batch; returns {rows selected, rows deleted}. */
   private long[] deleteReceipts(Connection connection, long cutoff) throws SQLException {
+    // A newer schema may keep its watermark elsewhere: deleting without it would lie.
+    Schema.checkVersion(connection);
     List<String[]> keys = new ArrayList<>();
     try (PreparedStatement select =
         connection.prepareStatement(
@@ -330,6 +332,7 @@ final class Pruning {
    */
   private long[] deletePointers(Connection connection, List<Group> groups, int from)
       throws SQLException {
+    Schema.checkVersion(connection);
     long budget = batchSize;
     long deleted = 0;
     int next = from;

@@ -10,6 +10,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Fenceline's tables, the same SQL on SQLite and PostgreSQL. Times are milliseconds since 1970 by
@@ -34,27 +36,80 @@ import java.util.UUID;
  * short. A version 1 database goes through version 2 first.
  *
  * <p>Version 4 adds, on PostgreSQL, the server-side functions {@link #POSTGRES_FUNCTIONS} that make
- * each fenced step one round trip (a store that opens a version 4 database without them, or with
- * bodies of another build, creates or replaces them; SQLite needs none). On both databases it adds
- * {@code fenceline_pruned}, the receipt watermark of {@link Retention}: one row per destination
- * name and resource whose operation records were pruned, holding the time before which they were
- * ({@code pruned_before_ms}), so a lookup of a pruned receipt answers "unknown" instead of "never
- * applied". It is written in the same transaction as the deletes and holds at most one row per
- * destination and resource. It also adds the index {@code fenceline_operation_recorded_at} on
- * {@code fenceline_operation (recorded_at_ms)}, so pruning finds old records without reading the
- * whole table. A version 3 database is migrated in place when a store opens it (table, index and
- * functions created, version set to 4, in one transaction); building the index reads {@code
- * fenceline_operation} once. Versions 1 and 2 go through version 3 first.
+ * each fenced step one round trip (SQLite needs none); see "Functions" below for how a store
+ * installs and upgrades them. On both databases it adds {@code fenceline_pruned}, the receipt
+ * watermark of {@link Retention}: one row per destination name and resource whose operation records
+ * were pruned, holding the time before which they were ({@code pruned_before_ms}), so a lookup of a
+ * pruned receipt answers "unknown" instead of "never applied". It is written in the same
+ * transaction as the deletes and holds at most one row per destination and resource. It also adds
+ * the index {@code fenceline_operation_recorded_at} on {@code fenceline_operation
+ * (recorded_at_ms)}, so pruning finds old records without reading the whole table. A version 3
+ * database is migrated in place when a store opens it (table, index and functions created, version
+ * set to 4, in one transaction); building the index reads {@code fenceline_operation} once.
+ * Versions 1 and 2 go through version 3 first.
  *
  * <p>For DBAs upgrading a running system: a process of an older Fenceline that opens the database
- * after the migration refuses it (e.g. "schema is version 4, newer than version 3"); processes that
- * opened it before keep working, because they never touch the new table. Upgrade every process that
- * opens stores before, or together with, the first one that migrates.
+ * after the migration refuses it (e.g. "schema is version 4, newer than version 3"). Processes of
+ * version 3 that opened it before keep working, but they never read the receipt watermark: after a
+ * prune they answer "never applied" for a pruned receipt, so stop or upgrade them before the first
+ * prune. Processes of this build re-check the version in every lookup, step and prune batch ({@link
+ * #refuseNewer}; on PostgreSQL inside the functions, which get the caller's version as a
+ * parameter), and refuse once a newer Fenceline has migrated the database. Upgrade every process
+ * that opens stores before, or together with, the first one that migrates.
+ *
+ * <p>Functions (PostgreSQL). Each body starts with the line {@code -- fenceline functions version
+ * N} ({@link #FUNCTIONS_VERSION}), and the names carry the suffix {@code _v2} ({@code
+ * fenceline_begin_v2}, ...). When a store opens, in the migration's transaction (under the
+ * migration's advisory lock): if any of these functions in the database has a newer version than
+ * this build's, the store refuses to open (this build would downgrade them for every process, and a
+ * newer build may rely on its bodies); if any is missing, older, or has another body than this
+ * build's text of the same version, all five are replaced with this build's; otherwise nothing is
+ * written. So a fix to a body reaches every process, including those already open, as soon as the
+ * first process of the fixed build opens the database, and never goes back. Builds before versioned
+ * functions created and replaced the unversioned names ({@code fenceline_begin}, ...) on every
+ * open, last opener wins; this build never calls those names and leaves them alone (only such
+ * builds call them: drop them once none runs), so such a build cannot change what this build runs.
+ * A change to a body keeps its parameters and result columns and raises {@link #FUNCTIONS_VERSION}
+ * (its text per version is pinned by a test); a change of parameters or result columns needs new
+ * names (another suffix), because {@code CREATE OR REPLACE} cannot change them and open stores of
+ * older builds still call the old ones. A status a body answers that this build does not know (a
+ * newer body's) is reported as an unknown outcome when the statement carried its commit.
  */
 final class Schema {
 
   /** The schema version this code creates and understands. */
   static final int VERSION = 4;
+
+  /**
+   * The version of this build's {@link #POSTGRES_FUNCTIONS} bodies, recorded in each body's first
+   * line. 1 was the unversioned bodies under the names without a suffix.
+   */
+  static final int FUNCTIONS_VERSION = 2;
+
+  /** The first line of every function body of this build. */
+  private static final String VERSION_LINE =
+      "-- fenceline functions version " + FUNCTIONS_VERSION + "\n";
+
+  private static final Pattern VERSION_LINE_PATTERN =
+      Pattern.compile("\\A\\s*-- fenceline functions version (\\d+)\\s*\\n");
+
+  /** The SQLSTATE of a refusal to run against a newer schema (see {@link #refuseNewer}). */
+  static final String NEWER_SCHEMA_STATE = "FL001";
+
+  /** The name of the control-row step function (see {@link #POSTGRES_FUNCTIONS}). */
+  static final String BEGIN = "fenceline_begin_v2";
+
+  /** The name of the pointer publish function. */
+  static final String PUBLISH_POINTER = "fenceline_publish_pointer_v2";
+
+  /** The name of the lease acquire function. */
+  static final String ACQUIRE = "fenceline_acquire_v2";
+
+  /** The name of the lease renew function. */
+  static final String RENEW = "fenceline_renew_v2";
+
+  /** The name of the lease release function. */
+  static final String RELEASE = "fenceline_release_v2";
 
   private static final String OPERATION_COLUMNS =
       " destination VARCHAR(64) NOT NULL,"
@@ -131,35 +186,58 @@ final class Schema {
           PRUNED_TABLE,
           RECORDED_AT_INDEX);
 
-  /** What {@code fenceline_begin} and {@code fenceline_publish_pointer} return (one row). */
+  /**
+   * The first statements of every function body: refuse, with nothing changed, to run for a caller
+   * that understands an older schema version ({@code p_schema_version}) than the database's: a
+   * newer Fenceline migrated the database after the caller's store opened. The caller's version is
+   * a parameter, not a constant of the body, because a newer build replaces the bodies under the
+   * stores of older builds that are still open.
+   */
+  private static final String SCHEMA_CHECK =
+      "  SELECT MAX(s.version) INTO v_schema FROM fenceline_schema s;\n"
+          + "  IF v_schema > p_schema_version THEN\n"
+          + "    RAISE EXCEPTION USING ERRCODE = '"
+          + NEWER_SCHEMA_STATE
+          + "', MESSAGE = 'the database''s Fenceline schema is version ' || v_schema\n"
+          + "      || ', newer than version ' || p_schema_version || ' that this Fenceline"
+          + " understands: a newer Fenceline migrated it after this store opened (upgrade this"
+          + " process)';\n"
+          + "  END IF;\n";
+
+  /** What {@code fenceline_begin_v2} and {@code fenceline_publish_pointer_v2} return (one row). */
   private static final String STEP_COLUMNS =
       "o_status VARCHAR, o_epoch BIGINT, o_issuer VARCHAR, o_now_ms BIGINT, o_rec_epoch BIGINT,"
           + " o_rec_at_ms BIGINT, o_rec_attributes TEXT, o_rec_fingerprint VARCHAR";
 
   /**
    * PostgreSQL only (version 4): the server-side functions that make each of Fenceline's fenced
-   * steps one round trip. {@code fenceline_begin} is the first statement of every fenced
+   * steps one round trip. {@code fenceline_begin_v2} is the first statement of every fenced
    * transaction: it sets the transaction's lock (and statement) timeout, locks the resource's
    * control row (creating it at epoch 0 if missing), refuses a token of another issuer ({@code
    * foreign}) or an older epoch ({@code stale}), finds the operation's record ({@code conflict} if
    * its request fingerprint differs, {@code replay} if found), and registers the token's epoch and
    * issuer if newer (not for {@code foreign}, {@code stale} or {@code conflict}, which change
    * nothing). It returns the control row as it was before, the database's clock and the record.
-   * {@code fenceline_publish_pointer} is a whole pointer publish in one statement: {@code
-   * fenceline_begin}, then, for {@code proceed}, the new pointer version and the operation record
-   * ({@code applied}). The lease functions run one statement each after setting the lock timeout.
+   * {@code fenceline_publish_pointer_v2} is a whole pointer publish in one statement: {@code
+   * fenceline_begin_v2}, then, for {@code proceed}, the new pointer version and the operation
+   * record ({@code applied}). The lease functions run one statement each after setting the lock
+   * timeout.
    */
   static final List<String> POSTGRES_FUNCTIONS =
       List.of(
-          "CREATE OR REPLACE FUNCTION fenceline_begin("
+          "CREATE OR REPLACE FUNCTION "
+              + BEGIN
+              + "("
               + " p_destination VARCHAR, p_resource VARCHAR, p_operation VARCHAR, p_epoch BIGINT,"
               + " p_issuer VARCHAR, p_fingerprint VARCHAR, p_register BOOLEAN,"
-              + " p_lock_timeout VARCHAR, p_statement_timeout VARCHAR)"
+              + " p_lock_timeout VARCHAR, p_statement_timeout VARCHAR, p_schema_version INTEGER)"
               + " RETURNS TABLE ("
               + STEP_COLUMNS
               + ") LANGUAGE plpgsql AS $$\n"
-              + "DECLARE v_found BOOLEAN := false;\n"
+              + VERSION_LINE
+              + "DECLARE v_found BOOLEAN := false; v_schema INTEGER;\n"
               + "BEGIN\n"
+              + SCHEMA_CHECK
               + "  IF p_statement_timeout IS NOT NULL THEN\n"
               + "    PERFORM set_config('statement_timeout', p_statement_timeout, true);\n"
               + "  END IF;\n"
@@ -167,15 +245,20 @@ final class Schema {
               + "  RETURN NEXT;\n"
               + "END $$",
           // The control-row step inlined rather than called: one PL/pgSQL frame per publish.
-          "CREATE OR REPLACE FUNCTION fenceline_publish_pointer("
+          "CREATE OR REPLACE FUNCTION "
+              + PUBLISH_POINTER
+              + "("
               + " p_destination VARCHAR, p_resource VARCHAR, p_operation VARCHAR, p_epoch BIGINT,"
               + " p_issuer VARCHAR, p_fingerprint VARCHAR, p_lock_timeout VARCHAR,"
-              + " p_target TEXT, p_pointer_attributes TEXT, p_receipt_attributes TEXT)"
+              + " p_target TEXT, p_pointer_attributes TEXT, p_receipt_attributes TEXT,"
+              + " p_schema_version INTEGER)"
               + " RETURNS TABLE ("
               + STEP_COLUMNS
               + ", o_version BIGINT) LANGUAGE plpgsql AS $$\n"
-              + "DECLARE v_found BOOLEAN := false;\n"
+              + VERSION_LINE
+              + "DECLARE v_found BOOLEAN := false; v_schema INTEGER;\n"
               + "BEGIN\n"
+              + SCHEMA_CHECK
               + controlRowStep("true")
               + "  IF o_status = 'proceed' THEN\n"
               + "    SELECT COALESCE(MAX(p.version), 0) + 1 INTO o_version FROM fenceline_pointer p\n"
@@ -191,31 +274,48 @@ final class Schema {
               + "  END IF;\n"
               + "  RETURN NEXT;\n"
               + "END $$",
-          "CREATE OR REPLACE FUNCTION fenceline_acquire("
-              + " p_resource VARCHAR, p_holder VARCHAR, p_ttl_ms BIGINT, p_lock_timeout VARCHAR)"
+          "CREATE OR REPLACE FUNCTION "
+              + ACQUIRE
+              + "("
+              + " p_resource VARCHAR, p_holder VARCHAR, p_ttl_ms BIGINT, p_lock_timeout VARCHAR,"
+              + " p_schema_version INTEGER)"
               + " RETURNS TABLE (o_epoch BIGINT, o_expires_at_ms BIGINT)"
               + " LANGUAGE plpgsql AS $$\n"
+              + VERSION_LINE
+              + "DECLARE v_schema INTEGER;\n"
               + "BEGIN\n"
+              + SCHEMA_CHECK
               + "  PERFORM set_config('lock_timeout', p_lock_timeout, true);\n"
               + "  RETURN QUERY "
               + LeaseSql.acquire(Dialect.POSTGRESQL, "p_resource", "p_holder", "p_ttl_ms")
               + ";\n"
               + "END $$",
-          "CREATE OR REPLACE FUNCTION fenceline_renew("
+          "CREATE OR REPLACE FUNCTION "
+              + RENEW
+              + "("
               + " p_resource VARCHAR, p_epoch BIGINT, p_holder VARCHAR, p_ttl_ms BIGINT,"
-              + " p_lock_timeout VARCHAR)"
+              + " p_lock_timeout VARCHAR, p_schema_version INTEGER)"
               + " RETURNS TABLE (o_expires_at_ms BIGINT)"
               + " LANGUAGE plpgsql AS $$\n"
+              + VERSION_LINE
+              + "DECLARE v_schema INTEGER;\n"
               + "BEGIN\n"
+              + SCHEMA_CHECK
               + "  PERFORM set_config('lock_timeout', p_lock_timeout, true);\n"
               + "  RETURN QUERY "
               + LeaseSql.renew(Dialect.POSTGRESQL, "p_resource", "p_epoch", "p_holder", "p_ttl_ms")
               + ";\n"
               + "END $$",
-          "CREATE OR REPLACE FUNCTION fenceline_release("
-              + " p_resource VARCHAR, p_epoch BIGINT, p_holder VARCHAR, p_lock_timeout VARCHAR)"
+          "CREATE OR REPLACE FUNCTION "
+              + RELEASE
+              + "("
+              + " p_resource VARCHAR, p_epoch BIGINT, p_holder VARCHAR, p_lock_timeout VARCHAR,"
+              + " p_schema_version INTEGER)"
               + " RETURNS BOOLEAN LANGUAGE plpgsql AS $$\n"
+              + VERSION_LINE
+              + "DECLARE v_schema INTEGER;\n"
               + "BEGIN\n"
+              + SCHEMA_CHECK
               + "  PERFORM set_config('lock_timeout', p_lock_timeout, true);\n"
               + "  "
               + LeaseSql.release("p_resource", "p_epoch", "p_holder")
@@ -224,9 +324,9 @@ final class Schema {
               + "END $$");
 
   /**
-   * The PL/pgSQL body of the control-row step shared by {@code fenceline_begin} and {@code
-   * fenceline_publish_pointer}: sets the lock timeout, locks (creating at epoch 0) the control row,
-   * and answers {@code foreign}, {@code stale} or {@code conflict} (returning at once, nothing
+   * The PL/pgSQL body of the control-row step shared by {@code fenceline_begin_v2} and {@code
+   * fenceline_publish_pointer_v2}: sets the lock timeout, locks (creating at epoch 0) the control
+   * row, and answers {@code foreign}, {@code stale} or {@code conflict} (returning at once, nothing
    * changed) or registers the epoch if {@code register} and newer, then sets {@code replay} or
    * {@code proceed}. Declares nothing; the function declares {@code v_found BOOLEAN := false}.
    */
@@ -271,12 +371,7 @@ final class Schema {
 
   /** The names of {@link #POSTGRES_FUNCTIONS}, in their order. */
   private static final List<String> POSTGRES_FUNCTION_NAMES =
-      List.of(
-          "fenceline_begin",
-          "fenceline_publish_pointer",
-          "fenceline_acquire",
-          "fenceline_renew",
-          "fenceline_release");
+      List.of(BEGIN, PUBLISH_POINTER, ACQUIRE, RENEW, RELEASE);
 
   private Schema() {}
 
@@ -303,7 +398,6 @@ final class Schema {
         for (String ddl : TABLES) {
           statement.execute(ddl);
         }
-        createFunctions(statement, dialect);
         statement.execute("INSERT INTO fenceline_schema (version) VALUES (" + VERSION + ")");
       } else if (stored > VERSION) {
         throw new ConfigurationException(
@@ -320,11 +414,14 @@ final class Schema {
           migrateFromVersion2(statement);
         }
         if (stored <= 3) {
-          migrateFromVersion3(statement, dialect);
-        } else if (dialect == Dialect.POSTGRESQL && functionsOutdated(connection)) {
-          // Tables created by hand without the functions, or functions of another build of
-          // version 4 (a fixed body must reach databases already at version 4): replace them.
-          createFunctions(statement, dialect);
+          migrateFromVersion3(statement);
+        }
+      }
+      if (dialect == Dialect.POSTGRESQL && functionsOutdated(connection)) {
+        // New tables, tables created by hand without the functions, or functions of an older
+        // version (a fixed body must reach databases already at version 4): replace them.
+        for (String function : POSTGRES_FUNCTIONS) {
+          statement.execute(function);
         }
       }
       return issuerIdentity(connection);
@@ -365,26 +462,17 @@ final class Schema {
     statement.execute("UPDATE fenceline_schema SET version = 3");
   }
 
-  private static void migrateFromVersion3(Statement statement, Dialect dialect)
-      throws SQLException {
+  private static void migrateFromVersion3(Statement statement) throws SQLException {
     statement.execute(PRUNED_TABLE);
     statement.execute(RECORDED_AT_INDEX);
-    createFunctions(statement, dialect);
     statement.execute("UPDATE fenceline_schema SET version = 4");
   }
 
-  private static void createFunctions(Statement statement, Dialect dialect) throws SQLException {
-    if (dialect == Dialect.POSTGRESQL) {
-      for (String function : POSTGRES_FUNCTIONS) {
-        statement.execute(function);
-      }
-    }
-  }
-
   /**
-   * Whether one of {@link #POSTGRES_FUNCTIONS} is missing or has another body than this build's. (A
-   * change of a function's parameters or result columns needs a new schema version: {@code CREATE
-   * OR REPLACE} cannot change them.)
+   * Whether one of {@link #POSTGRES_FUNCTIONS} is missing, of an older version, or has another body
+   * than this build's text of its version; refuses the database if one is of a newer version.
+   *
+   * @throws ConfigurationException if the database holds a newer version of the functions
    */
   private static boolean functionsOutdated(Connection connection) throws SQLException {
     Map<String, String> bodies = new HashMap<>();
@@ -399,14 +487,84 @@ final class Schema {
         }
       }
     }
+    int newest = 0;
+    String newestName = null;
+    for (String name : POSTGRES_FUNCTION_NAMES) {
+      int version = bodies.containsKey(name) ? functionsVersion(bodies.get(name)) : 0;
+      if (version > newest) {
+        newest = version;
+        newestName = name;
+      }
+    }
+    if (newest > FUNCTIONS_VERSION) {
+      throw new ConfigurationException(
+          "Cannot use this database: its Fenceline functions are version "
+              + newest
+              + " ("
+              + newestName
+              + "), newer than version "
+              + FUNCTIONS_VERSION
+              + " of this Fenceline, which would replace them with older bodies for every process"
+              + " (upgrade this process to a Fenceline whose functions are version "
+              + newest
+              + " or later, the one that installed them)");
+    }
     for (int i = 0; i < POSTGRES_FUNCTIONS.size(); i++) {
-      String ddl = POSTGRES_FUNCTIONS.get(i);
-      String body = ddl.substring(ddl.indexOf("$$") + 2, ddl.lastIndexOf("$$"));
-      if (!body.equals(bodies.get(POSTGRES_FUNCTION_NAMES.get(i)))) {
+      if (!body(POSTGRES_FUNCTIONS.get(i)).equals(bodies.get(POSTGRES_FUNCTION_NAMES.get(i)))) {
         return true;
       }
     }
     return false;
+  }
+
+  /**
+   * Refuses, with {@link #NEWER_SCHEMA_STATE}, a database whose schema version ({@code stored},
+   * read in the caller's statement or transaction) is newer than {@link #VERSION}: a newer
+   * Fenceline migrated it after this store opened, and this build may read or write it wrongly (a
+   * process of version 3 never read the receipt watermark of version 4, and answered "never
+   * applied" for a pruned receipt).
+   */
+  static void refuseNewer(int stored) throws SQLException {
+    if (stored > VERSION) {
+      throw new SQLException(
+          "the database's Fenceline schema is version "
+              + stored
+              + ", newer than version "
+              + VERSION
+              + " that this Fenceline understands: a newer Fenceline migrated it after this store"
+              + " opened (upgrade this process)",
+          NEWER_SCHEMA_STATE);
+    }
+  }
+
+  /** {@link #refuseNewer} with the version read by one statement in the caller's transaction. */
+  static void checkVersion(Connection connection) throws SQLException {
+    try (Statement statement = connection.createStatement();
+        ResultSet rows = statement.executeQuery(CURRENT_VERSION)) {
+      rows.next();
+      refuseNewer(rows.getInt(1));
+    }
+  }
+
+  /** The database's schema version, as a scalar subquery or a statement of its own. */
+  static final String CURRENT_VERSION = "SELECT MAX(version) FROM fenceline_schema";
+
+  /** The body of a function's DDL, as {@code pg_proc.prosrc} holds it. */
+  static String body(String ddl) {
+    return ddl.substring(ddl.indexOf("$$") + 2, ddl.lastIndexOf("$$"));
+  }
+
+  /** The version a function body records in its first line, or 0 if it records none. */
+  static int functionsVersion(String body) {
+    Matcher matcher = VERSION_LINE_PATTERN.matcher(body);
+    if (!matcher.find()) {
+      return 0;
+    }
+    try {
+      return Integer.parseInt(matcher.group(1));
+    } catch (NumberFormatException e) {
+      return Integer.MAX_VALUE; // more digits than an int: newer than anything this build knows
+    }
   }
 
   private static String issuerIdentity(Connection connection) throws SQLException {

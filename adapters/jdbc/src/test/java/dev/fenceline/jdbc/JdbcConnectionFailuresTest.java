@@ -157,7 +157,7 @@ class JdbcConnectionFailuresTest {
   /** Whether a prepared statement is one that commits itself on PostgreSQL. */
   static boolean commitsItself(Object sql) {
     String text = String.valueOf(sql);
-    return text.endsWith("; COMMIT") || text.contains("fenceline_publish_pointer(");
+    return text.endsWith("; COMMIT") || text.contains(Schema.PUBLISH_POINTER + "(");
   }
 
   private static void failAfterCommit(AtomicBoolean failCommits, Supplier<SQLException> failure)
