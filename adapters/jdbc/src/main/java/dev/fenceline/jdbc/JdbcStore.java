@@ -56,7 +56,14 @@ import org.sqlite.SQLiteConnection;
  * {@code async} or {@code potential}, or {@code synchronous_commit} is {@code local} or {@code
  * remote_write}) is accepted with a logged warning: a failover to a standby that is behind loses
  * the newest commits, epochs included. List the standbys in {@code synchronous_standby_names} and
- * keep {@code synchronous_commit} at {@code on} or {@code remote_apply}.
+ * keep {@code synchronous_commit} at {@code on} or {@code remote_apply}. A commit then waits until
+ * a synchronous standby has flushed it. If that wait is cancelled (a cancel request: {@code
+ * pg_cancel_backend}, a client's query timeout), PostgreSQL keeps the transaction committed on the
+ * primary and answers with only a WARNING; the store reports such a step as a {@link
+ * StoreException} with {@link StoreException#outcomeUnknown()} true, never as success, because a
+ * failover to that standby would lose it. PostgreSQL's {@code statement_timeout} does not bound
+ * this wait (the server stops the timer before it commits): the socket timeout does, again with an
+ * unknown outcome.
  *
  * <p>PostgreSQL is checked once, when the store opens; SQLite's settings are per connection and are
  * checked on every connection. It then creates its tables if they are missing (schema version
@@ -501,6 +508,7 @@ public final class JdbcStore implements AutoCloseable {
     try (PreparedStatement last = connection.prepareStatement(finish.lastSql() + "; COMMIT")) {
       finish.binder().bind(last);
       last.execute();
+      SynchronousReplication.refuseCancelledWait(last.getWarnings());
     } catch (SQLException e) {
       StoreException failure = failure(action, e, noAnswer(e));
       rollbackQuietly(connection, failure);
@@ -578,10 +586,16 @@ public final class JdbcStore implements AutoCloseable {
 
   /**
    * Executes {@code statement} and returns its first result set, skipping the update counts of
-   * statements sent before it ({@link #firstStatement}, {@link #oneStatement}).
+   * statements sent before it ({@link #firstStatement}, {@link #oneStatement}). A statement that
+   * carried its {@code COMMIT} ({@link #oneStatement}) and was answered with PostgreSQL's warning
+   * that the wait for synchronous replication was cancelled throws {@link
+   * SynchronousReplication.WaitCancelledException}: committed on the primary, perhaps not on the
+   * standby, an unknown outcome ({@link #failure}).
    */
   static ResultSet rows(PreparedStatement statement) throws SQLException {
     boolean resultSet = statement.execute();
+    // pgjdbc has read every result (and notice) of the execution by now; the check is local.
+    SynchronousReplication.refuseCancelledWait(statement.getWarnings());
     while (!resultSet) {
       if (statement.getUpdateCount() == -1) {
         throw new SQLException("the statement returned no rows");
@@ -734,7 +748,10 @@ public final class JdbcStore implements AutoCloseable {
         statement.execute("COMMIT");
       }
     } else {
+      // The COMMIT's warnings go to the connection; only this COMMIT's may count.
+      connection.clearWarnings();
       connection.commit();
+      SynchronousReplication.refuseCancelledWait(connection.getWarnings());
     }
   }
 
@@ -767,7 +784,15 @@ public final class JdbcStore implements AutoCloseable {
     String state = e.getSQLState() == null ? "" : e.getSQLState();
     String text = String.valueOf(e.getMessage());
     boolean noAnswer = causedBy(e, SocketTimeoutException.class);
-    if (outcomeUnknown) {
+    if (e instanceof SynchronousReplication.WaitCancelledException) {
+      outcomeUnknown = true;
+      hint =
+          "the outcome is unknown: the change is committed on the primary, but the synchronous"
+              + " standby has not confirmed it and a failover to that standby would lose it, an"
+              + " epoch included; a cancel request ended the wait (pg_cancel_backend, or a"
+              + " client's query timeout); look the operation up or retry it with the same"
+              + " operation ID once the standby has caught up, and check the standby and its link";
+    } else if (outcomeUnknown) {
       hint =
           (noAnswer ? "the database did not answer the commit within the socket timeout; " : "")
               + "the commit may or may not have happened; look the operation up or retry it with"
@@ -1058,8 +1083,10 @@ public final class JdbcStore implements AutoCloseable {
      * How long one SQL statement of a step may run on PostgreSQL before the server cancels it and
      * the step rolls back (default 60 s): {@code statement_timeout}, set transaction-locally in
      * each of the store's transactions. Covers the statements of a {@link JdbcChange} too. A
-     * cancelled statement is reported as a {@link StoreException} with nothing committed. Not used
-     * on SQLite, which runs in the process (its waits are bounded by the lock timeout).
+     * cancelled statement is reported as a {@link StoreException} with nothing committed. It does
+     * not bound a commit's wait for a synchronous standby: PostgreSQL stops the timer before it
+     * commits, so the socket timeout ends that wait (an unknown outcome). Not used on SQLite, which
+     * runs in the process (its waits are bounded by the lock timeout).
      *
      * @throws ConfigurationException if it is not positive
      */
