@@ -23,12 +23,14 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
+import java.util.WeakHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
@@ -65,10 +67,13 @@ import org.sqlite.SQLiteConnection;
  * this wait (the server stops the timer before it commits): the socket timeout does, again with an
  * unknown outcome.
  *
- * <p>PostgreSQL is checked once, when the store opens; SQLite's settings are per connection and are
- * checked on every connection. It then creates its tables if they are missing (schema version
- * {@value Schema#VERSION}; the SQL is in {@link Schema}). SQLite files are switched to WAL mode so
- * readers do not block the writer; several processes may share one file.
+ * <p>PostgreSQL is checked when the store opens, and every physical connection once more before its
+ * first step (a primary, {@code fsync} and {@code synchronous_commit} not {@code off}: a session
+ * can differ, for example with {@code synchronous_commit} set per role or by a pool's connection
+ * init SQL); a {@code SET} on a connection already checked is not seen. SQLite's settings are per
+ * connection and are checked on every connection. It then creates its tables if they are missing
+ * (schema version {@value Schema#VERSION}; the SQL is in {@link Schema}). SQLite files are switched
+ * to WAL mode so readers do not block the writer; several processes may share one file.
  *
  * <p>Every fenced step is one transaction: {@code BEGIN IMMEDIATE} on SQLite (the database's write
  * lock), {@code SELECT ... FOR UPDATE} on the resource's control row on PostgreSQL, at READ
@@ -193,6 +198,14 @@ public final class JdbcStore implements AutoCloseable {
   private final Retention retention;
   private final Pruning pruning;
   private final ScheduledExecutorService pruner;
+
+  /**
+   * PostgreSQL: the physical connections whose session settings were checked (weakly held, by the
+   * driver's connection object, so a pool's connections are checked once each).
+   */
+  private final Set<Connection> checkedConnections =
+      Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
+
   private volatile boolean closed;
 
   private JdbcStore(Builder builder, ConnectionSource connections) {
@@ -219,6 +232,7 @@ public final class JdbcStore implements AutoCloseable {
       if (dialect == Dialect.POSTGRESQL) {
         checkPostgresIsPrimary(connection);
         checkPostgresDurability(connection);
+        checkedConnections.add(physical(connection));
         replication = checkPostgresReplication(connection);
         readCommittedByDefault =
             "read committed"
@@ -685,6 +699,9 @@ public final class JdbcStore implements AutoCloseable {
     }
     try {
       configure(connection);
+      if (dialect == Dialect.POSTGRESQL) {
+        checkPostgresSession(action, connection);
+      }
       return connection;
     } catch (SQLException | RuntimeException e) {
       closeQuietly(connection, e);
@@ -914,6 +931,82 @@ public final class JdbcStore implements AutoCloseable {
               + " same numbers out again (set both to on in postgresql.conf; to accept the risk"
               + " call unsafeAllowEpochRollbackOnCrash(true))");
     }
+  }
+
+  /**
+   * PostgreSQL, once per physical connection (a pool's connections are checked once each; a
+   * connection per step is checked every step, one round trip): the server behind it is a primary
+   * and its session commits durably. A session can differ from the one checked when the store
+   * opened: {@code synchronous_commit} set per role, per database, in the URL's {@code options} or
+   * by a pool's connection init SQL, or a multi-host URL that reached another server. A session
+   * changed later on a connection already checked (a {@code SET} by other code sharing the pool) is
+   * not seen.
+   */
+  private void checkPostgresSession(String action, Connection connection) throws SQLException {
+    Connection physical = physical(connection);
+    if (checkedConnections.contains(physical)) {
+      return;
+    }
+    String inRecovery;
+    String fsync;
+    String synchronousCommit;
+    try (Statement statement = connection.createStatement();
+        ResultSet rows =
+            statement.executeQuery(
+                "SELECT pg_is_in_recovery(), current_setting('fsync'),"
+                    + " current_setting('synchronous_commit')")) {
+      rows.next();
+      inRecovery = rows.getString(1);
+      fsync = rows.getString(2);
+      synchronousCommit = rows.getString(3);
+    }
+    if ("t".equalsIgnoreCase(inRecovery) || "true".equalsIgnoreCase(inRecovery)) {
+      throw new UnsafeStoreException(
+          "Cannot "
+              + action
+              + ": a connection to PostgreSQL at "
+              + description
+              + " reached a server in recovery (a standby, pg_is_in_recovery() = true), which may"
+              + " be behind the primary; epochs must be registered and checked on the primary (R5)"
+              + " (point the URL or the pool at the primary only)");
+    }
+    boolean unsafe = "off".equalsIgnoreCase(fsync) || "off".equalsIgnoreCase(synchronousCommit);
+    if (unsafe && !unsafeAllowEpochRollbackOnCrash) {
+      // Allowed, the risk was accepted and logged when the store opened: not logged per session.
+      throw new UnsafeStoreException(
+          "Cannot "
+              + action
+              + ": a connection to PostgreSQL at "
+              + description
+              + " has fsync = "
+              + fsync
+              + " and synchronous_commit = "
+              + synchronousCommit
+              + ", so a crash can lose epochs already handed out and the issuer would hand the"
+              + " same numbers out again (set both to on, and remove any setting of"
+              + " synchronous_commit per role, per database, in the URL's options or in the pool's"
+              + " connection init SQL; to accept the risk call"
+              + " unsafeAllowEpochRollbackOnCrash(true))");
+    }
+    checkedConnections.add(physical);
+  }
+
+  /**
+   * The driver's connection behind a pool's or wrapper's proxy (a new proxy per checkout), or
+   * {@code connection} itself if it is no wrapper.
+   */
+  private static Connection physical(Connection connection) {
+    try {
+      if (connection.isWrapperFor(Connection.class)) {
+        Connection inner = connection.unwrap(Connection.class);
+        if (inner != null) {
+          return inner;
+        }
+      }
+    } catch (SQLException e) {
+      // not unwrappable: checked as itself, every time it is handed out
+    }
+    return connection;
   }
 
   /**
