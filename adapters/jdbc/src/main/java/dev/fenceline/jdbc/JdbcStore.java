@@ -23,12 +23,14 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
+import java.util.WeakHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
@@ -56,12 +58,22 @@ import org.sqlite.SQLiteConnection;
  * {@code async} or {@code potential}, or {@code synchronous_commit} is {@code local} or {@code
  * remote_write}) is accepted with a logged warning: a failover to a standby that is behind loses
  * the newest commits, epochs included. List the standbys in {@code synchronous_standby_names} and
- * keep {@code synchronous_commit} at {@code on} or {@code remote_apply}.
+ * keep {@code synchronous_commit} at {@code on} or {@code remote_apply}. A commit then waits until
+ * a synchronous standby has flushed it. If that wait is cancelled (a cancel request: {@code
+ * pg_cancel_backend}, a client's query timeout), PostgreSQL keeps the transaction committed on the
+ * primary and answers with only a WARNING; the store reports such a step as a {@link
+ * StoreException} with {@link StoreException#outcomeUnknown()} true, never as success, because a
+ * failover to that standby would lose it. PostgreSQL's {@code statement_timeout} does not bound
+ * this wait (the server stops the timer before it commits): the socket timeout does, again with an
+ * unknown outcome.
  *
- * <p>PostgreSQL is checked once, when the store opens; SQLite's settings are per connection and are
- * checked on every connection. It then creates its tables if they are missing (schema version
- * {@value Schema#VERSION}; the SQL is in {@link Schema}). SQLite files are switched to WAL mode so
- * readers do not block the writer; several processes may share one file.
+ * <p>PostgreSQL is checked when the store opens, and every physical connection once more before its
+ * first step (a primary, {@code fsync} and {@code synchronous_commit} not {@code off}: a session
+ * can differ, for example with {@code synchronous_commit} set per role or by a pool's connection
+ * init SQL); a {@code SET} on a connection already checked is not seen. SQLite's settings are per
+ * connection and are checked on every connection. It then creates its tables if they are missing
+ * (schema version {@value Schema#VERSION}; the SQL is in {@link Schema}). SQLite files are switched
+ * to WAL mode so readers do not block the writer; several processes may share one file.
  *
  * <p>Every fenced step is one transaction: {@code BEGIN IMMEDIATE} on SQLite (the database's write
  * lock), {@code SELECT ... FOR UPDATE} on the resource's control row on PostgreSQL, at READ
@@ -206,6 +218,14 @@ public final class JdbcStore implements AutoCloseable {
   private final Retention retention;
   private final Pruning pruning;
   private final ScheduledExecutorService pruner;
+
+  /**
+   * PostgreSQL: the physical connections whose session settings were checked (weakly held, by the
+   * driver's connection object, so a pool's connections are checked once each).
+   */
+  private final Set<Connection> checkedConnections =
+      Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
+
   private volatile boolean closed;
 
   private JdbcStore(Builder builder, ConnectionSource connections) {
@@ -232,6 +252,7 @@ public final class JdbcStore implements AutoCloseable {
       if (dialect == Dialect.POSTGRESQL) {
         checkPostgresIsPrimary(connection);
         checkPostgresDurability(connection);
+        checkedConnections.add(physical(connection));
         replication = checkPostgresReplication(connection);
         readCommittedByDefault =
             "read committed"
@@ -521,6 +542,7 @@ public final class JdbcStore implements AutoCloseable {
     try (PreparedStatement last = connection.prepareStatement(finish.lastSql() + "; COMMIT")) {
       finish.binder().bind(last);
       last.execute();
+      SynchronousReplication.refuseCancelledWait(last.getWarnings());
     } catch (SQLException e) {
       StoreException failure = failure(action, e, noAnswer(e));
       rollbackQuietly(connection, failure);
@@ -610,10 +632,16 @@ public final class JdbcStore implements AutoCloseable {
 
   /**
    * Executes {@code statement} and returns its first result set, skipping the update counts of
-   * statements sent before it ({@link #firstStatement}, {@link #oneStatement}).
+   * statements sent before it ({@link #firstStatement}, {@link #oneStatement}). A statement that
+   * carried its {@code COMMIT} ({@link #oneStatement}) and was answered with PostgreSQL's warning
+   * that the wait for synchronous replication was cancelled throws {@link
+   * SynchronousReplication.WaitCancelledException}: committed on the primary, perhaps not on the
+   * standby, an unknown outcome ({@link #failure}).
    */
   static ResultSet rows(PreparedStatement statement) throws SQLException {
     boolean resultSet = statement.execute();
+    // pgjdbc has read every result (and notice) of the execution by now; the check is local.
+    SynchronousReplication.refuseCancelledWait(statement.getWarnings());
     while (!resultSet) {
       if (statement.getUpdateCount() == -1) {
         throw new SQLException("the statement returned no rows");
@@ -703,6 +731,9 @@ public final class JdbcStore implements AutoCloseable {
     }
     try {
       configure(connection);
+      if (dialect == Dialect.POSTGRESQL) {
+        checkPostgresSession(action, connection);
+      }
       return connection;
     } catch (SQLException | RuntimeException e) {
       closeQuietly(connection, e);
@@ -766,7 +797,10 @@ public final class JdbcStore implements AutoCloseable {
         statement.execute("COMMIT");
       }
     } else {
+      // The COMMIT's warnings go to the connection; only this COMMIT's may count.
+      connection.clearWarnings();
       connection.commit();
+      SynchronousReplication.refuseCancelledWait(connection.getWarnings());
     }
   }
 
@@ -799,7 +833,15 @@ public final class JdbcStore implements AutoCloseable {
     String state = e.getSQLState() == null ? "" : e.getSQLState();
     String text = String.valueOf(e.getMessage());
     boolean noAnswer = causedBy(e, SocketTimeoutException.class);
-    if (outcomeUnknown) {
+    if (e instanceof SynchronousReplication.WaitCancelledException) {
+      outcomeUnknown = true;
+      hint =
+          "the outcome is unknown: the change is committed on the primary, but the synchronous"
+              + " standby has not confirmed it and a failover to that standby would lose it, an"
+              + " epoch included; a cancel request ended the wait (pg_cancel_backend, or a"
+              + " client's query timeout); look the operation up or retry it with the same"
+              + " operation ID once the standby has caught up, and check the standby and its link";
+    } else if (outcomeUnknown) {
       hint =
           (noAnswer ? "the database did not answer the commit within the socket timeout; " : "")
               + "the commit may or may not have happened; look the operation up or retry it with"
@@ -921,6 +963,82 @@ public final class JdbcStore implements AutoCloseable {
               + " same numbers out again (set both to on in postgresql.conf; to accept the risk"
               + " call unsafeAllowEpochRollbackOnCrash(true))");
     }
+  }
+
+  /**
+   * PostgreSQL, once per physical connection (a pool's connections are checked once each; a
+   * connection per step is checked every step, one round trip): the server behind it is a primary
+   * and its session commits durably. A session can differ from the one checked when the store
+   * opened: {@code synchronous_commit} set per role, per database, in the URL's {@code options} or
+   * by a pool's connection init SQL, or a multi-host URL that reached another server. A session
+   * changed later on a connection already checked (a {@code SET} by other code sharing the pool) is
+   * not seen.
+   */
+  private void checkPostgresSession(String action, Connection connection) throws SQLException {
+    Connection physical = physical(connection);
+    if (checkedConnections.contains(physical)) {
+      return;
+    }
+    String inRecovery;
+    String fsync;
+    String synchronousCommit;
+    try (Statement statement = connection.createStatement();
+        ResultSet rows =
+            statement.executeQuery(
+                "SELECT pg_is_in_recovery(), current_setting('fsync'),"
+                    + " current_setting('synchronous_commit')")) {
+      rows.next();
+      inRecovery = rows.getString(1);
+      fsync = rows.getString(2);
+      synchronousCommit = rows.getString(3);
+    }
+    if ("t".equalsIgnoreCase(inRecovery) || "true".equalsIgnoreCase(inRecovery)) {
+      throw new UnsafeStoreException(
+          "Cannot "
+              + action
+              + ": a connection to PostgreSQL at "
+              + description
+              + " reached a server in recovery (a standby, pg_is_in_recovery() = true), which may"
+              + " be behind the primary; epochs must be registered and checked on the primary (R5)"
+              + " (point the URL or the pool at the primary only)");
+    }
+    boolean unsafe = "off".equalsIgnoreCase(fsync) || "off".equalsIgnoreCase(synchronousCommit);
+    if (unsafe && !unsafeAllowEpochRollbackOnCrash) {
+      // Allowed, the risk was accepted and logged when the store opened: not logged per session.
+      throw new UnsafeStoreException(
+          "Cannot "
+              + action
+              + ": a connection to PostgreSQL at "
+              + description
+              + " has fsync = "
+              + fsync
+              + " and synchronous_commit = "
+              + synchronousCommit
+              + ", so a crash can lose epochs already handed out and the issuer would hand the"
+              + " same numbers out again (set both to on, and remove any setting of"
+              + " synchronous_commit per role, per database, in the URL's options or in the pool's"
+              + " connection init SQL; to accept the risk call"
+              + " unsafeAllowEpochRollbackOnCrash(true))");
+    }
+    checkedConnections.add(physical);
+  }
+
+  /**
+   * The driver's connection behind a pool's or wrapper's proxy (a new proxy per checkout), or
+   * {@code connection} itself if it is no wrapper.
+   */
+  private static Connection physical(Connection connection) {
+    try {
+      if (connection.isWrapperFor(Connection.class)) {
+        Connection inner = connection.unwrap(Connection.class);
+        if (inner != null) {
+          return inner;
+        }
+      }
+    } catch (SQLException e) {
+      // not unwrappable: checked as itself, every time it is handed out
+    }
+    return connection;
   }
 
   /**
@@ -1084,8 +1202,10 @@ public final class JdbcStore implements AutoCloseable {
      * How long one SQL statement of a step may run on PostgreSQL before the server cancels it and
      * the step rolls back (default 10 s): {@code statement_timeout}, set transaction-locally in
      * each of the store's transactions. Covers the statements of a {@link JdbcChange} too. A
-     * cancelled statement is reported as a {@link StoreException} with nothing committed. Not used
-     * on SQLite, which runs in the process (its waits are bounded by the lock timeout).
+     * cancelled statement is reported as a {@link StoreException} with nothing committed. It does
+     * not bound a commit's wait for a synchronous standby: PostgreSQL stops the timer before it
+     * commits, so the socket timeout ends that wait (an unknown outcome). Not used on SQLite, which
+     * runs in the process (its waits are bounded by the lock timeout).
      *
      * @throws ConfigurationException if it is not positive
      */

@@ -52,6 +52,11 @@ public final class PostgresDatabase implements TestDatabase, AutoCloseable {
     return server.getJdbcUrl("postgres", "postgres");
   }
 
+  /** The server's port on localhost: chosen at the first start, the same after restarts. */
+  int port() {
+    return port;
+  }
+
   /** A new, empty database on this server (for tests that need their own schema). */
   public TestDatabase newDatabase(String name) {
     try (Connection connection = connect();
