@@ -2,7 +2,6 @@ package dev.fenceline.config;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.fenceline.jdbc.JdbcStore;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -70,6 +69,15 @@ public record JdbcStoreConfig(
     Optional<Duration> receiptRetention,
     Optional<Integer> pointerVersions,
     Optional<Duration> pruneEvery) {
+
+  // The same values as JdbcStore's DEFAULT_* constants (config compiles without the jdbc adapter,
+  // which is a runtime dependency only); JdbcStoreConfigDefaultsTest keeps the two equal.
+  static final Duration DEFAULT_LOCK_TIMEOUT = Duration.ofSeconds(8);
+  static final Duration DEFAULT_STATEMENT_TIMEOUT = Duration.ofSeconds(10);
+  static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
+  static final Duration DEFAULT_LOGIN_TIMEOUT = Duration.ofSeconds(8);
+  static final Duration DEFAULT_SOCKET_TIMEOUT = Duration.ofSeconds(12);
+
 
   static final Set<String> KEYS =
       Set.of(
@@ -227,11 +235,11 @@ public record JdbcStoreConfig(
         section.string("user"),
         section.string("password").map(Secret::new),
         poolSize,
-        section.positiveDuration("lock-timeout").orElse(JdbcStore.DEFAULT_LOCK_TIMEOUT),
-        section.positiveDuration("statement-timeout").orElse(JdbcStore.DEFAULT_STATEMENT_TIMEOUT),
-        section.positiveDuration("connect-timeout").orElse(JdbcStore.DEFAULT_CONNECT_TIMEOUT),
-        section.positiveDuration("login-timeout").orElse(JdbcStore.DEFAULT_LOGIN_TIMEOUT),
-        section.positiveDuration("socket-timeout").orElse(JdbcStore.DEFAULT_SOCKET_TIMEOUT),
+        section.positiveDuration("lock-timeout").orElse(DEFAULT_LOCK_TIMEOUT),
+        section.positiveDuration("statement-timeout").orElse(DEFAULT_STATEMENT_TIMEOUT),
+        section.positiveDuration("connect-timeout").orElse(DEFAULT_CONNECT_TIMEOUT),
+        section.positiveDuration("login-timeout").orElse(DEFAULT_LOGIN_TIMEOUT),
+        section.positiveDuration("socket-timeout").orElse(DEFAULT_SOCKET_TIMEOUT),
         section.bool("unsafe-allow-epoch-rollback-on-crash").orElse(false),
         receiptRetention,
         pointerVersions,
