@@ -15,6 +15,7 @@ import dev.fenceline.spi.IntentStore;
 import dev.fenceline.spi.LeaseIssuer;
 import dev.fenceline.spi.PointerStore;
 import dev.fenceline.spi.StoreException;
+import dev.fenceline.spi.SupportsPointerStoreRecord;
 import dev.fenceline.staging.StagedDestination;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -602,8 +603,25 @@ public final class FencelineConfig implements AutoCloseable {
         own = adapter(config.store()).pointerStore(name);
         ownProblem = own.isPresent() ? null : "it offers no pointer store (it cannot check epochs)";
       } catch (ConfigurationException e) {
-        own = Optional.empty();
-        ownProblem = "its pointer store failed its checks: " + e.getMessage();
+        // Never fall back on our own here: the checks (S3's conditional-write probe) can come out
+        // differently in another process, which would then publish the same destination through
+        // the store's own pointer store while this one publishes through the issuer's, and
+        // neither would fence the other's stale writers.
+        throw section.valueError(
+            "store",
+            "store "
+                + describeStore(config.store())
+                + " cannot publish destination "
+                + name
+                + " through its own pointer store, which failed its checks: "
+                + e.getMessage()
+                + "; Fenceline does not pick another pointer store by itself, since another"
+                + " process's checks may pass",
+            "set pointer-store: to the store every process should publish "
+                + name
+                + " through, e.g. pointer-store: "
+                + issuerStore
+                + "; the choice is recorded with the files and other choices are refused");
       }
       if (own.isPresent()) {
         pointers = own.get();
@@ -654,6 +672,26 @@ public final class FencelineConfig implements AutoCloseable {
               + " to at least "
               + config.keepVersions()
               + ", or lower keep-versions");
+    }
+    if (blobs instanceof SupportsPointerStoreRecord records) {
+      // Every process checks, before its first publish, that it publishes through the pointer
+      // store recorded for this destination (or records it, if it is the first).
+      try {
+        records.recordPointerStore(pointers);
+      } catch (ConfigurationException e) {
+        String key = config.pointerStore().isPresent() ? "pointer-store" : "store";
+        throw section.error(
+            section.location(key),
+            section.path(key),
+            "destination "
+                + name
+                + " would publish through pointer store "
+                + describeStore(pointerStoreName)
+                + ", but another one is recorded for it: "
+                + e.getMessage(),
+            null,
+            e);
+      }
     }
     StagedDestination.Builder builder =
         StagedDestination.builder(blobs, pointers)

@@ -15,8 +15,9 @@ import java.util.Set;
  *   <tr><th>key</th><th>meaning</th><th>default</th></tr>
  *   <tr><td>{@code store}</td><td>the store whose blob store holds the files</td><td>required</td></tr>
  *   <tr><td>{@code pointer-store}</td><td>the store whose pointer store publishes them (overrides
- *       the store's own)</td><td>the store's own if it offers one that passes its checks, else the
- *       issuer's store</td></tr>
+ *       the store's own)</td><td>the store's own if it offers one that passes its checks; else, for a
+ *       store without one (vfs), the issuer's store; an s3 store whose probe failed is refused
+ *       until this is set</td></tr>
  *   <tr><td>{@code prefix}</td><td>key prefix of the staging area</td><td>none</td></tr>
  *   <tr><td>{@code sweep-grace}</td><td>how long an unpublished staged file is left alone</td>
  *       <td>{@code 1h}</td></tr>

@@ -10,9 +10,10 @@ public enum Strategy {
   STAGED_WITH_OWN_POINTER_STORE,
 
   /**
-   * The store offers a blob store only (a {@code vfs} directory, an S3 bucket whose probe failed),
-   * or {@code pointer-store:} names another store: files are staged in its blob store and published
-   * by the other store's pointer store.
+   * The store offers a blob store only (a {@code vfs} directory), or {@code pointer-store:} names
+   * another store (required for an S3 bucket whose probe failed: that probe is per process, so no
+   * process falls back by itself): files are staged in its blob store and published by the other
+   * store's pointer store, the one recorded for the destination where the blob store records it.
    */
   STAGED_WITH_POINTER_STORE,
 

@@ -43,20 +43,86 @@ class StrategyChoiceTest {
   }
 
   @Test
-  void aBucketWhoseProbeFailsIsStagedWithTheIssuersPointerStoreAndTheReasonIsGiven() {
+  void aBucketWhoseProbeFailsIsRefusedUnlessThePointerStoreIsNamed() {
     try (FencelineConfig config = ConfigFiles.load(directory, yaml("fail", ""))) {
+      ConfigFileException error =
+          catchThrowableOfType(ConfigFileException.class, () -> config.destination("reports"));
+
+      assertThat(error.keyPath()).isEqualTo("destinations.reports.store");
+      assertThat(error)
+          .hasMessageEndingWith(
+              ": store bucket (fake-object-store) cannot publish destination reports through its"
+                  + " own pointer store, which failed its checks: Cannot open the pointer store"
+                  + " \"reports\": the endpoint ignored If-None-Match (use a JDBC pointer store);"
+                  + " Fenceline does not pick another pointer store by itself, since another"
+                  + " process's checks may pass (set pointer-store: to the store every process"
+                  + " should publish reports through, e.g. pointer-store: main; the choice is"
+                  + " recorded with the files and other choices are refused)");
+    }
+    try (FencelineConfig config =
+        ConfigFiles.load(directory, yaml("fail", ", pointer-store: main"))) {
       ConfiguredDestination reports = config.destination("reports");
 
       assertThat(reports.strategy()).isEqualTo(Strategy.STAGED_WITH_POINTER_STORE);
-      assertThat(reports.guarantee()).isEqualTo(Guarantee.FENCED_BY_STAGING);
       assertThat(reports.why())
-          .isEqualTo(
-              "fake-object-store store bucket: its pointer store failed its checks: Cannot open the"
-                  + " pointer store \"reports\": the endpoint ignored If-None-Match (use a JDBC"
-                  + " pointer store); staged with pointer store main (jdbc), the issuer's store");
-      assertThat(config.describe())
-          .extracting(DestinationReport::why)
-          .containsExactly(reports.why());
+          .isEqualTo("pointer-store: main is set; staged with pointer store main (jdbc)");
+    }
+  }
+
+  /**
+   * Process A's probe passes and process B's fails, on one bucket: whichever publishes first
+   * records its pointer store, and the other can never publish the destination through another.
+   */
+  @Test
+  void processesWhoseProbesDisagreeNeverPublishOneDestinationThroughDifferentPointerStores()
+      throws Exception {
+    try (AutoCloseable bucket = FakeObjectStoreFactory.sharedBucket();
+        FencelineConfig a = ConfigFiles.load(directory, yaml("pass", ""));
+        FencelineConfig b = ConfigFiles.load(directory, yaml("fail", ""));
+        FencelineConfig bNamingMain =
+            ConfigFiles.load(directory, yaml("fail", ", pointer-store: main"))) {
+      assertThat(a.destination("reports").strategy())
+          .isEqualTo(Strategy.STAGED_WITH_OWN_POINTER_STORE);
+
+      ConfigFileException silent =
+          catchThrowableOfType(ConfigFileException.class, () -> b.destination("reports"));
+      assertThat(silent).as("refused").isNotNull();
+      assertThat(silent.keyPath()).isEqualTo("destinations.reports.store");
+      ConfigFileException named =
+          catchThrowableOfType(ConfigFileException.class, () -> bNamingMain.destination("reports"));
+      assertThat(named).as("refused").isNotNull();
+      assertThat(named.keyPath()).isEqualTo("destinations.reports.pointer-store");
+      assertThat(named)
+          .hasMessageContaining(
+              ": destination reports would publish through pointer store main (jdbc), but another"
+                  + " one is recorded for it: Cannot publish destination \"reports\" through"
+                  + " pointer store jdbc-")
+          .hasMessageContaining("the bucket records pointer store memory-");
+    }
+  }
+
+  @Test
+  void aRecordedJdbcPointerStoreRefusesTheBucketsOwnLater() throws Exception {
+    try (AutoCloseable bucket = FakeObjectStoreFactory.sharedBucket();
+        FencelineConfig first = ConfigFiles.load(directory, yaml("fail", ", pointer-store: main"));
+        FencelineConfig implicit = ConfigFiles.load(directory, yaml("pass", ""));
+        FencelineConfig explicit =
+            ConfigFiles.load(directory, yaml("pass", ", pointer-store: bucket"));
+        FencelineConfig same = ConfigFiles.load(directory, yaml("pass", ", pointer-store: main"))) {
+      first.destination("reports");
+
+      ConfigFileException own =
+          catchThrowableOfType(ConfigFileException.class, () -> implicit.destination("reports"));
+      assertThat(own).as("refused").isNotNull();
+      assertThat(own.keyPath()).isEqualTo("destinations.reports.store");
+      assertThat(own).hasMessageContaining("the bucket records pointer store jdbc-");
+      ConfigFileException named =
+          catchThrowableOfType(ConfigFileException.class, () -> explicit.destination("reports"));
+      assertThat(named).as("refused").isNotNull();
+      assertThat(named.keyPath()).isEqualTo("destinations.reports.pointer-store");
+      assertThat(named).hasMessageContaining("the bucket records pointer store jdbc-");
+      assertThat(same.destination("reports").strategy())
+          .isEqualTo(Strategy.STAGED_WITH_POINTER_STORE);
     }
   }
 

@@ -40,7 +40,13 @@ import java.util.function.Supplier;
  * <p>Lost answers: a client that re-sends a replacement whose answer was lost is refused if the
  * first one landed. Each replacement carries a nonce (in the document's recent writes, and in the
  * entry a swap applies), so the step reads again and answers as the lost answer would have; a read
- * that fails while deciding this leaves the outcome unknown.
+ * that fails while deciding this leaves the outcome unknown. The recent writes keep only the last
+ * {@value ControlDocument#RECENT_WRITES} nonces, so a replacement without an entry (a registration)
+ * is decided by {@link #landed}: it did not land if the newest write of the version it replaced is
+ * still among the recent writes (a replacement that landed would have come right after it). If that
+ * write has left them too, the step cannot tell, and where the answer would be a refusal (stale,
+ * another issuer) it fails with an unknown outcome instead; where it would be a registration, that
+ * is the truth either way.
  *
  * <p>{@link FencingStep}s: {@code BEFORE_LOCK} before the first read, {@code AFTER_EPOCH_CHECK}
  * after each decision, {@code AFTER_APPLY} right before a swap's replacement, {@code AFTER_COMMIT}
@@ -156,7 +162,9 @@ public final class CasPointerSteps<R extends CasPointerSteps.Read> {
     while (true) {
       R read = deciding(attempt, () -> store.read(resource, action));
       ControlDocument control = read.control();
-      if (attempt != null && control.writes().contains(attempt.nonce())) {
+      Landed landed =
+          attempt == null ? Landed.NO : landed(attempt.nonce(), refused.control(), control);
+      if (landed == Landed.YES) {
         return attempt.outcome();
       }
       if (refused != null) {
@@ -164,6 +172,9 @@ public final class CasPointerSteps<R extends CasPointerSteps.Read> {
       }
       if (refuses(control, token) && !store.fresh(read, action)) {
         continue; // a refusal is an answer without a write: only from fresh reads
+      }
+      if (landed == Landed.UNKNOWN && refuses(control, token)) {
+        throw lostAmongWrites(action, control);
       }
       checkIssuer(control, token, action);
       if (token.epoch().isOlderThan(control.epoch())) {
@@ -204,26 +215,36 @@ public final class CasPointerSteps<R extends CasPointerSteps.Read> {
       R read = deciding(attempt, () -> store.read(resource, action));
       ControlDocument control = read.control();
       Optional<Entry> recorded = null;
+      Landed landed = Landed.NO;
       if (attempt != null) {
         // Did the refused replacement land after all (its first answer lost, the re-sent one
         // refused)? Then it committed before anything that followed it.
         String tried = attempt.nonce();
-        boolean landed = control.writes().contains(tried);
-        if (!landed && attempt.applies()) {
+        landed = landed(tried, refused.control(), control);
+        if (landed != Landed.YES && attempt.applies()) {
+          // A swap's entry carries its nonce, in the document or the operation's record.
           recorded = deciding(attempt, () -> recorded(resource, control, operation, action));
-          landed = recorded.map(entry -> entry.attempt().equals(tried)).orElse(false);
+          landed =
+              recorded.map(entry -> entry.attempt().equals(tried)).orElse(false)
+                  ? Landed.YES
+                  : Landed.NO;
         }
-        if (landed) {
+        if (landed == Landed.YES) {
           steps.reached(FencingStep.AFTER_COMMIT, token, operation);
           return attempt.outcome();
         }
-        attempt = null;
+        if (landed == Landed.NO) {
+          attempt = null;
+        }
       }
       if (refused != null) {
         store.requireProgress(refused, read, action);
       }
       if (refuses(control, token) && !store.fresh(read, action)) {
         continue; // a refusal is an answer without a write: only from fresh reads
+      }
+      if (landed == Landed.UNKNOWN && refuses(control, token)) {
+        throw lostAmongWrites(action, control);
       }
       checkIssuer(control, token, action);
       if (token.epoch().isOlderThan(control.epoch())) {
@@ -382,6 +403,55 @@ public final class CasPointerSteps<R extends CasPointerSteps.Read> {
             + " (an attempt of this step whose answer was lost may have been applied: look the"
             + " operation up or retry it)",
         failure,
+        true);
+  }
+
+  /** Whether a refused replacement landed, as far as the recent writes tell. */
+  public enum Landed {
+    /** Its nonce is among the recent writes. */
+    YES,
+    /** It did not: the writes since the version it replaced are all still recent. */
+    NO,
+    /** Its nonce is not among the recent writes, and it may have left them. */
+    UNKNOWN
+  }
+
+  /**
+   * Whether the replacement that wrote {@code nonce} over version {@code before} landed, decided
+   * from {@code now}, a later read, alone. A replacement is conditional on the version it replaces,
+   * so if it landed it was the next write after {@code before}'s newest one: while that write is
+   * among {@code now}'s recent writes, so would the replacement's be. A document that had no writes
+   * (none existed) is followed by every write it ever had, all visible while fewer than {@value
+   * ControlDocument#RECENT_WRITES}. Documents are never deleted (that would reset the fence), so
+   * their writes form one line.
+   */
+  public static Landed landed(String nonce, ControlDocument before, ControlDocument now) {
+    requireNonNull(nonce, "nonce is null");
+    if (now.writes().contains(nonce)) {
+      return Landed.YES;
+    }
+    boolean allSinceVisible =
+        before.writes().isEmpty()
+            ? now.writes().size() < ControlDocument.RECENT_WRITES
+            : now.writes().contains(before.writes().get(0));
+    return allSinceVisible ? Landed.NO : Landed.UNKNOWN;
+  }
+
+  /**
+   * An attempt whose answer was lost may have landed, and so many writes followed that its nonce
+   * has left the recent writes: refusing now could report "nothing changed" for a change that
+   * landed.
+   */
+  private static StoreException lostAmongWrites(String action, ControlDocument now) {
+    return new StoreException(
+        "Cannot "
+            + action
+            + ": an attempt whose answer was lost may have been applied, and "
+            + ControlDocument.RECENT_WRITES
+            + " or more writes followed it before it could be decided (registered epoch now "
+            + now.epoch()
+            + "; read the current epoch, or look the operation up, before acting on it)",
+        null,
         true);
   }
 

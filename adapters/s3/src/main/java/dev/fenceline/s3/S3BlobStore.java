@@ -5,7 +5,9 @@ import static java.util.Objects.requireNonNull;
 import dev.fenceline.spi.BlobInfo;
 import dev.fenceline.spi.BlobKey;
 import dev.fenceline.spi.BlobStore;
+import dev.fenceline.spi.PointerStore;
 import dev.fenceline.spi.StoreException;
+import dev.fenceline.spi.SupportsPointerStoreRecord;
 import java.io.ByteArrayInputStream;
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -71,9 +73,16 @@ import software.amazon.awssdk.services.s3.model.UploadPartRequest;
  * <p><b>stat</b> cannot tell a missing bucket from a missing key ({@code HeadObject} answers 404
  * without a body for both); {@code open}, {@code put} and {@code list} name a missing bucket.
  *
+ * <p><b>One pointer store per destination</b> ({@link SupportsPointerStoreRecord}): {@link
+ * #recordPointerStore} records under the prefix which pointer store publishes each destination name
+ * staged here, and refuses another one (see {@link PointerStoreRecords} for the object and what it
+ * relies on). The prefix's own {@link S3PointerStore} records itself when {@link
+ * S3Store#pointerStore} opens it; a destination staged here with another pointer store (a JDBC one)
+ * records it with this method before its first publish, in every process.
+ *
  * <p>Thread-safe. It uses the {@link S3Store}'s client and is closed with the store.
  */
-public final class S3BlobStore implements BlobStore {
+public final class S3BlobStore implements BlobStore, SupportsPointerStoreRecord {
 
   private static final System.Logger LOG = System.getLogger(S3BlobStore.class.getName());
 
@@ -84,6 +93,7 @@ public final class S3BlobStore implements BlobStore {
   private final long multipartThreshold;
   private final int partSize;
   private final int initialBuffer;
+  private final PointerStoreRecords records;
 
   S3BlobStore(S3Location location, long multipartThreshold, int partSize) {
     this.location = requireNonNull(location, "location is null");
@@ -99,6 +109,19 @@ public final class S3BlobStore implements BlobStore {
     this.multipartThreshold = multipartThreshold;
     this.partSize = partSize;
     this.initialBuffer = (int) Math.min(INITIAL_BUFFER, multipartThreshold);
+    this.records = new PointerStoreRecords(location);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Costs one {@code GET} of the record, plus a create-only {@code PUT} and a second {@code GET}
+   * when it does not exist yet; once per name and process after that.
+   */
+  @Override
+  public void recordPointerStore(PointerStore pointers) {
+    requireNonNull(pointers, "pointers is null");
+    records.record(pointers.name(), pointers.storeId());
   }
 
   /** {@code s3://bucket/prefix at endpoint}, as shown in messages. */

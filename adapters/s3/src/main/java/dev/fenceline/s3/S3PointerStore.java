@@ -67,8 +67,10 @@ import tools.jackson.databind.json.JsonMapper;
  * <p>SDK retries and conditions: a conditional PUT that landed but whose answer was lost is retried
  * by the SDK with the same condition and comes back as 412. Each PUT carries a nonce stored in the
  * control object (and in the entry it applies), so a 412 is decided by reading again: if the nonce
- * is there, the PUT landed and the step answers as if the first answer had arrived. A write whose
- * outcome cannot be decided fails with {@link StoreException#outcomeUnknown()}.
+ * is there, the PUT landed and the step answers as if the first answer had arrived; if not, another
+ * writer committed first (perhaps while the first attempt never left the client) and the step
+ * decides again ({@link CasPointerSteps#landed}). A write whose outcome cannot be decided fails
+ * with {@link StoreException#outcomeUnknown()}.
  *
  * <p>{@link FencingStep}s: {@code BEFORE_LOCK} before the first read, {@code AFTER_EPOCH_CHECK}
  * after each decision, {@code AFTER_APPLY} right before the conditional PUT of the control object,
@@ -285,15 +287,19 @@ public final class S3PointerStore implements PointerStore, SupportsEpochReset {
     FencingToken.validateHolder(reason);
     String action = "reset the registered epoch of " + resource + " to " + epoch;
     Attempt<Epoch> attempt = null;
-    boolean mayHaveLanded = false;
+    ControlRead refused = null;
     Epoch previous;
     while (true) {
       ControlRead read = readControl(resource);
-      if (attempt != null && read.control().writes().contains(attempt.nonce())) {
+      CasPointerSteps.Landed landed =
+          attempt == null
+              ? CasPointerSteps.Landed.NO
+              : CasPointerSteps.landed(attempt.nonce(), refused.control(), read.control());
+      if (landed == CasPointerSteps.Landed.YES) {
         previous = attempt.outcome();
         break;
       }
-      if (mayHaveLanded) {
+      if (landed == CasPointerSteps.Landed.UNKNOWN) {
         // The nonce may have left the recent writes: applying the reset again could move the
         // epoch back below epochs registered after it landed.
         throw new StoreException(
@@ -311,8 +317,12 @@ public final class S3PointerStore implements PointerStore, SupportsEpochReset {
         previous = read.control().epoch();
         break;
       }
-      attempt = new Attempt<>(nonce, read.control().epoch(), false);
-      mayHaveLanded = put == Put.REFUSED_AFTER_RETRY;
+      // Refused on its only attempt, nothing of it landed; after a retry, the next read decides.
+      attempt =
+          put == Put.REFUSED_AFTER_RETRY
+              ? new Attempt<>(nonce, read.control().epoch(), false)
+              : null;
+      refused = read;
     }
     System.getLogger(S3PointerStore.class.getName())
         .log(

@@ -139,8 +139,13 @@ public final class S3Store implements AutoCloseable {
    *
    * @param name 1 to 64 characters from {@code [a-z0-9._-]}
    * @throws IllegalArgumentException if the name breaks the rule
+   *     <p>It also records itself as the pointer store of destination {@code name} under the prefix
+   *     ({@link S3BlobStore#recordPointerStore}), and refuses to open where another pointer store
+   *     (a JDBC one) is recorded for that name: processes that publish one destination through
+   *     different pointer stores would not fence each other.
    * @throws ConfigurationException if the endpoint failed the probe (the message names the
-   *     endpoint, the failed check and the fix: S3 as a blob store with a JDBC pointer store)
+   *     endpoint, the failed check and the fix: S3 as a blob store with a JDBC pointer store), or
+   *     another pointer store is recorded for {@code name}
    * @throws dev.fenceline.spi.StoreException if the endpoint cannot be reached
    */
   public S3PointerStore pointerStore(String name) {
@@ -167,7 +172,10 @@ public final class S3Store implements AutoCloseable {
       }
       id = pointerStoreId;
     }
-    return new S3PointerStore(location, name, id, steps, Clock.systemUTC(), tokenKeys);
+    S3PointerStore pointers =
+        new S3PointerStore(location, name, id, steps, Clock.systemUTC(), tokenKeys);
+    blobStore.recordPointerStore(pointers);
+    return pointers;
   }
 
   S3Location s3Location() {

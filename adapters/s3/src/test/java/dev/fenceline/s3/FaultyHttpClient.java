@@ -17,8 +17,9 @@ import software.amazon.awssdk.http.SdkHttpRequest;
 
 /**
  * An HTTP client for the SDK that passes requests to a real one, records every exchange that
- * reached the server, and can lose answers or "crash" on cue: the network faults a pointer store
- * must survive, with the real server behind them. Thread-safe; each fault fires once.
+ * reached the server, and can lose answers, fail a request before it is sent, or "crash" on cue:
+ * the network faults a pointer store must survive, with the real server behind them. Thread-safe;
+ * each fault fires once.
  */
 final class FaultyHttpClient implements SdkHttpClient {
 
@@ -61,6 +62,17 @@ final class FaultyHttpClient implements SdkHttpClient {
    */
   void loseAnswerOnce(Predicate<SdkHttpRequest> which, Runnable then) {
     fault = new Fault(which, then, true, 0, false);
+  }
+
+  /**
+   * The next request that matches {@code which} is never sent (a connection reset before the
+   * request left): {@code then} runs and the client throws an {@link IOException}, which the SDK
+   * retries with the same headers. So the SDK's second attempt is the first the server sees, and if
+   * {@code then} committed another writer's change, a conditional request is refused (412) although
+   * nothing of it ever landed.
+   */
+  void failUnsentOnce(Predicate<SdkHttpRequest> which, Runnable then) {
+    fault = new Fault(which, then, false, 0, false, true);
   }
 
   /** After the next request that matches {@code which} was answered, {@code then} runs. */
@@ -116,6 +128,10 @@ final class FaultyHttpClient implements SdkHttpClient {
           return send(real, http);
         }
         if (armed != null && armed.which.test(http) && armed.fired.compareAndSet(false, true)) {
+          if (armed.unsent) {
+            armed.then.run();
+            throw new IOException("simulated fault: the connection failed before the request left");
+          }
           HttpExecuteResponse response = send(real, http);
           if (armed.loseAnswer) {
             drop(response);
@@ -163,10 +179,21 @@ final class FaultyHttpClient implements SdkHttpClient {
       boolean loseAnswer,
       int crashAt,
       boolean sendKth,
+      boolean unsent,
       AtomicBoolean fired,
       AtomicInteger seen) {
     Fault(Predicate<SdkHttpRequest> which, Runnable then, boolean loseAnswer, int k, boolean send) {
-      this(which, then, loseAnswer, k, send, new AtomicBoolean(), new AtomicInteger());
+      this(which, then, loseAnswer, k, send, false);
+    }
+
+    Fault(
+        Predicate<SdkHttpRequest> which,
+        Runnable then,
+        boolean loseAnswer,
+        int k,
+        boolean send,
+        boolean unsent) {
+      this(which, then, loseAnswer, k, send, unsent, new AtomicBoolean(), new AtomicInteger());
     }
   }
 }

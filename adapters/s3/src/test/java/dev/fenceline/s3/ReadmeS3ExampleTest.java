@@ -79,8 +79,9 @@ class ReadmeS3ExampleTest {
         Fenceline fenceline =
             Fenceline.builder().issuer(jdbcStore.leaseIssuer()).holder("report-worker-1").build()) {
       // README, verbatim:
-      StagedDestination reports =
-          StagedDestination.builder(s3.blobStore(), jdbcStore.pointerStore("reports")).build();
+      PointerStore pointers = jdbcStore.pointerStore("reports");
+      s3.blobStore().recordPointerStore(pointers); // every process, before its first publish
+      StagedDestination reports = StagedDestination.builder(s3.blobStore(), pointers).build();
 
       ResourceId daily = ResourceId.of("reports/daily");
       try (HeldLease lease = fenceline.tryAcquire(daily).orElseThrow()) {

@@ -431,6 +431,91 @@ abstract class S3PointerStoreContractTest extends PointerStoreContract {
     assertThat(newOwner.register(token(resource, 9, "stale"))).isInstanceOf(RejectedStale.class);
   }
 
+  // A first attempt that never left, another writer's commit, and the SDK's re-send refused (412):
+  // a 412 after a retry may mean "our first attempt landed" or "another writer came first", and
+  // only a read decides which.
+
+  @Test
+  void aSwapWhoseFirstAttemptWasNeverSentAndWhoseResendIsRefusedIsDecidedAgain() {
+    FaultyHttpClient faulty = faultyClient();
+    PointerStore pointers = storeOver(faulty).pointerStore("tck");
+    PointerStore other = s3.store().pointerStore("tck");
+    ResourceId resource = freshResource("unsent-swap");
+    receipt(pointers.write(token(resource, 1, "a"), OperationId.of("v1"), to("1")));
+    faulty.failUnsentOnce(
+        FaultyHttpClient::controlPut,
+        () -> receipt(other.write(token(resource, 1, "b"), OperationId.of("b"), to("b"))));
+    faulty.clear();
+
+    WriteOutcome outcome = pointers.write(token(resource, 1, "a"), OperationId.of("a"), to("a"));
+
+    assertThat(outcome).isInstanceOf(Applied.class);
+    assertThat(other.lookup(resource, OperationId.of("a"))).contains(receipt(outcome));
+    assertThat(operations(other.history(resource, 10))).containsExactly("a", "b", "v1");
+    assertThat(faulty.exchanges())
+        .filteredOn(exchange -> exchange.kind().startsWith("PUT control"))
+        .extracting(FaultyHttpClient.Exchange::status)
+        .as("the SDK's re-send was the first the server saw, refused; then the swap decided again")
+        .containsExactly(412, 200);
+  }
+
+  @Test
+  void aStaleSwapWhoseFirstAttemptWasNeverSentAndWhoseResendIsRefusedIsRejectedStale() {
+    FaultyHttpClient faulty = faultyClient();
+    PointerStore pointers = storeOver(faulty).pointerStore("tck");
+    PointerStore newOwner = s3.store().pointerStore("tck");
+    ResourceId resource = freshResource("unsent-stale-swap");
+    receipt(pointers.write(token(resource, 2, "a"), OperationId.of("v1"), to("1")));
+    faulty.failUnsentOnce(
+        FaultyHttpClient::controlPut,
+        () -> receipt(newOwner.write(token(resource, 3, "b"), OperationId.of("b"), to("b"))));
+
+    WriteOutcome outcome = pointers.write(token(resource, 2, "a"), OperationId.of("a"), to("a"));
+
+    assertThat(outcome).isEqualTo(new RejectedStale(resource, Epoch.of(2), Epoch.of(3)));
+    assertThat(newOwner.lookup(resource, OperationId.of("a"))).isEmpty();
+    assertThat(operations(newOwner.history(resource, 10))).containsExactly("b", "v1");
+  }
+
+  @Test
+  void aRegistrationWhoseFirstAttemptWasNeverSentAndWhoseResendIsRefusedIsDecidedAgain() {
+    FaultyHttpClient faulty = faultyClient();
+    PointerStore pointers = storeOver(faulty).pointerStore("tck");
+    PointerStore newOwner = s3.store().pointerStore("tck");
+    ResourceId resource = freshResource("unsent-register");
+    pointers.register(token(resource, 2, "a"));
+    faulty.failUnsentOnce(
+        FaultyHttpClient::controlPut,
+        () ->
+            assertThat(newOwner.register(token(resource, 4, "b"))).isInstanceOf(Registered.class));
+
+    assertThat(pointers.register(token(resource, 3, "a")))
+        .isEqualTo(new RejectedStale(resource, Epoch.of(3), Epoch.of(4)));
+    assertThat(newOwner.currentEpoch(resource)).isEqualTo(Epoch.of(4));
+  }
+
+  @Test
+  void aResetWhoseFirstAttemptWasNeverSentAndWhoseResendIsRefusedIsDecidedAgain() {
+    FaultyHttpClient faulty = faultyClient();
+    PointerStore pointers = storeOver(faulty).pointerStore("tck");
+    PointerStore newOwner = s3.store().pointerStore("tck");
+    ResourceId resource = freshResource("unsent-reset");
+    pointers.register(token(resource, 5, "a"));
+    faulty.failUnsentOnce(
+        FaultyHttpClient::controlPut,
+        () ->
+            assertThat(newOwner.register(token(resource, 6, "b"))).isInstanceOf(Registered.class));
+
+    Epoch previous =
+        ((SupportsEpochReset) pointers)
+            .resetRegisteredEpoch(resource, Epoch.of(1), "test: unsent first attempt");
+
+    assertThat(previous)
+        .as("the reset replaced epoch 6, registered before it")
+        .isEqualTo(Epoch.of(6));
+    assertThat(newOwner.currentEpoch(resource)).isEqualTo(Epoch.of(1));
+  }
+
   // ---------------------------------------------------------------------------------------------
   // Linearizable lookups
 
