@@ -173,6 +173,7 @@ public final class Fenceline implements AutoCloseable {
       held.stopRenewalWith(() -> cancelRenewal(task));
     }
     held.watchDeadlineOn(deadlineWatch);
+    held.followIssuer(renewEvery.isZero() ? () -> {} : () -> renewSoon(held));
     held.onLost(
         loss -> {
           metrics.recordLostLease();
@@ -181,6 +182,15 @@ public final class Fenceline implements AutoCloseable {
           }
         });
     return Optional.of(held);
+  }
+
+  /** One extra background renewal, when the issuer says it would help (contact came back). */
+  private void renewSoon(HeldLease held) {
+    try {
+      renewals.execute(held::renewQuietly);
+    } catch (RejectedExecutionException e) {
+      // Closed: renewal stops with it (documented on close()).
+    }
   }
 
   private void cancelRenewal(ScheduledFuture<?> task) {
