@@ -45,9 +45,14 @@ import java.util.function.Consumer;
  * <p>Use the belief and the listeners to stop heavy work early (an efficiency measure, R10). Never
  * use them to decide whether a write is safe: a process can stall right after checking, and a
  * stalled process does not run its listeners. Writes carry {@link #token()} and the destination
- * decides.
+ * decides. {@link Fenceline#publish} and {@link Fenceline#register} do refuse a lease that was
+ * closed or that this worker already knows to be lost, before anything is sent: such a write is at
+ * best redundant, and for destinations that fence only at the intent (or not at all) the local
+ * check is the last one. A process that stalls after that check is still stopped by the
+ * destination's epoch check.
  *
- * <p>Thread-safe. Closing it stops renewal and releases the lease at the issuer.
+ * <p>Thread-safe. Closing it stops renewal and releases the lease at the issuer; a closed lease
+ * cannot publish.
  */
 public final class HeldLease implements AutoCloseable {
 
@@ -355,9 +360,10 @@ public final class HeldLease implements AutoCloseable {
   /**
    * Runs {@code listener} once when the lease is lost: on a background thread of the {@link
    * Fenceline} (renewal or deadline watch, which also acts on the issuer's signals), or on the
-   * thread calling {@link #renewNow()} if that call notices the loss; never while a lock of this
-   * lease is held. If the lease is already lost, the listener runs at once on the calling thread. A
-   * lease released by {@link #close()} is not lost: listeners registered before never run.
+   * thread calling {@link #renewNow()}, {@link Fenceline#publish} or {@link Fenceline#register} if
+   * that call notices the loss; never while a lock of this lease is held. If the lease is already
+   * lost, the listener runs at once on the calling thread. A lease released by {@link #close()} is
+   * not lost: listeners registered before never run.
    *
    * <p>A listener that throws is logged and does not stop the others. Keep listeners short (cancel
    * the work, signal a thread): they delay the detection of other losses.
@@ -619,6 +625,35 @@ public final class HeldLease implements AutoCloseable {
     }
   }
 
+  /**
+   * Why this lease must not be used for a write, or empty if it may: it was closed, or it is lost
+   * (a local deadline that passed is noticed now, running the listeners on this thread).
+   */
+  Optional<String> whyItCannotWrite() {
+    loseIfDeadlinePassed();
+    synchronized (lock) {
+      if (closed && state == State.LOST) {
+        return Optional.of("the lease was closed by this worker after it was lost: " + lossText());
+      }
+      if (closed) {
+        return Optional.of("the lease was closed by this worker");
+      }
+      if (state == State.LOST) {
+        return Optional.of("the lease was lost: " + lossText());
+      }
+      return Optional.empty();
+    }
+  }
+
+  /** Must hold {@link #lock}: the loss in words, e.g. {@code SUPERSEDED by epoch 4 (...)}. */
+  private String lossText() {
+    return loss.reason()
+        + loss.newerEpoch().map(newer -> " by epoch " + newer).orElse("")
+        + " ("
+        + loss.detail()
+        + ")";
+  }
+
   /** Renewal from the background: failures are logged, never thrown. */
   void renewQuietly() {
     try {
@@ -641,7 +676,7 @@ public final class HeldLease implements AutoCloseable {
    * Stops renewal and releases the lease at the issuer if this worker still holds it. A lease lost
    * only by its local deadline or by the issuer's signal may still be current at the issuer: it is
    * released on a best-effort basis (a failure is logged; the lease then expires by itself).
-   * Idempotent.
+   * Idempotent. A closed lease cannot publish or register ({@link Fenceline#publish}).
    *
    * @throws StoreException if the issuer could not be reached while the lease was held; the lease
    *     then expires by itself
