@@ -36,7 +36,8 @@ import java.util.concurrent.locks.LockSupport;
  * for one line on standard input: the orchestrator freezes it there with SIGSTOP, which stands for
  * the GC pause or VM freeze of the article. When it continues it publishes <em>without</em>
  * checking its lease again, because the check it made before the stall is exactly the check a real
- * worker would have made. Role {@code publish} (worker B) publishes right away.
+ * worker would have made: it publishes its token, as a worker that stalled right after {@link
+ * Fenceline#publish}'s own local check would. Role {@code publish} (worker B) publishes right away.
  *
  * <p>Every worker has a bounded lifetime: it stops waiting when standard input closes, and a
  * watchdog ends the JVM after {@code --timeout-millis}.
@@ -186,8 +187,11 @@ final class Worker {
           }
         }
 
-        // No second look at the lease: the destination decides, with the token's epoch.
-        WriteOutcome outcome = fenceline.publish(lease, pointers, OPERATION, Pointer.to(report));
+        // No second look at the lease: the destination decides, with the token's epoch. The token
+        // overload, because the stall stands for one that comes after every local check,
+        // publish(HeldLease, ...)'s own included (that one refuses a lease it knows is lost).
+        WriteOutcome outcome =
+            fenceline.publish(lease.token(), pointers, OPERATION, Pointer.to(report));
         say(WorkerLine.OUTCOME, describe(epoch, outcome));
         say(
             WorkerLine.BELIEF,

@@ -9,6 +9,7 @@ import dev.fenceline.spi.FencingToken;
 import dev.fenceline.spi.Guarantee;
 import dev.fenceline.spi.Lease;
 import dev.fenceline.spi.LeaseIssuer;
+import dev.fenceline.spi.LeaseLostException;
 import dev.fenceline.spi.OperationId;
 import dev.fenceline.spi.RegisterOutcome;
 import dev.fenceline.spi.RejectedStale;
@@ -35,9 +36,10 @@ import java.util.concurrent.TimeUnit;
  * }
  * }</pre>
  *
- * <p>Publishing never depends on this worker's belief about its lease: the destination compares the
- * token's epoch atomically with the change. Leases are renewed in the background every {@code
- * renewEvery} until closed. Thread-safe.
+ * <p>Publishing never depends on this worker's belief about its lease for safety: the destination
+ * compares the token's epoch atomically with the change. A lease that was closed or is known to be
+ * lost is refused locally before anything is sent, as a last line for destinations that fence less.
+ * Leases are renewed in the background every {@code renewEvery} until closed. Thread-safe.
  *
  * <p>Two mechanisms, kept apart (R10):
  *
@@ -173,6 +175,7 @@ public final class Fenceline implements AutoCloseable {
       held.stopRenewalWith(() -> cancelRenewal(task));
     }
     held.watchDeadlineOn(deadlineWatch);
+    held.followIssuer(renewEvery.isZero() ? () -> {} : () -> renewSoon(held));
     held.onLost(
         loss -> {
           metrics.recordLostLease();
@@ -181,6 +184,15 @@ public final class Fenceline implements AutoCloseable {
           }
         });
     return Optional.of(held);
+  }
+
+  /** One extra background renewal, when the issuer says it would help (contact came back). */
+  private void renewSoon(HeldLease held) {
+    try {
+      renewals.execute(held::renewQuietly);
+    } catch (RejectedExecutionException e) {
+      // Closed: renewal stops with it (documented on close()).
+    }
   }
 
   private void cancelRenewal(ScheduledFuture<?> task) {
@@ -210,14 +222,17 @@ public final class Fenceline implements AutoCloseable {
 
   /**
    * Registers the lease's epoch at {@code destination}, cutting off every older owner before this
-   * one writes anything.
+   * one writes anything. A lease that was closed or is known to be lost is refused before anything
+   * is sent (see {@link #publish(HeldLease, Destination, OperationId, Object)}).
    *
    * @return {@link dev.fenceline.spi.Registered}, or {@link dev.fenceline.spi.RejectedStale} if a
    *     newer owner registered first
+   * @throws LeaseLostException if the lease was closed or is known to be lost; nothing was sent
    */
   public RegisterOutcome register(HeldLease lease, Destination<?> destination) {
     requireNonNull(lease, "lease is null");
     requireNonNull(destination, "destination is null");
+    refuseUnusable(lease, "register", "at", destination);
     RegisterOutcome outcome = destination.register(lease.token());
     if (outcome instanceof RejectedStale) {
       metrics.recordStaleRejection();
@@ -226,27 +241,63 @@ public final class Fenceline implements AutoCloseable {
   }
 
   /**
-   * Publishes {@code change} for {@code operation} with the lease's token. The destination decides:
-   * this method does not consult the local lease belief, because a process can stall between such a
-   * check and the write.
+   * Publishes {@code change} for {@code operation} with the lease's token.
+   *
+   * <p>First a local check, before any request to the destination: a lease that was closed (the
+   * caller said it is done) or that this worker already knows to be lost (superseded, refused,
+   * ended at the issuer, or its local deadline passed) is refused with {@link LeaseLostException}.
+   * Such a write is at best redundant, and for destinations that fence only at the intent ({@link
+   * Guarantee#FENCED_AT_INTENT}) or not at all, this check is the last line. It is not the
+   * guarantee: a process can stall right after it, so the destination's own epoch check decides
+   * whether the write is accepted, and a stale writer that passed the local check is still rejected
+   * there ({@link RejectedStale}).
    *
    * @throws ConfigurationException if the destination's guarantee is weaker than {@link
    *     Guarantee#FENCED_BY_STAGING} and the builder did not allow it: {@link
    *     Guarantee#FENCED_AT_INTENT} needs {@link Builder#allowFencedAtIntent}, {@link
    *     Guarantee#IDEMPOTENT_ONLY} (a stale writer's new operation is not stopped) {@link
    *     Builder#allowIdempotentOnly}, {@link Guarantee#UNGUARDED} {@link Builder#allowUnguarded}
+   * @throws LeaseLostException if the lease was closed or is known to be lost (the message names
+   *     the resource, the epoch and why); nothing was sent to the destination
    * @throws dev.fenceline.spi.StoreException if the destination failed (see its {@code
    *     outcomeUnknown})
    */
   public <C> WriteOutcome publish(
       HeldLease lease, Destination<C> destination, OperationId operation, C change) {
     requireNonNull(lease, "lease is null");
+    requireNonNull(destination, "destination is null");
+    refuseUnusable(lease, "publish", "to", destination);
     return publish(lease.token(), destination, operation, change);
+  }
+
+  private static void refuseUnusable(
+      HeldLease lease, String action, String preposition, Destination<?> destination) {
+    Optional<String> why = lease.whyItCannotWrite();
+    if (why.isPresent()) {
+      FencingToken token = lease.token();
+      throw new LeaseLostException(
+          token,
+          "Cannot "
+              + action
+              + " "
+              + token.resource()
+              + " at epoch "
+              + token.epoch()
+              + " "
+              + preposition
+              + " "
+              + destination.name()
+              + ": "
+              + why.get()
+              + " (nothing was sent to the destination; acquire the lease again for a new epoch)");
+    }
   }
 
   /**
    * Publishes with an explicit token, for workers that received it from elsewhere (for example a
-   * parent process). Same rules as {@link #publish(HeldLease, Destination, OperationId, Object)}.
+   * parent process). Same rules as {@link #publish(HeldLease, Destination, OperationId, Object)},
+   * except the local check: this process knows nothing about the lease behind the token, so only
+   * the destination's epoch check applies.
    */
   public <C> WriteOutcome publish(
       FencingToken token, Destination<C> destination, OperationId operation, C change) {

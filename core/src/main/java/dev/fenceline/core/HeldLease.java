@@ -7,6 +7,8 @@ import dev.fenceline.spi.FencingToken;
 import dev.fenceline.spi.Lease;
 import dev.fenceline.spi.LeaseIssuer;
 import dev.fenceline.spi.LeaseLostException;
+import dev.fenceline.spi.LeaseSignals;
+import dev.fenceline.spi.LeaseWatch;
 import dev.fenceline.spi.StoreException;
 import java.time.Duration;
 import java.time.Instant;
@@ -32,12 +34,25 @@ import java.util.function.Consumer;
  * a renewal, the lease is lost for good: listeners registered with {@link #onLost} run once and it
  * is never renewed again (re-acquire for a new epoch).
  *
+ * <p>The issuer can shorten the belief between renewals ({@link LeaseIssuer#watch}): when it loses
+ * contact with its store in a way the lease cannot outlast for long (a ZooKeeper connection that is
+ * suspended: the ensemble expires the holder's session after the session timeout), it lowers the
+ * local deadline to what the lease can still count on; when the lease ends with its store session
+ * (ZooKeeper's {@code LOST}, a new session), the belief ends at once and the lease is lost. Only a
+ * successful renewal sent after such a bound lifts it; contact that comes back by itself restores
+ * nothing.
+ *
  * <p>Use the belief and the listeners to stop heavy work early (an efficiency measure, R10). Never
  * use them to decide whether a write is safe: a process can stall right after checking, and a
  * stalled process does not run its listeners. Writes carry {@link #token()} and the destination
- * decides.
+ * decides. {@link Fenceline#publish} and {@link Fenceline#register} do refuse a lease that was
+ * closed or that this worker already knows to be lost, before anything is sent: such a write is at
+ * best redundant, and for destinations that fence only at the intent (or not at all) the local
+ * check is the last one. A process that stalls after that check is still stopped by the
+ * destination's epoch check.
  *
- * <p>Thread-safe. Closing it stops renewal and releases the lease at the issuer.
+ * <p>Thread-safe. Closing it stops renewal and releases the lease at the issuer; a closed lease
+ * cannot publish.
  */
 public final class HeldLease implements AutoCloseable {
 
@@ -56,13 +71,27 @@ public final class HeldLease implements AutoCloseable {
 
   private static final System.Logger LOG = System.getLogger(HeldLease.class.getName());
 
+  // Far below the overflow of nanoTime arithmetic; an issuer's bound of decades is no bound.
+  private static final Duration LONGEST_BOUND = Duration.ofDays(365L * 50);
+
   private final LeaseIssuer issuer;
   private final MonotonicClock clock;
   private final Duration safetyMargin;
   private final Object lock = new Object();
   // Guarded by lock.
   private Lease lease;
+  // From the last successful acquire or renew; the belief ends at the earlier of it and the bound.
   private long localDeadlineNanos;
+  // The issuer's bound (LeaseSignals#endsWithin), until a renewal sent after it succeeds.
+  private boolean bounded;
+  private long boundNanos;
+  private long boundSignalledNanos;
+  private String boundReason;
+  // Set once by LeaseSignals#ended: the belief ended for good.
+  private String endedReason;
+  private LeaseWatch issuerWatch = LeaseWatch.NONE;
+  private Runnable renewSoon = () -> {};
+  private final List<ScheduledFuture<?>> boundChecks = new ArrayList<>();
   private State state = State.HELD;
   private LeaseLoss loss;
   private List<Consumer<? super LeaseLoss>> listeners = new ArrayList<>();
@@ -126,7 +155,7 @@ public final class HeldLease implements AutoCloseable {
         return;
       }
       watch = deadlineWatch;
-      left = Math.max(0, localDeadlineNanos - clock.nanoTime());
+      left = Math.max(0, deadlineNanos() - clock.nanoTime());
     }
     ScheduledFuture<?> task;
     try {
@@ -150,6 +179,149 @@ public final class HeldLease implements AutoCloseable {
   private void onDeadlineWatch() {
     if (!loseIfDeadlinePassed()) {
       armDeadlineWatch(); // renewed since: wait for the new deadline
+    }
+  }
+
+  /** Must hold {@link #lock}: the local deadline, lowered to the issuer's bound if there is one. */
+  private long deadlineNanos() {
+    return bounded && boundNanos - localDeadlineNanos < 0 ? boundNanos : localDeadlineNanos;
+  }
+
+  /** Must hold {@link #lock}: true if the issuer's bound is what ends the belief. */
+  private boolean boundDecides() {
+    return bounded && boundNanos - localDeadlineNanos < 0;
+  }
+
+  /**
+   * Called once by {@link Fenceline}, after {@link #watchDeadlineOn}: asks the issuer for signals
+   * about this lease ({@link LeaseIssuer#watch}); {@code renewSoon} schedules a renewal when the
+   * issuer says one would help (a no-op without background renewal).
+   */
+  void followIssuer(Runnable renewSoon) {
+    requireNonNull(renewSoon, "renewSoon is null");
+    Lease granted;
+    synchronized (lock) {
+      if (state != State.HELD) {
+        return;
+      }
+      this.renewSoon = renewSoon;
+      granted = lease;
+    }
+    LeaseWatch watch;
+    try {
+      watch = issuer.watch(granted, new Signals());
+    } catch (RuntimeException e) {
+      // The SPI says it never throws; the belief then ends by the ttl alone, as without signals.
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "Cannot watch lease "
+              + granted.token()
+              + " at "
+              + issuer
+              + ": "
+              + e
+              + " (its belief ends by the ttl only)",
+          e);
+      return;
+    }
+    if (watch == null) {
+      return;
+    }
+    boolean closeNow;
+    synchronized (lock) {
+      closeNow = state != State.HELD;
+      if (!closeNow) {
+        issuerWatch = watch;
+      }
+    }
+    if (closeNow) {
+      watch.close();
+    }
+  }
+
+  /** The issuer's signals about this lease (see {@link LeaseSignals}). */
+  private final class Signals implements LeaseSignals {
+
+    @Override
+    public void endsWithin(Duration atMost, String reason) {
+      bound(atMost, reason, false);
+    }
+
+    @Override
+    public void ended(String reason) {
+      bound(Duration.ZERO, reason, true);
+    }
+
+    @Override
+    public void renewSoon(String reason) {
+      Runnable action;
+      synchronized (lock) {
+        if (state != State.HELD) {
+          return;
+        }
+        action = renewSoon;
+      }
+      LOG.log(System.Logger.Level.DEBUG, "Renewing lease " + token() + " soon: " + reason);
+      action.run();
+    }
+  }
+
+  /**
+   * Lowers the local deadline to {@code atMost} from now ({@code ended}: to now, for good), and
+   * checks it on the deadline watch when it comes, so listeners run on a Fenceline thread.
+   */
+  private void bound(Duration atMost, String reason, boolean ended) {
+    requireNonNull(atMost, "atMost is null");
+    String why = String.valueOf(reason);
+    ScheduledExecutorService watch;
+    long delay;
+    synchronized (lock) {
+      if (state != State.HELD) {
+        return;
+      }
+      long now = clock.nanoTime();
+      long nanos =
+          atMost.isNegative()
+              ? 0
+              : atMost.compareTo(LONGEST_BOUND) > 0 ? LONGEST_BOUND.toNanos() : atMost.toNanos();
+      long at = now + nanos;
+      if (ended && endedReason == null) {
+        endedReason = why;
+      }
+      if (!bounded || at - boundNanos < 0) {
+        bounded = true;
+        boundNanos = at;
+        boundReason = why;
+      }
+      boundSignalledNanos = now;
+      watch = deadlineWatch;
+      delay = Math.max(0, deadlineNanos() - now);
+    }
+    LOG.log(
+        ended ? System.Logger.Level.WARNING : System.Logger.Level.INFO,
+        "Lease "
+            + token()
+            + (ended ? " ended at the issuer: " : " can be believed for at most " + atMost + ": ")
+            + why);
+    if (watch == null) {
+      return; // not followed by a Fenceline: the next renewNow() or publish notices
+    }
+    ScheduledFuture<?> task;
+    try {
+      task = watch.schedule(this::loseIfDeadlinePassed, delay, TimeUnit.NANOSECONDS);
+    } catch (RejectedExecutionException e) {
+      return; // the Fenceline was closed: loss detection stops with it
+    }
+    boolean cancel;
+    synchronized (lock) {
+      cancel = state != State.HELD;
+      if (!cancel) {
+        boundChecks.removeIf(ScheduledFuture::isDone);
+        boundChecks.add(task);
+      }
+    }
+    if (cancel) {
+      task.cancel(false);
     }
   }
 
@@ -187,10 +359,11 @@ public final class HeldLease implements AutoCloseable {
 
   /**
    * Runs {@code listener} once when the lease is lost: on a background thread of the {@link
-   * Fenceline} (renewal or deadline watch), or on the thread calling {@link #renewNow()} if that
-   * call notices the loss; never while a lock of this lease is held. If the lease is already lost,
-   * the listener runs at once on the calling thread. A lease released by {@link #close()} is not
-   * lost: listeners registered before never run.
+   * Fenceline} (renewal or deadline watch, which also acts on the issuer's signals), or on the
+   * thread calling {@link #renewNow()}, {@link Fenceline#publish} or {@link Fenceline#register} if
+   * that call notices the loss; never while a lock of this lease is held. If the lease is already
+   * lost, the listener runs at once on the calling thread. A lease released by {@link #close()} is
+   * not lost: listeners registered before never run.
    *
    * <p>A listener that throws is logged and does not stop the others. Keep listeners short (cancel
    * the work, signal a thread): they delay the detection of other losses.
@@ -214,8 +387,9 @@ public final class HeldLease implements AutoCloseable {
 
   /**
    * True if the lease is held and its local deadline (ttl minus the safety margin, from when the
-   * last successful acquire or renew request was sent) has not passed on the monotonic clock. An
-   * efficiency hint only (see the class comment).
+   * last successful acquire or renew request was sent, lowered to a bound the issuer signalled
+   * since) has not passed on the monotonic clock. False at once when the issuer signals that the
+   * lease ended. An efficiency hint only (see the class comment).
    */
   public boolean isLocallyValid() {
     return !remaining().isZero();
@@ -227,14 +401,16 @@ public final class HeldLease implements AutoCloseable {
       if (state != State.HELD) {
         return Duration.ZERO;
       }
-      long left = localDeadlineNanos - clock.nanoTime();
+      long left = deadlineNanos() - clock.nanoTime();
       return left > 0 ? Duration.ofNanos(left) : Duration.ZERO;
     }
   }
 
   /**
    * Renews the lease now. Background renewal calls this; tests and callers may too. A lease whose
-   * local deadline has passed is lost, not renewed.
+   * local deadline has passed is lost, not renewed. A renewal that succeeds sets the local deadline
+   * from when it was sent, and lifts a bound the issuer signalled before it was sent (one signalled
+   * while it was under way stays).
    *
    * @return true if renewed; false if the lease was lost (now or before) or is not held
    * @throws StoreException if the issuer could not be reached while the local deadline has not
@@ -279,19 +455,25 @@ public final class HeldLease implements AutoCloseable {
         return false;
       }
       long now = clock.nanoTime();
-      if (localDeadlineNanos - now > 0) {
+      if (deadlineNanos() - now > 0) {
         lease = renewed;
         localDeadlineNanos = deadline(sent, renewed);
         failureSinceLastRenewal = null;
+        // A bound signalled before the renewal was sent is superseded by it; a later one is not
+        // (the renewal proves no contact after it was sent).
+        if (bounded && boundSignalledNanos - sent < 0) {
+          bounded = false;
+          boundReason = null;
+        }
         return true;
       }
       // The answer came after the local deadline: the belief already ended, keep it ended.
       late =
-          loss(
-              LeaseLoss.Reason.ISSUER_UNREACHABLE,
+          lossAtDeadline(
               "the renewal was answered "
-                  + Duration.ofNanos(now - localDeadlineNanos)
-                  + " after the local deadline");
+                  + Duration.ofNanos(now - deadlineNanos())
+                  + " after the local deadline",
+              true);
     }
     lose(late);
     return false;
@@ -333,32 +515,72 @@ public final class HeldLease implements AutoCloseable {
       if (state != State.HELD) {
         return state == State.LOST;
       }
-      long overrun = clock.nanoTime() - localDeadlineNanos;
+      long now = clock.nanoTime();
+      long overrun = now - deadlineNanos();
       if (overrun < 0) {
         return false;
       }
-      String after = "the local deadline passed " + (overrun / 1_000_000) + " ms ago";
-      if (renewalsInFlight > 0) {
-        lost =
-            loss(
-                LeaseLoss.Reason.ISSUER_UNREACHABLE,
-                after + " while a renewal was waiting for the issuer's answer");
-      } else if (failureSinceLastRenewal != null) {
-        lost =
-            loss(
-                LeaseLoss.Reason.ISSUER_UNREACHABLE,
-                after + "; the last renewal failed: " + failureSinceLastRenewal.getMessage());
-      } else {
-        lost = loss(LeaseLoss.Reason.DEADLINE_PASSED, after + " without a renewal");
-      }
+      lost =
+          lossAtDeadline("the local deadline passed " + (overrun / 1_000_000) + " ms ago", false);
     }
     lose(lost);
     return true;
   }
 
+  /**
+   * Must hold {@link #lock}: the loss of a lease whose local deadline passed ({@code after} says
+   * how long ago), or whose renewal was answered after it ({@code answeredLate}).
+   */
+  private LeaseLoss lossAtDeadline(String after, boolean answeredLate) {
+    if (endedReason != null) {
+      return loss(LeaseLoss.Reason.ENDED_AT_ISSUER, endedReason);
+    }
+    if (boundDecides()) {
+      return loss(
+          LeaseLoss.Reason.ISSUER_UNREACHABLE,
+          after + ", a deadline the issuer lowered: " + boundReason);
+    }
+    if (answeredLate) {
+      return loss(LeaseLoss.Reason.ISSUER_UNREACHABLE, after);
+    }
+    if (renewalsInFlight > 0) {
+      return loss(
+          LeaseLoss.Reason.ISSUER_UNREACHABLE,
+          after + " while a renewal was waiting for the issuer's answer");
+    }
+    if (failureSinceLastRenewal != null) {
+      return loss(
+          LeaseLoss.Reason.ISSUER_UNREACHABLE,
+          after + "; the last renewal failed: " + failureSinceLastRenewal.getMessage());
+    }
+    return loss(LeaseLoss.Reason.DEADLINE_PASSED, after + " without a renewal");
+  }
+
+  /**
+   * Must hold {@link #lock}: forgets the issuer's watch and the pending bound checks; the returned
+   * action stops them and runs outside the lock.
+   */
+  private Runnable stopFollowingIssuer() {
+    LeaseWatch watch = issuerWatch;
+    issuerWatch = LeaseWatch.NONE;
+    renewSoon = () -> {};
+    List<ScheduledFuture<?>> checks = List.copyOf(boundChecks);
+    boundChecks.clear();
+    FencingToken watched = lease.token();
+    return () -> {
+      checks.forEach(check -> check.cancel(false));
+      try {
+        watch.close();
+      } catch (RuntimeException e) {
+        LOG.log(System.Logger.Level.DEBUG, "Cannot stop watching lease " + watched, e);
+      }
+    };
+  }
+
   /** Moves to LOST unless no longer held, then notifies outside the lock. */
   private void lose(LeaseLoss lost) {
     List<Consumer<? super LeaseLoss>> toNotify;
+    Runnable unfollow;
     Runnable renewal;
     ScheduledFuture<?> watch;
     synchronized (lock) {
@@ -373,11 +595,13 @@ public final class HeldLease implements AutoCloseable {
       stopRenewal = () -> {};
       watch = deadlineTask;
       deadlineTask = null;
+      unfollow = stopFollowingIssuer();
     }
     renewal.run();
     if (watch != null) {
       watch.cancel(false);
     }
+    unfollow.run();
     LOG.log(System.Logger.Level.WARNING, lost.describe());
     for (Consumer<? super LeaseLoss> listener : toNotify) {
       notify(listener, lost);
@@ -401,6 +625,35 @@ public final class HeldLease implements AutoCloseable {
     }
   }
 
+  /**
+   * Why this lease must not be used for a write, or empty if it may: it was closed, or it is lost
+   * (a local deadline that passed is noticed now, running the listeners on this thread).
+   */
+  Optional<String> whyItCannotWrite() {
+    loseIfDeadlinePassed();
+    synchronized (lock) {
+      if (closed && state == State.LOST) {
+        return Optional.of("the lease was closed by this worker after it was lost: " + lossText());
+      }
+      if (closed) {
+        return Optional.of("the lease was closed by this worker");
+      }
+      if (state == State.LOST) {
+        return Optional.of("the lease was lost: " + lossText());
+      }
+      return Optional.empty();
+    }
+  }
+
+  /** Must hold {@link #lock}: the loss in words, e.g. {@code SUPERSEDED by epoch 4 (...)}. */
+  private String lossText() {
+    return loss.reason()
+        + loss.newerEpoch().map(newer -> " by epoch " + newer).orElse("")
+        + " ("
+        + loss.detail()
+        + ")";
+  }
+
   /** Renewal from the background: failures are logged, never thrown. */
   void renewQuietly() {
     try {
@@ -421,8 +674,9 @@ public final class HeldLease implements AutoCloseable {
 
   /**
    * Stops renewal and releases the lease at the issuer if this worker still holds it. A lease lost
-   * only by its local deadline may still be current at the issuer: it is released on a best-effort
-   * basis (a failure is logged; the lease then expires by itself). Idempotent.
+   * only by its local deadline or by the issuer's signal may still be current at the issuer: it is
+   * released on a best-effort basis (a failure is logged; the lease then expires by itself).
+   * Idempotent. A closed lease cannot publish or register ({@link Fenceline#publish}).
    *
    * @throws StoreException if the issuer could not be reached while the lease was held; the lease
    *     then expires by itself
@@ -432,6 +686,7 @@ public final class HeldLease implements AutoCloseable {
     Lease toRelease;
     boolean bestEffort;
     Runnable renewal;
+    Runnable unfollow;
     ScheduledFuture<?> watch;
     synchronized (lock) {
       if (closed) {
@@ -442,11 +697,13 @@ public final class HeldLease implements AutoCloseable {
       stopRenewal = () -> {};
       watch = deadlineTask;
       deadlineTask = null;
+      unfollow = stopFollowingIssuer();
       listeners = List.of();
       bestEffort =
           state == State.LOST
               && (loss.reason() == LeaseLoss.Reason.DEADLINE_PASSED
-                  || loss.reason() == LeaseLoss.Reason.ISSUER_UNREACHABLE);
+                  || loss.reason() == LeaseLoss.Reason.ISSUER_UNREACHABLE
+                  || loss.reason() == LeaseLoss.Reason.ENDED_AT_ISSUER);
       toRelease = state == State.HELD || bestEffort ? lease : null;
       if (state == State.HELD) {
         state = State.RELEASED;
@@ -456,6 +713,7 @@ public final class HeldLease implements AutoCloseable {
     if (watch != null) {
       watch.cancel(false);
     }
+    unfollow.run();
     if (toRelease == null) {
       return;
     }

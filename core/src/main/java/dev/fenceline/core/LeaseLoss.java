@@ -51,9 +51,17 @@ public record LeaseLoss(
     DEADLINE_PASSED,
     /**
      * The local deadline passed while renewals failed (the issuer could not be reached) or were
-     * still waiting for an answer.
+     * still waiting for an answer, or passed at a bound the issuer set because it lost contact with
+     * its store (for ZooKeeper: the connection was suspended, and the ensemble expires the holder's
+     * session once the session timeout has passed since the last contact).
      */
-    ISSUER_UNREACHABLE
+    ISSUER_UNREACHABLE,
+    /**
+     * The issuer signalled that the lease ended before its ttl, for example with the ZooKeeper
+     * session that held it (Curator reported the session lost, or the client has a new session). No
+     * newer epoch is known yet.
+     */
+    ENDED_AT_ISSUER
   }
 
   /** Validates the loss. */

@@ -197,11 +197,12 @@ class FencelineTest {
       try (HeldLease newer = b.tryAcquire(resource).orElseThrow()) {
         b.register(newer, reports);
 
-        assertThat(lease.renewNow()).isFalse(); // A learns it was taken over
+        // A does not know yet: its writes reach the destination, which rejects them.
         assertThat(
                 a.publish(lease, reports, OperationId.of("op"), dev.fenceline.spi.Pointer.to("x")))
             .isInstanceOf(dev.fenceline.spi.RejectedStale.class);
         assertThat(a.register(lease, reports)).isInstanceOf(dev.fenceline.spi.RejectedStale.class);
+        assertThat(lease.renewNow()).isFalse(); // A learns it was taken over
       }
       assertThat(a.metrics().counts())
           .extracting("lostLeases", "takeovers", "staleRejections")

@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fenceline.spi.Applied;
 import dev.fenceline.spi.ConfigurationException;
+import dev.fenceline.spi.FencingToken;
 import dev.fenceline.spi.Lease;
 import dev.fenceline.spi.LeaseIssuer;
+import dev.fenceline.spi.LeaseLostException;
 import dev.fenceline.spi.LeaseStatus;
 import dev.fenceline.spi.OperationId;
 import dev.fenceline.spi.Pointer;
@@ -177,8 +179,12 @@ class HeldLeaseTest {
     }
   }
 
+  /**
+   * A lease known to be lost is refused before the destination sees it; a writer that stalled past
+   * that local check (played here by the token overload) is judged by the destination's epoch.
+   */
   @Test
-  void publishingIgnoresTheLocalBeliefAndLetsTheDestinationDecide() {
+  void aLocallyExpiredLeaseIsRefusedAndTheDestinationDecidesForItsToken() {
     InMemoryPointerStore destination =
         new InMemoryPointerStore(
             new InMemoryPointerStore.Storage(), "reports", StepListener.NONE, issuerClock);
@@ -187,15 +193,25 @@ class HeldLeaseTest {
       nanos.addAndGet(TTL.toNanos() * 2);
       assertThat(lease.isLocallyValid()).isFalse();
 
+      assertThatThrownBy(
+              () ->
+                  fenceline.publish(
+                      lease, destination, OperationId.of("report-0"), Pointer.to("A0")))
+          .isInstanceOf(LeaseLostException.class)
+          .hasMessageContaining("the lease was lost: DEADLINE_PASSED");
+      assertThat(destination.lookup(REPORT, OperationId.of("report-0"))).isEmpty();
+
       // Locally expired, but no newer owner registered: the destination accepts the write.
-      assertThat(fenceline.publish(lease, destination, OperationId.of("report-1"), Pointer.to("A")))
+      FencingToken stalled = lease.token();
+      assertThat(
+              fenceline.publish(stalled, destination, OperationId.of("report-1"), Pointer.to("A")))
           .isInstanceOf(Applied.class);
 
       issuerClock.advance(TTL.plusMillis(1));
       Lease b = issuer.tryAcquire(REPORT, "worker-b", TTL).orElseThrow();
       destination.register(b.token());
       assertThat(
-              fenceline.publish(lease, destination, OperationId.of("report-2"), Pointer.to("A2")))
+              fenceline.publish(stalled, destination, OperationId.of("report-2"), Pointer.to("A2")))
           .isInstanceOf(RejectedStale.class);
     }
   }

@@ -62,4 +62,29 @@ public interface LeaseIssuer {
    * @throws StoreException if the issuer's store cannot be reached
    */
   LeaseStatus status(ResourceId resource);
+
+  /**
+   * Starts telling {@code signals} what this issuer learns about {@code lease} between renewals
+   * that could end it before its ttl: a lost connection to its store that the lease cannot outlast
+   * for long ({@link LeaseSignals#endsWithin}), a lease that ended with the session that held it
+   * ({@link LeaseSignals#ended}), contact that came back ({@link LeaseSignals#renewSoon}). The
+   * holder calls it once, right after acquiring, from the process that acquired; the signals go
+   * until the returned watch is closed (on release or loss).
+   *
+   * <p>The default watches nothing and returns {@link LeaseWatch#NONE}: the holder's belief then
+   * ends only by its ttl, a refused renewal or a renewal that keeps failing. An issuer whose leases
+   * can end before their ttl while the holder hears nothing (a ZooKeeper session that the ensemble
+   * expires) overrides it. Signals are an efficiency measure like the belief they shorten; the
+   * destination's epoch check stays the guarantee (R9, R10).
+   *
+   * <p>Does no I/O and never throws: an issuer that cannot watch returns {@link LeaseWatch#NONE}.
+   *
+   * @param lease a lease this issuer granted to this process
+   * @param signals where to report; its methods are called from any thread, never while a lock of
+   *     the issuer is held
+   * @return the running watch; close it to stop the signals
+   */
+  default LeaseWatch watch(Lease lease, LeaseSignals signals) {
+    return LeaseWatch.NONE;
+  }
 }

@@ -2,7 +2,11 @@ package dev.fenceline.spi;
 
 import static java.util.Objects.requireNonNull;
 
-/** A lease could not be renewed: it expired, was released, or a newer epoch was issued. */
+/**
+ * A lease could not be renewed (it expired, was released, or a newer epoch was issued), or a write
+ * under it was refused before anything was sent because the holder already knew it was closed or
+ * lost (the core module's {@code Fenceline.publish} and {@code register}).
+ */
 public class LeaseLostException extends FencelineException {
 
   private static final long serialVersionUID = 1L;

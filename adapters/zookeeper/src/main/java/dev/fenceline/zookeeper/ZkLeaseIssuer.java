@@ -8,7 +8,9 @@ import dev.fenceline.spi.FencingToken;
 import dev.fenceline.spi.Lease;
 import dev.fenceline.spi.LeaseIssuer;
 import dev.fenceline.spi.LeaseLostException;
+import dev.fenceline.spi.LeaseSignals;
 import dev.fenceline.spi.LeaseStatus;
+import dev.fenceline.spi.LeaseWatch;
 import dev.fenceline.spi.ResourceId;
 import dev.fenceline.spi.StoreException;
 import java.nio.charset.StandardCharsets;
@@ -51,6 +53,12 @@ import tools.jackson.databind.node.ObjectNode;
  * shortens leases by that much (it never lets two leases share an epoch). Renewals must come from
  * the client (session) that acquired the lease.
  *
+ * <p><b>The holder's belief follows the session.</b> Through {@link #watch} the issuer tells the
+ * holder ({@code HeldLease}, {@code EfficiencyLease} of the core module) when the session is in
+ * danger: while the connection is suspended the lease is believed at most until the session timeout
+ * has passed since the last contact, and a lost session ends the belief at once, so a holder that
+ * is cut off stops believing before the ensemble expires its session and another worker acquires.
+ *
  * <p>Costs per step (round trips to the ensemble): acquire 4 (clock write, lease read, holder
  * check, transaction), renew 4, release 4 (read barrier, lease read, holder check, transaction),
  * status 3. Thread-safe.
@@ -63,10 +71,12 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
 
   private final ZkStore store;
   private final ZkPaths paths;
+  private final ZkLeaseWatches watches;
 
   ZkLeaseIssuer(ZkStore store) {
     this.store = requireNonNull(store, "store is null");
     this.paths = store.paths();
+    this.watches = new ZkLeaseWatches(store.client(), store.location());
   }
 
   /**
@@ -85,7 +95,7 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
     String action = "acquire the lease on " + resource;
     Current refused = null;
     while (true) {
-      ZkStore.Now now = store.ensembleNow(action);
+      ZkStore.Now now = ensembleNow(action);
       Current current = current(resource, action, true);
       requireProgress(refused, current, now.barrier(), resource, action);
       if (current.held(now.instant())) {
@@ -127,7 +137,7 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
     String action = "renew the lease " + lease.token();
     Current refused = null;
     while (true) {
-      ZkStore.Now now = store.ensembleNow(action);
+      ZkStore.Now now = ensembleNow(action);
       Current current = current(resource, action, false);
       requireProgress(refused, current, now.barrier(), resource, action);
       String reason = reasonLost(current, lease, now.instant(), store.sessionId(action));
@@ -222,9 +232,40 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
         current.held(now.instant()));
   }
 
+  /**
+   * Follows the Curator client's connection state for {@code lease} (see {@link ZkLeaseWatches}),
+   * also on a client the application passed to {@link ZkStore#builder(
+   * org.apache.curator.framework.CuratorFramework)}: a suspended connection bounds the holder's
+   * belief by the session timeout from the last contact, a lost or new session ends it, and a
+   * reconnection in the same session asks for a renewal (which alone lifts the bound). A lease of
+   * another issuer is not watched.
+   */
+  @Override
+  public LeaseWatch watch(Lease lease, LeaseSignals signals) {
+    requireNonNull(lease, "lease is null");
+    requireNonNull(signals, "signals is null");
+    if (!lease.token().issuer().equals(store.id())) {
+      return LeaseWatch.NONE;
+    }
+    return watches.watch(lease.token(), signals);
+  }
+
+  /** The watches of this issuer's leases (tests drive their connection states). */
+  ZkLeaseWatches watches() {
+    return watches;
+  }
+
   @Override
   public String toString() {
     return "ZkLeaseIssuer[" + store.location() + "]";
+  }
+
+  /** {@link ZkStore#ensembleNow}, recording the answered write as a contact of the session. */
+  private ZkStore.Now ensembleNow(String action) {
+    long sent = System.nanoTime();
+    ZkStore.Now now = store.ensembleNow(action);
+    watches.contact(sent);
+    return now;
   }
 
   // ---------------------------------------------------------------------------------------------
