@@ -78,7 +78,6 @@ public record JdbcStoreConfig(
   static final Duration DEFAULT_LOGIN_TIMEOUT = Duration.ofSeconds(8);
   static final Duration DEFAULT_SOCKET_TIMEOUT = Duration.ofSeconds(12);
 
-
   static final Set<String> KEYS =
       Set.of(
           "type",

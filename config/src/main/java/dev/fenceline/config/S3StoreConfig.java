@@ -23,8 +23,9 @@ import java.util.Set;
  *   <tr><td>{@code region}</td><td>AWS region</td><td>the SDK's default</td></tr>
  *   <tr><td>{@code endpoint}</td><td>an S3-compatible endpoint URL</td><td>AWS</td></tr>
  *   <tr><td>{@code path-style}</td><td>path-style bucket addressing</td><td>{@code false}</td></tr>
- *   <tr><td>{@code connect-timeout}, {@code socket-timeout}, {@code attempt-timeout}</td>
- *       <td>durations</td><td>the adapter's defaults</td></tr>
+ *   <tr><td>{@code connect-timeout}, {@code socket-timeout}, {@code attempt-timeout}, {@code
+ *       call-timeout}</td><td>durations ({@code call-timeout} bounds one request in all, the
+ *       SDK's retries included)</td><td>the adapter's defaults (3 s, 10 s, 10 s, 20 s)</td></tr>
  *   <tr><td>{@code multipart-threshold}, {@code part-size}</td><td>sizes such as {@code 16MiB},
  *       passed to the adapter as written</td><td>the adapter's defaults</td></tr>
  * </table>
@@ -37,6 +38,7 @@ import java.util.Set;
  * @param connectTimeout see the table
  * @param socketTimeout see the table
  * @param attemptTimeout see the table
+ * @param callTimeout see the table
  * @param multipartThreshold see the table
  * @param partSize see the table
  */
@@ -49,6 +51,7 @@ public record S3StoreConfig(
     Optional<Duration> connectTimeout,
     Optional<Duration> socketTimeout,
     Optional<Duration> attemptTimeout,
+    Optional<Duration> callTimeout,
     Optional<String> multipartThreshold,
     Optional<String> partSize) {
 
@@ -63,6 +66,7 @@ public record S3StoreConfig(
           "connect-timeout",
           "socket-timeout",
           "attempt-timeout",
+          "call-timeout",
           "multipart-threshold",
           "part-size");
 
@@ -75,6 +79,7 @@ public record S3StoreConfig(
     requireNonNull(connectTimeout, "connectTimeout is null");
     requireNonNull(socketTimeout, "socketTimeout is null");
     requireNonNull(attemptTimeout, "attemptTimeout is null");
+    requireNonNull(callTimeout, "callTimeout is null");
     requireNonNull(multipartThreshold, "multipartThreshold is null");
     requireNonNull(partSize, "partSize is null");
   }
@@ -90,6 +95,7 @@ public record S3StoreConfig(
     connectTimeout.ifPresent(value -> keys.put("connect-timeout", Durations.format(value)));
     socketTimeout.ifPresent(value -> keys.put("socket-timeout", Durations.format(value)));
     attemptTimeout.ifPresent(value -> keys.put("attempt-timeout", Durations.format(value)));
+    callTimeout.ifPresent(value -> keys.put("call-timeout", Durations.format(value)));
     multipartThreshold.ifPresent(value -> keys.put("multipart-threshold", value));
     partSize.ifPresent(value -> keys.put("part-size", value));
     return keys;
@@ -124,6 +130,7 @@ public record S3StoreConfig(
         section.positiveDuration("connect-timeout"),
         section.positiveDuration("socket-timeout"),
         section.positiveDuration("attempt-timeout"),
+        section.positiveDuration("call-timeout"),
         section.string("multipart-threshold"),
         section.string("part-size"));
   }
