@@ -399,6 +399,16 @@ public final class S3Store implements AutoCloseable {
                 + multipartThreshold
                 + " (raise the threshold or lower the part size)");
       }
+      if (attemptTimeout.compareTo(callTimeout) > 0) {
+        // The SDK would cut every attempt at the call timeout: the larger setting would do nothing.
+        throw new ConfigurationException(
+            "Cannot use attempt timeout "
+                + attemptTimeout
+                + " above the call timeout "
+                + callTimeout
+                + " (the call timeout bounds every attempt too: raise callTimeout / call-timeout"
+                + " with it, and keep it below the lease ttl)");
+      }
       S3ClientBuilder client =
           S3Client.builder()
               .forcePathStyle(pathStyle)

@@ -22,17 +22,18 @@ class S3AdapterFactoryTest {
   }
 
   private static Map<String, String> settings(S3TestServer server, String bucket) {
-    return Map.of(
-        "bucket", bucket,
-        "prefix", "reports",
-        "region", "eu-central-1",
-        "endpoint", server.endpoint().toString(),
-        "path-style", "true",
-        "connect-timeout", "5s",
-        "socket-timeout", "30s",
-        "attempt-timeout", "2m",
-        "multipart-threshold", "32MiB",
-        "part-size", "8MiB");
+    return Map.ofEntries(
+        Map.entry("bucket", bucket),
+        Map.entry("prefix", "reports"),
+        Map.entry("region", "eu-central-1"),
+        Map.entry("endpoint", server.endpoint().toString()),
+        Map.entry("path-style", "true"),
+        Map.entry("connect-timeout", "5s"),
+        Map.entry("socket-timeout", "30s"),
+        Map.entry("attempt-timeout", "2m"),
+        Map.entry("call-timeout", "3m"),
+        Map.entry("multipart-threshold", "32MiB"),
+        Map.entry("part-size", "8MiB"));
   }
 
   /**
@@ -94,6 +95,11 @@ class S3AdapterFactoryTest {
     assertThatThrownBy(
             () -> s3().create("reports", Map.of("bucket", "reports", "part-size", "1MiB")))
         .hasMessageContaining("Cannot use part size 1048576");
+    assertThatThrownBy(
+            () -> s3().create("reports", Map.of("bucket", "reports", "attempt-timeout", "30s")))
+        .isInstanceOf(ConfigurationException.class)
+        .hasMessageContaining("Cannot use attempt timeout PT30S above the call timeout PT20S")
+        .hasMessageContaining("raise callTimeout / call-timeout");
     assertThatThrownBy(
             () -> s3().create("reports", Map.of("bucket", "reports", "endpoint", "ftp://host")))
         .hasMessageContaining("expected an http or https URL");
