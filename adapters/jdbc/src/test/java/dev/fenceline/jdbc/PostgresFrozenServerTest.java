@@ -11,6 +11,7 @@ import dev.fenceline.spi.OperationId;
 import dev.fenceline.spi.ResourceId;
 import dev.fenceline.spi.StepListener;
 import dev.fenceline.spi.StoreException;
+import dev.fenceline.tck.SilentServer;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -206,52 +207,28 @@ class PostgresFrozenServerTest {
       throws Exception {
     // Accepts every connection and never sends a byte: the startup (and TLS) request gets no
     // answer.
-    try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-      List<Socket> accepted = java.util.Collections.synchronizedList(new ArrayList<>());
-      Thread acceptor =
-          new Thread(
-              () -> {
-                try {
-                  while (true) {
-                    accepted.add(silent.accept());
-                  }
-                } catch (IOException closed) {
-                  // the test is over
-                }
-              },
-              "silent-postgres");
-      acceptor.setDaemon(true);
-      acceptor.start();
-      String url = "jdbc:postgresql://127.0.0.1:" + silent.getLocalPort() + "/postgres";
-      try {
-        long start = System.nanoTime();
-        StoreException failure =
-            assertTimeoutPreemptively(
-                WITHIN_DEFAULT_TTL,
-                () ->
-                    catchThrowableOfType(
-                        StoreException.class, () -> JdbcStore.builder().url(url).build()));
-        Duration took = Duration.ofNanos(System.nanoTime() - start);
-        System.out.println(
-            "silent PostgreSQL handshake, default timeouts: failed after " + took + ": " + failure);
+    try (SilentServer silent = SilentServer.start("postgres")) {
+      String url = "jdbc:postgresql://127.0.0.1:" + silent.port() + "/postgres";
+      long start = System.nanoTime();
+      StoreException failure =
+          assertTimeoutPreemptively(
+              WITHIN_DEFAULT_TTL,
+              () ->
+                  catchThrowableOfType(
+                      StoreException.class, () -> JdbcStore.builder().url(url).build()));
+      Duration took = Duration.ofNanos(System.nanoTime() - start);
+      System.out.println(
+          "silent PostgreSQL handshake, default timeouts: failed after " + took + ": " + failure);
 
-        assertThat(failure).isNotNull();
-        assertThat(failure.outcomeUnknown()).isFalse();
-        assertThat(failure)
-            .hasMessageStartingWith("Cannot open jdbc:postgresql://127.0.0.1:")
-            .hasMessageContaining("login timeout " + JdbcStore.DEFAULT_LOGIN_TIMEOUT);
-        assertThat(accepted).isNotEmpty();
-        // A timeout ended it, not a refused connection: the login timeout (8 s), or once in a
-        // while pgjdbc's 5 s sslResponseTimeout for the TLS request that goes first.
-        assertThat(took).isGreaterThan(Duration.ofSeconds(4));
-      } finally {
-        silent.close();
-        synchronized (accepted) {
-          for (Socket socket : accepted) {
-            socket.close();
-          }
-        }
-      }
+      assertThat(failure).isNotNull();
+      assertThat(failure.outcomeUnknown()).isFalse();
+      assertThat(failure)
+          .hasMessageStartingWith("Cannot open jdbc:postgresql://127.0.0.1:")
+          .hasMessageContaining("login timeout " + JdbcStore.DEFAULT_LOGIN_TIMEOUT);
+      assertThat(silent.acceptedConnections()).isPositive();
+      // A timeout ended it, not a refused connection: the login timeout (8 s), or once in a
+      // while pgjdbc's 5 s sslResponseTimeout for the TLS request that goes first.
+      assertThat(took).isGreaterThan(Duration.ofSeconds(4));
     }
   }
 

@@ -6,15 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.fenceline.spi.BlobKey;
 import dev.fenceline.spi.StoreException;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
+import dev.fenceline.tck.SilentServer;
 import java.net.URI;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -40,25 +34,10 @@ class S3TimeoutDefaultsTest {
 
   @Test
   void withTheDefaultsACallToASilentEndpointFailsClearlyWithinTheDefaultTtl() throws Exception {
-    try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-      List<Socket> accepted = Collections.synchronizedList(new ArrayList<>());
-      Thread acceptor =
-          new Thread(
-              () -> {
-                try {
-                  while (true) {
-                    accepted.add(silent.accept());
-                  }
-                } catch (IOException closed) {
-                  // the test is over
-                }
-              },
-              "silent-s3");
-      acceptor.setDaemon(true);
-      acceptor.start();
+    try (SilentServer silent = SilentServer.start("s3")) {
       try (S3Store store =
           S3Store.builder("reports")
-              .endpoint(URI.create("http://127.0.0.1:" + silent.getLocalPort()))
+              .endpoint(URI.create("http://127.0.0.1:" + silent.port()))
               .pathStyle(true)
               .region("us-east-1")
               .credentials(
@@ -77,16 +56,9 @@ class S3TimeoutDefaultsTest {
             "silent S3 endpoint, default timeouts: the call failed after " + took + ": " + failure);
 
         assertThat(failure).isNotNull();
-        assertThat(accepted).isNotEmpty();
+        assertThat(silent.acceptedConnections()).isPositive();
         // A timeout ended it (the socket timeout of the first attempt at least), not a refusal.
         assertThat(took).isGreaterThanOrEqualTo(S3Store.DEFAULT_SOCKET_TIMEOUT.minusMillis(500));
-      } finally {
-        silent.close();
-        synchronized (accepted) {
-          for (Socket socket : accepted) {
-            socket.close();
-          }
-        }
       }
     }
   }
