@@ -106,8 +106,8 @@ import org.sqlite.SQLiteConnection;
  *       Builder#url url} connections (pgjdbc {@code loginTimeout})</td></tr>
  *   <tr><td>{@link Builder#socketTimeout socket timeout}</td><td>12 s</td><td>PostgreSQL {@link
  *       Builder#url url} connections (pgjdbc {@code socketTimeout})</td></tr>
- *   <tr><td>{@link Builder#migrationTimeout migration timeout}</td><td>10 min</td><td>only
- *       the creation or migration of the tables when the store opens, in place of the lock,
+ *   <tr><td>{@link Builder#migrationTimeout migration timeout}</td><td>10 min</td><td>PostgreSQL:
+ *       only the creation or migration of the tables when the store opens, in place of the lock,
  *       statement and socket timeouts (a store open is not a step under a lease)</td></tr>
  * </table>
  *
@@ -302,20 +302,15 @@ public final class JdbcStore implements AutoCloseable {
    * lock_timeout} and {@code statement_timeout} are the migration timeout, and the connection's
    * network timeout (pgjdbc's socket timeout for that connection) is the migration timeout plus
    * {@link #MIGRATION_ANSWER_MARGIN} until the migration's statements are done; the commit runs
-   * under the connection's own network timeout again. SQLite: the wait for another process's write
-   * lock ({@code busy_timeout}) is the migration timeout; the next step's connection gets the lock
-   * timeout again ({@link #configure}).
+   * under the connection's own network timeout again. SQLite: not bounded (the migration runs in
+   * the process); its wait for another process's write lock stays the lock timeout, so an open
+   * never hangs behind a stuck writer.
    */
   private String migrateSchema(Duration migrationTimeout) {
     String action = "create or migrate Fenceline's tables";
     return transaction(
         action,
         false,
-        connection -> {
-          if (dialect == Dialect.SQLITE) {
-            setBusyTimeout(connection, migrationTimeout);
-          }
-        },
         connection -> {
           if (dialect != Dialect.POSTGRESQL) {
             return Finish.of(Schema.migrate(connection, dialect));
@@ -1372,9 +1367,9 @@ public final class JdbcStore implements AutoCloseable {
      * transaction's {@code lock_timeout} and {@code statement_timeout}, and that connection's
      * network timeout ({@link Connection#setNetworkTimeout}, overriding the socket timeout; 10 s
      * longer, so the server's cancellation is answered) until the migration's statements are done;
-     * then the connection's own again. SQLite: the wait for another process's write lock during the
-     * migration. The open's other checks (primary, durability, replication) and every later step
-     * keep the step timeouts.
+     * then the connection's own again. Not used on SQLite (the migration runs in the process; its
+     * wait for another process's write lock stays the lock timeout). The open's other checks
+     * (primary, durability, replication) and every later step keep the step timeouts.
      *
      * @throws ConfigurationException if it is not positive
      */
