@@ -28,6 +28,9 @@ import java.util.Set;
  *   <tr><td>{@code login-timeout}</td><td>PostgreSQL connect and log in (also the pool's wait for
  *       a connection)</td><td>{@code 8s}</td></tr>
  *   <tr><td>{@code socket-timeout}</td><td>wait for PostgreSQL's answers</td><td>{@code 12s}</td></tr>
+ *   <tr><td>{@code migration-timeout}</td><td>creating or migrating the tables when the store
+ *       opens, in place of the lock, statement and socket timeouts (an open is not a step under a
+ *       lease; a migration may build an index over every receipt)</td><td>{@code 10m}</td></tr>
  *   <tr><td>{@code unsafe-allow-epoch-rollback-on-crash}</td><td>accept a database that can lose
  *       commits on a crash (test databases only)</td><td>{@code false}</td></tr>
  *   <tr><td>{@code receipt-retention}</td><td>how long operation records (receipts) are kept, at
@@ -50,6 +53,7 @@ import java.util.Set;
  * @param connectTimeout see the table
  * @param loginTimeout see the table
  * @param socketTimeout see the table
+ * @param migrationTimeout see the table
  * @param unsafeAllowEpochRollbackOnCrash see the table
  * @param receiptRetention see the table; present exactly when {@code pointerVersions} is
  * @param pointerVersions see the table
@@ -65,6 +69,7 @@ public record JdbcStoreConfig(
     Duration connectTimeout,
     Duration loginTimeout,
     Duration socketTimeout,
+    Duration migrationTimeout,
     boolean unsafeAllowEpochRollbackOnCrash,
     Optional<Duration> receiptRetention,
     Optional<Integer> pointerVersions,
@@ -77,6 +82,7 @@ public record JdbcStoreConfig(
   static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
   static final Duration DEFAULT_LOGIN_TIMEOUT = Duration.ofSeconds(8);
   static final Duration DEFAULT_SOCKET_TIMEOUT = Duration.ofSeconds(12);
+  static final Duration DEFAULT_MIGRATION_TIMEOUT = Duration.ofMinutes(10);
 
   static final Set<String> KEYS =
       Set.of(
@@ -90,6 +96,7 @@ public record JdbcStoreConfig(
           "connect-timeout",
           "login-timeout",
           "socket-timeout",
+          "migration-timeout",
           "unsafe-allow-epoch-rollback-on-crash",
           "receipt-retention",
           "pointer-versions",
@@ -109,6 +116,7 @@ public record JdbcStoreConfig(
     requireNonNull(connectTimeout, "connectTimeout is null");
     requireNonNull(loginTimeout, "loginTimeout is null");
     requireNonNull(socketTimeout, "socketTimeout is null");
+    requireNonNull(migrationTimeout, "migrationTimeout is null");
     requireNonNull(receiptRetention, "receiptRetention is null");
     requireNonNull(pointerVersions, "pointerVersions is null");
     requireNonNull(pruneEvery, "pruneEvery is null");
@@ -143,6 +151,7 @@ public record JdbcStoreConfig(
     keys.put("connect-timeout", Durations.format(connectTimeout));
     keys.put("login-timeout", Durations.format(loginTimeout));
     keys.put("socket-timeout", Durations.format(socketTimeout));
+    keys.put("migration-timeout", Durations.format(migrationTimeout));
     keys.put(
         "unsafe-allow-epoch-rollback-on-crash", Boolean.toString(unsafeAllowEpochRollbackOnCrash));
     receiptRetention.ifPresent(value -> keys.put("receipt-retention", Durations.format(value)));
@@ -172,6 +181,8 @@ public record JdbcStoreConfig(
         + loginTimeout
         + ", socketTimeout="
         + socketTimeout
+        + ", migrationTimeout="
+        + migrationTimeout
         + ", unsafeAllowEpochRollbackOnCrash="
         + unsafeAllowEpochRollbackOnCrash
         + ", receiptRetention="
@@ -239,6 +250,7 @@ public record JdbcStoreConfig(
         section.positiveDuration("connect-timeout").orElse(DEFAULT_CONNECT_TIMEOUT),
         section.positiveDuration("login-timeout").orElse(DEFAULT_LOGIN_TIMEOUT),
         section.positiveDuration("socket-timeout").orElse(DEFAULT_SOCKET_TIMEOUT),
+        section.positiveDuration("migration-timeout").orElse(DEFAULT_MIGRATION_TIMEOUT),
         section.bool("unsafe-allow-epoch-rollback-on-crash").orElse(false),
         receiptRetention,
         pointerVersions,

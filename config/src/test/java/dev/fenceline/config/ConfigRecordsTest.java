@@ -62,6 +62,7 @@ class ConfigRecordsTest {
                 Duration.ofSeconds(5),
                 Duration.ofSeconds(8),
                 Duration.ofSeconds(12),
+                Duration.ofMinutes(10),
                 false,
                 Optional.empty(),
                 Optional.empty(),
@@ -86,6 +87,7 @@ class ConfigRecordsTest {
                 connect-timeout: 2s
                 login-timeout: 3s
                 socket-timeout: 1500ms
+                migration-timeout: 30m
                 unsafe-allow-epoch-rollback-on-crash: true
                 receipt-retention: 7d
                 pointer-versions: 16
@@ -104,6 +106,7 @@ class ConfigRecordsTest {
                 Duration.ofSeconds(2),
                 Duration.ofSeconds(3),
                 Duration.ofMillis(1500),
+                Duration.ofMinutes(30),
                 true,
                 Optional.of(Duration.ofDays(7)),
                 Optional.of(16),
@@ -112,11 +115,12 @@ class ConfigRecordsTest {
         .containsEntry("pool-size", "4")
         .containsEntry("statement-timeout", "60s")
         .containsEntry("socket-timeout", "1500ms")
+        .containsEntry("migration-timeout", "1800s")
         .containsEntry("password", "pw")
         .containsEntry("receipt-retention", "604800s")
         .containsEntry("pointer-versions", "16")
         .containsEntry("prune-every", "3600s")
-        .hasSize(13);
+        .hasSize(14);
   }
 
   @Test

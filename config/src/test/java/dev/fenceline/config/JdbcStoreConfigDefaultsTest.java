@@ -17,5 +17,7 @@ class JdbcStoreConfigDefaultsTest {
         .isEqualTo(JdbcStore.DEFAULT_CONNECT_TIMEOUT);
     assertThat(JdbcStoreConfig.DEFAULT_LOGIN_TIMEOUT).isEqualTo(JdbcStore.DEFAULT_LOGIN_TIMEOUT);
     assertThat(JdbcStoreConfig.DEFAULT_SOCKET_TIMEOUT).isEqualTo(JdbcStore.DEFAULT_SOCKET_TIMEOUT);
+    assertThat(JdbcStoreConfig.DEFAULT_MIGRATION_TIMEOUT)
+        .isEqualTo(JdbcStore.DEFAULT_MIGRATION_TIMEOUT);
   }
 }

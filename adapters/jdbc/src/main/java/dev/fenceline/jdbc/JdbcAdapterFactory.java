@@ -33,6 +33,9 @@ import java.util.Set;
  *       JdbcStore.Builder#loginTimeout})</td><td>{@code 8s}</td></tr>
  *   <tr><td>{@code socket-timeout}</td><td>wait for PostgreSQL's answers (see {@link
  *       JdbcStore.Builder#socketTimeout})</td><td>{@code 12s}</td></tr>
+ *   <tr><td>{@code migration-timeout}</td><td>creating or migrating the tables when the store
+ *       opens, in place of the lock, statement and socket timeouts (see {@link
+ *       JdbcStore.Builder#migrationTimeout})</td><td>{@code 600s}</td></tr>
  *   <tr><td>{@code unsafe-allow-epoch-rollback-on-crash}</td><td>accept a database that can lose
  *       commits on a crash (see {@link JdbcStore})</td><td>{@code false}</td></tr>
  *   <tr><td>{@code pool-size}</td><td>PostgreSQL only: the size of the HikariCP connection pool
@@ -64,6 +67,7 @@ public final class JdbcAdapterFactory implements AdapterFactory {
           "connect-timeout",
           "login-timeout",
           "socket-timeout",
+          "migration-timeout",
           "unsafe-allow-epoch-rollback-on-crash",
           "pool-size",
           "receipt-retention",
@@ -95,6 +99,7 @@ public final class JdbcAdapterFactory implements AdapterFactory {
     config.duration("connect-timeout").ifPresent(builder::connectTimeout);
     config.duration("login-timeout").ifPresent(builder::loginTimeout);
     config.duration("socket-timeout").ifPresent(builder::socketTimeout);
+    config.duration("migration-timeout").ifPresent(builder::migrationTimeout);
     config
         .bool("unsafe-allow-epoch-rollback-on-crash")
         .ifPresent(builder::unsafeAllowEpochRollbackOnCrash);

@@ -106,6 +106,9 @@ import org.sqlite.SQLiteConnection;
  *       Builder#url url} connections (pgjdbc {@code loginTimeout})</td></tr>
  *   <tr><td>{@link Builder#socketTimeout socket timeout}</td><td>12 s</td><td>PostgreSQL {@link
  *       Builder#url url} connections (pgjdbc {@code socketTimeout})</td></tr>
+ *   <tr><td>{@link Builder#migrationTimeout migration timeout}</td><td>10 min</td><td>PostgreSQL:
+ *       only the creation or migration of the tables when the store opens, in place of the lock,
+ *       statement and socket timeouts (a store open is not a step under a lease)</td></tr>
  * </table>
  *
  * <p>A server that accepts connections and never answers therefore makes {@code build()} fail
@@ -143,6 +146,15 @@ public final class JdbcStore implements AutoCloseable {
 
   /** The default {@linkplain Builder#socketTimeout socket timeout}. */
   public static final Duration DEFAULT_SOCKET_TIMEOUT = Duration.ofSeconds(12);
+
+  /** The default {@linkplain Builder#migrationTimeout migration timeout}. */
+  public static final Duration DEFAULT_MIGRATION_TIMEOUT = Duration.ofMinutes(10);
+
+  /**
+   * How much longer than the migration timeout the migration's connection waits for an answer, so
+   * the server's cancellation at the statement timeout is answered before the client gives up.
+   */
+  private static final Duration MIGRATION_ANSWER_MARGIN = Duration.ofSeconds(10);
 
   private static final System.Logger LOG = System.getLogger(JdbcStore.class.getName());
   private static final String SQLITE_PREFIX = "jdbc:sqlite:";
@@ -270,7 +282,7 @@ public final class JdbcStore implements AutoCloseable {
     }
     this.replicationWarning = replication;
     this.firstStatementPrefix = firstStatementPrefix(readCommittedByDefault, statementTimeout);
-    this.id = inTransaction("create Fenceline's tables", tx -> Schema.migrate(tx, dialect));
+    this.id = migrateSchema(builder.migrationTimeout);
     this.retention = builder.retention;
     this.pruning =
         new Pruning(
@@ -281,6 +293,81 @@ public final class JdbcStore implements AutoCloseable {
         builder.pruneEvery == null
             ? null
             : pruning.startBackground(builder.pruneEvery, builder.pruneListener);
+  }
+
+  /**
+   * Creates or migrates Fenceline's tables ({@link Schema#migrate}) in one transaction bounded by
+   * the migration timeout instead of the step timeouts: a migration can build an index over every
+   * receipt, and a store open is not a step under a lease. PostgreSQL: the transaction's {@code
+   * lock_timeout} and {@code statement_timeout} are the migration timeout, and the connection's
+   * network timeout (pgjdbc's socket timeout for that connection) is the migration timeout plus
+   * {@link #MIGRATION_ANSWER_MARGIN} until the migration's statements are done; the commit runs
+   * under the connection's own network timeout again. SQLite: not bounded (the migration runs in
+   * the process); its wait for another process's write lock stays the lock timeout, so an open
+   * never hangs behind a stuck writer.
+   */
+  private String migrateSchema(Duration migrationTimeout) {
+    String action = "create or migrate Fenceline's tables";
+    return transaction(
+        action,
+        false,
+        connection -> {
+          if (dialect != Dialect.POSTGRESQL) {
+            return Finish.of(Schema.migrate(connection, dialect));
+          }
+          int networkTimeout = connection.getNetworkTimeout();
+          connection.setNetworkTimeout(
+              Runnable::run, millis(migrationTimeout.plus(MIGRATION_ANSWER_MARGIN)));
+          String id;
+          try {
+            try (PreparedStatement statement =
+                connection.prepareStatement(
+                    firstStatement(
+                        "SELECT set_config('lock_timeout', ?, true),"
+                            + " set_config('statement_timeout', ?, true)"))) {
+              statement.setString(1, migrationTimeout.toMillis() + "ms");
+              statement.setString(2, migrationTimeout.toMillis() + "ms");
+              rows(statement).close();
+            }
+            id = Schema.migrate(connection, dialect);
+          } catch (SQLException | RuntimeException e) {
+            try {
+              connection.setNetworkTimeout(Runnable::run, networkTimeout);
+            } catch (SQLException restore) {
+              e.addSuppressed(restore);
+            }
+            if (e instanceof SQLException sql && migrationTimedOut(sql)) {
+              // Not the step timeouts' hints (failure): name the bound that ended the migration.
+              SQLException timedOut =
+                  new SQLException(
+                      sql.getMessage()
+                          + "; the migration did not finish within the migration timeout of "
+                          + migrationTimeout
+                          + " (lock waits included; raise the migration timeout, e.g. migration"
+                          + "-timeout: 30m)",
+                      MIGRATION_TIMED_OUT_STATE);
+              timedOut.addSuppressed(sql);
+              throw timedOut;
+            }
+            throw e;
+          }
+          connection.setNetworkTimeout(Runnable::run, networkTimeout);
+          return Finish.of(id);
+        });
+  }
+
+  /** The SQLSTATE of a migration ended by the migration timeout (no step timeout's hint). */
+  private static final String MIGRATION_TIMED_OUT_STATE = "FL002";
+
+  private static boolean migrationTimedOut(SQLException e) {
+    String state = String.valueOf(e.getSQLState());
+    return state.equals("57014")
+        || state.equals("55P03")
+        || causedBy(e, SocketTimeoutException.class);
+  }
+
+  private static int millis(Duration duration) {
+    return (int) Math.min(duration.toMillis(), Integer.MAX_VALUE);
   }
 
   /** Starts a configuration. */
@@ -494,10 +581,22 @@ public final class JdbcStore implements AutoCloseable {
   }
 
   private <T> T transaction(String action, boolean setTimeouts, FencedWork<T> work) {
+    return transaction(action, setTimeouts, connection -> {}, work);
+  }
+
+  /** Before the transaction begins: changes to the connection's settings for it. */
+  @FunctionalInterface
+  private interface BeforeBegin {
+    void run(Connection connection) throws SQLException;
+  }
+
+  private <T> T transaction(
+      String action, boolean setTimeouts, BeforeBegin beforeBegin, FencedWork<T> work) {
     Connection connection = open(action);
     try {
       Finish<T> finish;
       try {
+        beforeBegin.run(connection);
         begin(connection, setTimeouts);
         finish = work.run(connection);
       } catch (SQLException e) {
@@ -754,7 +853,12 @@ public final class JdbcStore implements AutoCloseable {
 
   /** SQLite: wait up to the lock timeout for another connection's lock instead of failing. */
   private void waitForLocks(Connection connection) throws SQLException {
-    int millis = (int) Math.min(lockTimeout.toMillis(), Integer.MAX_VALUE);
+    setBusyTimeout(connection, lockTimeout);
+  }
+
+  /** SQLite: wait up to {@code timeout} for another connection's lock. */
+  private static void setBusyTimeout(Connection connection, Duration timeout) throws SQLException {
+    int millis = millis(timeout);
     if (connection.isWrapperFor(SQLiteConnection.class)) {
       // The driver's call, not a statement: this runs on every connection of every step.
       connection.unwrap(SQLiteConnection.class).setBusyTimeout(millis);
@@ -1098,6 +1202,7 @@ public final class JdbcStore implements AutoCloseable {
     private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
     private Duration loginTimeout = DEFAULT_LOGIN_TIMEOUT;
     private Duration socketTimeout = DEFAULT_SOCKET_TIMEOUT;
+    private Duration migrationTimeout = DEFAULT_MIGRATION_TIMEOUT;
     private boolean unsafeAllowEpochRollbackOnCrash;
     private TokenKeys tokenKeys;
     private Retention retention;
@@ -1251,6 +1356,25 @@ public final class JdbcStore implements AutoCloseable {
      */
     public Builder socketTimeout(Duration socketTimeout) {
       this.socketTimeout = positive("socket timeout", socketTimeout, "PT12S");
+      return this;
+    }
+
+    /**
+     * How long {@link #build()} may spend creating or migrating Fenceline's tables (default 10
+     * min), in place of the step timeouts above: a migration may build an index over every receipt
+     * ({@code fenceline_operation}) or wait for another process's migration, and an open is not a
+     * step under a lease, so the lease ttl does not bound it. PostgreSQL: the migration
+     * transaction's {@code lock_timeout} and {@code statement_timeout}, and that connection's
+     * network timeout ({@link Connection#setNetworkTimeout}, overriding the socket timeout; 10 s
+     * longer, so the server's cancellation is answered) until the migration's statements are done;
+     * then the connection's own again. Not used on SQLite (the migration runs in the process; its
+     * wait for another process's write lock stays the lock timeout). The open's other checks
+     * (primary, durability, replication) and every later step keep the step timeouts.
+     *
+     * @throws ConfigurationException if it is not positive
+     */
+    public Builder migrationTimeout(Duration migrationTimeout) {
+      this.migrationTimeout = positive("migration timeout", migrationTimeout, "PT10M");
       return this;
     }
 

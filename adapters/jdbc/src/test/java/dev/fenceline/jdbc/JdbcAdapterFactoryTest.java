@@ -54,7 +54,9 @@ class JdbcAdapterFactoryTest {
                     "login-timeout",
                     "4s",
                     "socket-timeout",
-                    "30s"))) {
+                    "30s",
+                    "migration-timeout",
+                    "20m"))) {
       assertThat(adapter.leaseIssuer()).isPresent();
       assertThat(adapter.pointerStore("reports").orElseThrow().guarantee())
           .isEqualTo(Guarantee.FENCED);
@@ -165,7 +167,7 @@ class JdbcAdapterFactoryTest {
         .isInstanceOf(ConfigurationException.class)
         .hasMessageContaining("unknown key \"uri\"")
         .hasMessageContaining(
-            "known keys: [connect-timeout, lock-timeout, login-timeout, password,");
+            "known keys: [connect-timeout, lock-timeout, login-timeout, migration-timeout, password,");
     assertThatThrownBy(() -> jdbc().create("main", Map.of()))
         .hasMessageContaining("key \"url\" is missing");
     assertThatThrownBy(
