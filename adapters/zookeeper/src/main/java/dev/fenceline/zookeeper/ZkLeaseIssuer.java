@@ -89,6 +89,10 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
 
   @Override
   public Optional<Lease> tryAcquire(ResourceId resource, String holder, Duration ttl) {
+    return store.call(() -> tryAcquireInCall(resource, holder, ttl));
+  }
+
+  private Optional<Lease> tryAcquireInCall(ResourceId resource, String holder, Duration ttl) {
     requireNonNull(resource, "resource is null");
     FencingToken.validateHolder(holder);
     long ttlMillis = ttlMillis(resource, ttl);
@@ -128,6 +132,10 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
 
   @Override
   public Lease renew(Lease lease) {
+    return store.call(() -> renewInCall(lease));
+  }
+
+  private Lease renewInCall(Lease lease) {
     requireNonNull(lease, "lease is null");
     ResourceId resource = lease.resource();
     long ttlMillis = ttlMillis(resource, lease.ttl());
@@ -172,6 +180,10 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
 
   @Override
   public boolean release(Lease lease) {
+    return store.call(() -> releaseInCall(lease));
+  }
+
+  private boolean releaseInCall(Lease lease) {
     requireNonNull(lease, "lease is null");
     if (!lease.token().issuer().equals(store.id())) {
       return false; // another issuer's lease is never current here
@@ -208,6 +220,10 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
 
   @Override
   public LeaseStatus status(ResourceId resource) {
+    return store.call(() -> statusInCall(resource));
+  }
+
+  private LeaseStatus statusInCall(ResourceId resource) {
     requireNonNull(resource, "resource is null");
     String action = "read the lease status of " + resource;
     ZkStore.Now now;
@@ -350,6 +366,12 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
     }
     // Refused: maybe because Curator re-sent it after a lost answer and the first attempt landed.
     String path = paths.lease(resource);
+    if (!store.timeLeftForATry()) {
+      throw store.decisionSkipped(
+          action,
+          "read the lease status of " + resource + " with status(resource)",
+          new StoreException("the transaction was refused, maybe after a re-sent try", null));
+    }
     try {
       Optional<ZkStore.Node> read = store.read(path, action);
       if (read.isPresent() && nonce.equals(LeaseNode.parse(read.get().data(), path).attempt())) {

@@ -106,6 +106,10 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
 
   @Override
   public RegisterOutcome register(FencingToken token) {
+    return store.call(() -> registerInCall(token));
+  }
+
+  private RegisterOutcome registerInCall(FencingToken token) {
     requireNonNull(token, "token is null");
     String action = "register epoch " + token.epoch() + " of " + token.resource() + " at " + name;
     store.verify(token, action);
@@ -114,6 +118,11 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
 
   @Override
   public WriteOutcome write(
+      FencingToken token, OperationId operation, Pointer change, RequestFingerprint fingerprint) {
+    return store.call(() -> writeInCall(token, operation, change, fingerprint));
+  }
+
+  private WriteOutcome writeInCall(
       FencingToken token, OperationId operation, Pointer change, RequestFingerprint fingerprint) {
     requireNonNull(token, "token is null");
     requireNonNull(operation, "operation is null");
@@ -126,6 +135,10 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
 
   @Override
   public Optional<Receipt> lookup(ResourceId resource, OperationId operation) {
+    return store.call(() -> lookupInCall(resource, operation));
+  }
+
+  private Optional<Receipt> lookupInCall(ResourceId resource, OperationId operation) {
     requireNonNull(resource, "resource is null");
     requireNonNull(operation, "operation is null");
     String action = "look up operation " + operation + " of " + resource + " at " + name;
@@ -140,6 +153,10 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
 
   @Override
   public Epoch currentEpoch(ResourceId resource) {
+    return store.call(() -> currentEpochInCall(resource));
+  }
+
+  private Epoch currentEpochInCall(ResourceId resource) {
     requireNonNull(resource, "resource is null");
     return freshly(
         resource, "read the registered epoch of " + resource, read -> read.control().epoch());
@@ -157,6 +174,10 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
    */
   @Override
   public List<PointerState> history(ResourceId resource, int limit) {
+    return store.call(() -> historyInCall(resource, limit));
+  }
+
+  private List<PointerState> historyInCall(ResourceId resource, int limit) {
     CasPointerSteps.requireLimit(resource, limit);
     String action = "read the pointer history of " + resource + " at " + name;
     return freshly(
@@ -165,6 +186,10 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
 
   @Override
   public Epoch resetRegisteredEpoch(ResourceId resource, Epoch epoch, String reason) {
+    return store.call(() -> resetRegisteredEpochInCall(resource, epoch, reason));
+  }
+
+  private Epoch resetRegisteredEpochInCall(ResourceId resource, Epoch epoch, String reason) {
     requireNonNull(resource, "resource is null");
     requireNonNull(epoch, "epoch is null");
     FencingToken.validateHolder(reason);
@@ -188,13 +213,13 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
       try {
         committed = commit(read, read.control().registered(epoch, null, nonce), markers, action);
       } catch (StoreException e) {
-        if (e.outcomeUnknown() && markerExists(marker, action)) {
+        if (e.outcomeUnknown() && markerExists(marker, action, e)) {
           committed = true;
         } else {
           throw e;
         }
       }
-      if (committed || markerExists(marker, action)) {
+      if (committed || markerExists(marker, action, null)) {
         previous = read.control().epoch();
         break;
       }
@@ -289,6 +314,12 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
       try {
         return commit(read, next, records, action);
       } catch (StoreException e) {
+        if (e.outcomeUnknown() && !store.timeLeftForATry()) {
+          throw store.decisionSkipped(
+              action,
+              "look the operation up with lookup(" + resource + ", " + entry.operation() + ")",
+              e);
+        }
         if (e.outcomeUnknown() && landed(resource, entry.operation(), entry.attempt(), action)) {
           return true;
         }
@@ -409,8 +440,22 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
     }
   }
 
-  /** Whether a reset's marker exists; if that cannot be read, the reset's outcome is unknown. */
-  private boolean markerExists(String marker, String action) {
+  /**
+   * Whether a reset's marker exists; if that cannot be read, or the call has no time left to read
+   * it, the reset's outcome is unknown. {@code lost} is the failure whose answer was lost (null:
+   * the transaction was refused).
+   */
+  private boolean markerExists(String marker, String action, StoreException lost) {
+    if (!store.timeLeftForATry()) {
+      StoreException cause =
+          lost != null
+              ? lost
+              : new StoreException("the transaction was refused, maybe after a re-sent try", null);
+      throw store.decisionSkipped(
+          action,
+          "check whether the marker node " + marker + " exists (it did land if it does)",
+          cause);
+    }
     try {
       return store.exists(marker, action).isPresent();
     } catch (StoreException e) {

@@ -15,15 +15,18 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
+import org.apache.curator.RetryPolicy;
+import org.apache.curator.RetrySleeper;
 import org.apache.curator.ensemble.fixed.FixedEnsembleProvider;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.api.ACLProvider;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
-import org.apache.curator.retry.BoundedExponentialBackoffRetry;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.ZooDefs;
@@ -61,19 +64,30 @@ public final class ZkStore implements AutoCloseable {
 
   /**
    * How long one ZooKeeper request may wait for its answer (the client's {@code
-   * zookeeper.request.timeout}): 5 s. It ends a request queued while the connection is down, which
+   * zookeeper.request.timeout}): 4 s. It ends a request queued while the connection is down, which
    * would otherwise wait for the client's own connect attempt (the session timeout).
    */
-  static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(5);
+  static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(4);
 
-  /** How often Curator retries an operation whose connection was lost: {@value}. */
-  static final int RETRIES = 3;
+  /**
+   * How often Curator retries an operation whose connection or session was lost: {@value} (three
+   * tries). Each try may wait the connection timeout for a connection, then the request timeout for
+   * the answer.
+   */
+  static final int RETRIES = 2;
 
   /** The base sleep between two tries, doubled at random per retry, at most 1 s. */
   static final Duration BASE_RETRY_SLEEP = Duration.ofMillis(100);
 
   /** The longest sleep between two tries. */
   static final Duration MAX_RETRY_SLEEP = Duration.ofSeconds(1);
+
+  /**
+   * The longest one call of a store with the default timeouts waits for an ensemble that stops
+   * answering: {@link #callBound(Duration)} of {@link #DEFAULT_CONNECTION_TIMEOUT}, 3 × (3 s + 4 s)
+   * + 0.2 + 0.4 s = 21.6 s, below the default lease ttl of 30 s.
+   */
+  public static final Duration DEFAULT_CALL_BOUND = callBound(DEFAULT_CONNECTION_TIMEOUT);
 
   private static final Pattern STORE_ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
 
@@ -85,10 +99,17 @@ public final class ZkStore implements AutoCloseable {
   private final Duration connectionTimeout;
   private final String id;
   private final List<ACL> acls;
+  private final CallDeadline deadline;
 
   private ZkStore(
-      Builder builder, CuratorFramework client, boolean owned, String shown, List<ACL> acls) {
+      Builder builder,
+      CuratorFramework client,
+      boolean owned,
+      String shown,
+      List<ACL> acls,
+      CallDeadline deadline) {
     this.client = client;
+    this.deadline = deadline;
     this.acls = acls;
     this.owned = owned;
     this.paths = new ZkPaths(builder.rootPath);
@@ -163,6 +184,80 @@ public final class ZkStore implements AutoCloseable {
    */
   public ZkPointerStore pointerStore(String name, StepListener steps) {
     return new ZkPointerStore(this, name, requireNonNull(steps, "steps is null"));
+  }
+
+  /**
+   * The longest one call of a store built with {@code connectionTimeout} (and the fixed request
+   * timeout, tries and sleeps) waits for an ensemble that stops answering: every try may wait the
+   * connection timeout for a connection (the session was lost) and then the request timeout for the
+   * answer, and Curator sleeps at most 0.2 s, then 0.4 s between the tries. A call is every public
+   * method of {@link ZkPointerStore} and {@link ZkLeaseIssuer} that talks to the ensemble: its
+   * retries and the read that decides a transaction whose answer was lost only start while the call
+   * has time left for a whole try. A store on a client passed in uses the client's retry policy;
+   * its decision reads still keep to this bound.
+   */
+  public static Duration callBound(Duration connectionTimeout) {
+    Duration bound = tryBound(connectionTimeout).multipliedBy(RETRIES + 1);
+    for (int retry = 0; retry < RETRIES; retry++) {
+      bound = bound.plus(Duration.ofMillis(CallRetry.longestSleepMillis(retry)));
+    }
+    return bound;
+  }
+
+  private static Duration tryBound(Duration connectionTimeout) {
+    return connectionTimeout.plus(REQUEST_TIMEOUT);
+  }
+
+  /** The bound of one call of this store ({@link #callBound(Duration)}). */
+  Duration callBound() {
+    return callBound(connectionTimeout);
+  }
+
+  /**
+   * Runs {@code body} as one call: it gets a deadline {@link #callBound()} from now unless it runs
+   * inside another call (which keeps its own).
+   */
+  <T> T call(Supplier<T> body) {
+    if (deadline.get() != null) {
+      return body.get();
+    }
+    deadline.set(System.nanoTime() + callBound().toNanos());
+    try {
+      return body.get();
+    } finally {
+      deadline.clear();
+    }
+  }
+
+  /**
+   * True if the current call has time left for one more whole try (always outside a call): a read
+   * that decides an unknown outcome only starts then.
+   */
+  boolean timeLeftForATry() {
+    Long end = deadline.get();
+    return end == null || System.nanoTime() + tryBound(connectionTimeout).toNanos() <= end;
+  }
+
+  /**
+   * The failure of a write whose answer was lost and whose deciding read was skipped because the
+   * call's time bound passed: its outcome is unknown.
+   */
+  StoreException decisionSkipped(String action, String lookUp, StoreException lost) {
+    return new StoreException(
+        "Cannot "
+            + action
+            + " at "
+            + shown
+            + ": the outcome is unknown: its transaction failed without a decisive answer ("
+            + lost.getMessage()
+            + ") and the read that decides whether it landed was skipped because the call's time"
+            + " bound of "
+            + callBound()
+            + " passed ("
+            + lookUp
+            + " once the ensemble answers)",
+        lost,
+        true);
   }
 
   /** The Curator client (tests). */
@@ -577,11 +672,12 @@ public final class ZkStore implements AutoCloseable {
     }
 
     /**
-     * How long to wait for a connection, at open and for each attempt of an operation (Curator
-     * tries an operation up to four times while the connection is lost); default 3 s. Each try's
-     * request waits at most 5 s for its answer ({@code zookeeper.request.timeout}), so one call to
-     * an ensemble that stops answering ends within 4 × 5 s + the sleeps between the tries (at most
-     * 0.2 + 0.4 + 0.8 s) = 21.4 s, below the default lease ttl of 30 s (measured: 20.2 s).
+     * How long to wait for a connection, at open and for each try of an operation (Curator tries an
+     * operation up to three times while the connection or session is lost); default 3 s. Each try's
+     * request then waits at most 4 s for its answer ({@code zookeeper.request.timeout}), so one
+     * call to an ensemble that stops answering ends within {@link ZkStore#callBound(Duration)}: 3 ×
+     * (3 s + 4 s) + the sleeps between the tries (at most 0.2 + 0.4 s) = 21.6 s with the default
+     * ({@link ZkStore#DEFAULT_CALL_BOUND}), below the default lease ttl of 30 s.
      */
     public Builder connectionTimeout(Duration timeout) {
       this.connectionTimeout = positiveMillis("connection timeout", timeout);
@@ -678,8 +774,9 @@ public final class ZkStore implements AutoCloseable {
       }
       List<ACL> acls = acls(chosen);
       if (external != null) {
-        return new ZkStore(this, external, false, "zookeeper://", acls);
+        return new ZkStore(this, external, false, "zookeeper://", acls, new CallDeadline());
       }
+      CallDeadline deadline = new CallDeadline();
       CuratorFrameworkFactory.Builder curator =
           CuratorFrameworkFactory.builder()
               .ensembleProvider(new FixedEnsembleProvider(connectString, followEnsembleConfig))
@@ -687,8 +784,8 @@ public final class ZkStore implements AutoCloseable {
               .sessionTimeoutMs((int) sessionTimeout.toMillis())
               .connectionTimeoutMs((int) connectionTimeout.toMillis())
               .retryPolicy(
-                  new BoundedExponentialBackoffRetry(
-                      (int) BASE_RETRY_SLEEP.toMillis(), (int) MAX_RETRY_SLEEP.toMillis(), RETRIES))
+                  new CallRetry(
+                      deadline, callBound(connectionTimeout), tryBound(connectionTimeout)))
               .aclProvider(provider(acls));
       if (authScheme != null) {
         curator.authorization(authScheme, authValue);
@@ -708,11 +805,22 @@ public final class ZkStore implements AutoCloseable {
       CuratorFramework client = curator.build();
       client.start();
       try {
-        return new ZkStore(this, client, true, "zookeeper://" + connectString, acls);
+        return new ZkStore(this, client, true, "zookeeper://" + connectString, acls, deadline);
       } catch (RuntimeException e) {
-        client.close();
+        closeWithoutWaiting(client);
         throw e;
       }
+    }
+
+    /**
+     * Closes a client whose store failed to open on another thread: closing sends the end of the
+     * session and waits up to the request timeout for its answer, which a server that does not
+     * answer never sends, so the error reaches the caller after the time it names.
+     */
+    private static void closeWithoutWaiting(CuratorFramework client) {
+      Thread closer = new Thread(client::close, "fenceline-zk-close");
+      closer.setDaemon(true);
+      closer.start();
     }
 
     private static List<ACL> acls(Acl acl) {
@@ -752,6 +860,71 @@ public final class ZkStore implements AutoCloseable {
                 + ": it must be between 1 ms and 24 days (e.g. PT30S)");
       }
       return value;
+    }
+  }
+
+  /** The deadline of the call running on each thread (System.nanoTime), or null outside a call. */
+  static final class CallDeadline {
+    private final ThreadLocal<Long> end = new ThreadLocal<>();
+
+    Long get() {
+      return end.get();
+    }
+
+    void set(long nanos) {
+      end.set(nanos);
+    }
+
+    void clear() {
+      end.remove();
+    }
+  }
+
+  /**
+   * Curator's bounded exponential back-off (base 100 ms, at most 1 s, {@link #RETRIES} retries)
+   * that starts a retry only if the sleep and a whole try still end before the call's deadline (an
+   * operation outside a call: its own start plus the call bound).
+   */
+  static final class CallRetry implements RetryPolicy {
+    private final CallDeadline deadline;
+    private final long boundNanos;
+    private final long tryNanos;
+
+    CallRetry(CallDeadline deadline, Duration bound, Duration oneTry) {
+      this.deadline = deadline;
+      this.boundNanos = bound.toNanos();
+      this.tryNanos = oneTry.toNanos();
+    }
+
+    /** The longest sleep before retry {@code retry} (0 for the first retry). */
+    static long longestSleepMillis(int retry) {
+      return Math.min(MAX_RETRY_SLEEP.toMillis(), BASE_RETRY_SLEEP.toMillis() << (retry + 1));
+    }
+
+    @Override
+    public boolean allowRetry(int retryCount, long elapsedTimeMs, RetrySleeper sleeper) {
+      if (retryCount >= RETRIES) {
+        return false;
+      }
+      long now = System.nanoTime();
+      Long end = deadline.get();
+      long until =
+          end != null ? end : now - TimeUnit.MILLISECONDS.toNanos(elapsedTimeMs) + boundNanos;
+      long sleep =
+          Math.min(
+              MAX_RETRY_SLEEP.toMillis(),
+              BASE_RETRY_SLEEP.toMillis()
+                  * Math.max(1, ThreadLocalRandom.current().nextInt(1 << (retryCount + 1))));
+      if (now + TimeUnit.MILLISECONDS.toNanos(sleep) + tryNanos > until) {
+        return false;
+      }
+      try {
+        sleeper.sleepFor(sleep, TimeUnit.MILLISECONDS);
+        return true;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
     }
   }
 }

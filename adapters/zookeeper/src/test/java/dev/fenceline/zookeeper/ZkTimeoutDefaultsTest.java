@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import dev.fenceline.spi.FencingStep;
+import dev.fenceline.spi.FencingToken;
+import dev.fenceline.spi.OperationId;
+import dev.fenceline.spi.Pointer;
 import dev.fenceline.spi.ResourceId;
 import dev.fenceline.spi.StoreException;
 import java.io.IOException;
@@ -31,13 +35,18 @@ class ZkTimeoutDefaultsTest {
 
   private static final Duration WITHIN_DEFAULT_TTL = DEFAULT_TTL.minusSeconds(5);
 
+  /** The bound the worker needs: it learns of a gone store with time left to stop (issue 18). */
+  private static final Duration TARGET = Duration.ofSeconds(22);
+
   @Test
   void theDefaultsBoundACallToASilentEnsembleWellBelowTheDefaultTtl() {
-    // Every try's request waits at most the request timeout (a frozen server's pending request,
-    // or one queued while the connection is down); Curator sleeps at most base × 2^(retry + 1)
-    // (capped) between the tries; each try waits at most the connection timeout to connect.
-    assertThat(ZkStore.DEFAULT_CONNECTION_TIMEOUT).isLessThanOrEqualTo(ZkStore.REQUEST_TIMEOUT);
-    Duration longest = ZkStore.REQUEST_TIMEOUT.multipliedBy(ZkStore.RETRIES + 1);
+    // Every try may wait the connection timeout to connect (the session was lost) and then the
+    // request timeout for its answer (a frozen server's pending request, or one queued while the
+    // connection is down); Curator sleeps at most base × 2^(retry + 1) (capped) between the tries.
+    Duration longest =
+        ZkStore.DEFAULT_CONNECTION_TIMEOUT
+            .plus(ZkStore.REQUEST_TIMEOUT)
+            .multipliedBy(ZkStore.RETRIES + 1);
     for (int retry = 0; retry < ZkStore.RETRIES; retry++) {
       Duration sleep = ZkStore.BASE_RETRY_SLEEP.multipliedBy(1L << (retry + 1));
       longest =
@@ -45,7 +54,9 @@ class ZkTimeoutDefaultsTest {
               sleep.compareTo(ZkStore.MAX_RETRY_SLEEP) < 0 ? sleep : ZkStore.MAX_RETRY_SLEEP);
     }
 
-    assertThat(longest).isLessThanOrEqualTo(WITHIN_DEFAULT_TTL);
+    assertThat(ZkStore.DEFAULT_CALL_BOUND).isEqualTo(longest);
+    assertThat(ZkStore.callBound(ZkStore.DEFAULT_CONNECTION_TIMEOUT)).isEqualTo(longest);
+    assertThat(longest).isLessThanOrEqualTo(TARGET);
     // The ensemble ends a holder's leases at most a session timeout after losing it.
     assertThat(ZkStore.DEFAULT_SESSION_TIMEOUT).isLessThanOrEqualTo(DEFAULT_TTL);
   }
@@ -81,6 +92,70 @@ class ZkTimeoutDefaultsTest {
       assertThat(failure).isNotNull().hasMessageContaining("connection to the ensemble was lost");
       // The request timeouts ended the wait, not a refusal.
       assertThat(took).isGreaterThanOrEqualTo(ZkStore.REQUEST_TIMEOUT);
+      assertThat(took).isLessThanOrEqualTo(ZkStore.DEFAULT_CALL_BOUND.plusSeconds(2));
+
+      // The session is gone now: every try also waits the connection timeout to connect.
+      long later = System.nanoTime();
+      StoreException again =
+          assertTimeoutPreemptively(
+              WITHIN_DEFAULT_TTL.plusSeconds(10),
+              () ->
+                  catchThrowableOfType(
+                      StoreException.class, () -> store.leaseIssuer().status(resource)));
+      Duration tookAgain = Duration.ofNanos(System.nanoTime() - later);
+      System.out.println(
+          "frozen ZooKeeper, default timeouts, session lost: the call failed after " + tookAgain);
+
+      assertThat(again)
+          .isNotNull()
+          .hasMessageContaining("Cannot read the lease status of " + resource)
+          .hasMessageContaining("connection to the ensemble was lost");
+      assertThat(tookAgain).isLessThanOrEqualTo(WITHIN_DEFAULT_TTL);
+    }
+  }
+
+  @Test
+  void withTheDefaultsASwapWhoseAnswerIsLostToAFrozenEnsembleEndsWithinTheCallBoundInAll()
+      throws Exception {
+    ZkEnsemble ensemble = ZkTestStores.shared();
+    InetSocketAddress server =
+        new InetSocketAddress(
+            ensemble.servers().get(0).getHostname(), ensemble.servers().get(0).getPort());
+    try (FreezingProxy proxy = new FreezingProxy(server);
+        ZkStore store =
+            ZkStore.builder("127.0.0.1:" + proxy.port())
+                .rootPath("/timeouts-" + System.nanoTime())
+                .followEnsembleConfig(false)
+                .build()) {
+      ResourceId resource = ResourceId.of("frozen/swap");
+      FencingToken token =
+          store.leaseIssuer().tryAcquire(resource, "w", DEFAULT_TTL).orElseThrow().token();
+      // The ensemble freezes between the checks and the transaction: its answer never comes, and
+      // the read that would decide whether it landed finds the ensemble frozen too.
+      ZkPointerStore pointers =
+          store.pointerStore(
+              "swap",
+              (step, t, o) -> {
+                if (step == FencingStep.AFTER_APPLY) {
+                  proxy.freeze();
+                }
+              });
+
+      long start = System.nanoTime();
+      StoreException failure =
+          assertTimeoutPreemptively(
+              WITHIN_DEFAULT_TTL.plusSeconds(30),
+              () ->
+                  catchThrowableOfType(
+                      StoreException.class,
+                      () -> pointers.write(token, OperationId.of("v1"), Pointer.to("1"))));
+      Duration took = Duration.ofNanos(System.nanoTime() - start);
+      System.out.println("frozen ZooKeeper, default timeouts: the swap failed after " + took);
+
+      assertThat(failure).isNotNull();
+      assertThat(failure.outcomeUnknown()).isTrue();
+      assertThat(failure).hasMessageContaining("write operation v1 of " + resource);
+      assertThat(took).isLessThanOrEqualTo(WITHIN_DEFAULT_TTL);
     }
   }
 
@@ -108,6 +183,9 @@ class ZkTimeoutDefaultsTest {
           .hasMessageContaining("Cannot connect to ZooKeeper at zookeeper://127.0.0.1:")
           .hasMessageContaining("within " + ZkStore.DEFAULT_CONNECTION_TIMEOUT);
       assertThat(took).isGreaterThanOrEqualTo(ZkStore.DEFAULT_CONNECTION_TIMEOUT.minusMillis(200));
+      // The error comes at the time it names (closing the client does not wait for the silent
+      // server to answer the end of the session).
+      assertThat(took).isLessThanOrEqualTo(ZkStore.DEFAULT_CONNECTION_TIMEOUT.plusMillis(1500));
     }
   }
 
