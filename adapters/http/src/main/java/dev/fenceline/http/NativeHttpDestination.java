@@ -374,7 +374,7 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
               + action
               + ": "
               + refusal
-              + ", and the lookup gave no answer ("
+              + ", and the lookup failed ("
               + lookupFailure(e.getMessage())
               + ")"
               + hint,
