@@ -3,6 +3,7 @@ package dev.fenceline.config;
 import static java.util.Objects.requireNonNull;
 
 import dev.fenceline.http.HttpApiDestination;
+import dev.fenceline.http.ResilienceSettings;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
@@ -118,9 +119,12 @@ public record HttpDestinationConfig(
   public record Backoff(Duration initial, double multiplier, Duration max) {
     static final Set<String> KEYS = Set.of("initial", "multiplier", "max");
 
-    /** The defaults: 500 ms, 2.0, 30 s. */
+    /** The defaults, the HTTP destinations' own ({@link ResilienceSettings}): 500 ms, 2.0, 2 s. */
     public static final Backoff DEFAULT =
-        new Backoff(Duration.ofMillis(500), 2.0, Duration.ofSeconds(2));
+        new Backoff(
+            ResilienceSettings.DEFAULT_INITIAL_BACKOFF,
+            ResilienceSettings.DEFAULT_BACKOFF_MULTIPLIER,
+            ResilienceSettings.DEFAULT_MAX_BACKOFF);
 
     /** Validates the settings. */
     public Backoff {
@@ -284,7 +288,7 @@ public record HttpDestinationConfig(
         section
             .positiveDuration("attempt-time-limit")
             .orElse(HttpApiDestination.DEFAULT_ATTEMPT_TIME_LIMIT),
-        section.integer("max-attempts", 1, 20).orElse(3),
+        section.integer("max-attempts", 1, 20).orElse(ResilienceSettings.DEFAULT_MAX_ATTEMPTS),
         backoff,
         lookup,
         section.positiveDuration("key-retention"),

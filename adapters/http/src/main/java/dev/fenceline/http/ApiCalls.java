@@ -6,6 +6,7 @@ import dev.fenceline.spi.OperationId;
 import dev.fenceline.spi.ResourceId;
 import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.core.IntervalBiFunction;
 import io.github.resilience4j.retry.Retry;
 import io.github.resilience4j.retry.RetryConfig;
 import java.io.IOException;
@@ -32,6 +33,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonPointer;
@@ -166,6 +168,54 @@ final class ApiCalls {
     }
   }
 
+  /**
+   * The overall deadline of one call (a write with its sends, backoffs and lookups, or a read):
+   * every attempt gets at most what is left of it, every backoff ends at it, and once it has passed
+   * no further attempt starts ({@link CallTimeLimitPassed}). Not thread-safe; one per call.
+   */
+  static final class Deadline {
+    private final Duration limit;
+    private final long end;
+    private final LongSupplier nanoTime;
+
+    Deadline(Duration limit, LongSupplier nanoTime) {
+      this.limit = requireNonNull(limit, "limit is null");
+      this.nanoTime = requireNonNull(nanoTime, "nanoTime is null");
+      this.end = nanoTime.getAsLong() + limit.toNanos();
+    }
+
+    /** The call time limit this deadline was set from. */
+    Duration limit() {
+      return limit;
+    }
+
+    /** What is left, zero once the deadline has passed. */
+    Duration remaining() {
+      return Duration.ofNanos(Math.max(0, end - nanoTime.getAsLong()));
+    }
+
+    boolean passed() {
+      return end - nanoTime.getAsLong() <= 0;
+    }
+  }
+
+  /**
+   * The call's overall time limit passed before an attempt could start: the attempt was not sent.
+   * Whether an earlier attempt of the call may have reached the API is in the {@link SendReport}.
+   */
+  static final class CallTimeLimitPassed extends HttpTimeoutException {
+    private static final long serialVersionUID = 1L;
+
+    CallTimeLimitPassed(Duration limit) {
+      super(
+          "the call time limit of "
+              + limit
+              + " passed, so no further attempt was sent (raise callTimeLimit, YAML"
+              + " call-time-limit, together with the lease ttl, or lower attemptTimeLimit or"
+              + " maxAttempts)");
+    }
+  }
+
   /** Thrown inside an attempt for a retryable answer, so that Resilience4j retries it. */
   private static final class RetryableAnswer extends RuntimeException {
     private static final long serialVersionUID = 1L;
@@ -205,9 +255,11 @@ final class ApiCalls {
   private final String keyHeader;
   private final BearerToken bearer;
   private final Duration attemptTimeout;
-  private final Retry sendRetry;
-  private final Retry lookupRetry;
-  private final Retry once;
+  private final Duration callTimeLimit;
+  private final LongSupplier nanoTime;
+  private final RetryConfig retryConfig;
+  private final RetryConfig onceConfig;
+  private final String name;
   private final CircuitBreaker breaker;
   private final int maxResponseBytes;
 
@@ -215,6 +267,8 @@ final class ApiCalls {
    * @param keyHeader the idempotency key header
    * @param bearer the token sent as {@code Authorization: Bearer}, or null for none
    * @param attemptTimeout the time limit of one attempt, headers and body included
+   * @param callTimeLimit the overall bound of one call ({@link #deadline()}), attempts, backoffs
+   *     and lookups included
    * @param retryConfig attempts and backoff; what is retried is decided here and per call
    */
   ApiCalls(
@@ -223,6 +277,8 @@ final class ApiCalls {
       String keyHeader,
       BearerToken bearer,
       Duration attemptTimeout,
+      Duration callTimeLimit,
+      LongSupplier nanoTime,
       RetryConfig retryConfig,
       CircuitBreaker breaker,
       int maxResponseBytes,
@@ -232,13 +288,18 @@ final class ApiCalls {
     this.keyHeader = requireNonNull(keyHeader, "keyHeader is null");
     this.bearer = bearer;
     this.attemptTimeout = requireNonNull(attemptTimeout, "attemptTimeout is null");
-    RetryConfig config =
+    this.callTimeLimit = requireNonNull(callTimeLimit, "callTimeLimit is null");
+    this.nanoTime = requireNonNull(nanoTime, "nanoTime is null");
+    this.name = requireNonNull(name, "name is null");
+    // A passed call time limit is final: no retry, no backoff.
+    this.retryConfig =
         RetryConfig.from(retryConfig)
-            .retryOnException(e -> e instanceof IOException || e instanceof RetryableAnswer)
+            .retryOnException(
+                e ->
+                    (e instanceof IOException && !(e instanceof CallTimeLimitPassed))
+                        || e instanceof RetryableAnswer)
             .build();
-    this.sendRetry = Retry.of(name + "-send", config);
-    this.lookupRetry = Retry.of(name + "-lookup", config);
-    this.once = Retry.of(name + "-once", RetryConfig.from(config).maxAttempts(1).build());
+    this.onceConfig = RetryConfig.from(this.retryConfig).maxAttempts(1).build();
     this.breaker = requireNonNull(breaker, "breaker is null");
     if (maxResponseBytes < 1) {
       throw new IllegalArgumentException("maxResponseBytes must be positive: " + maxResponseBytes);
@@ -266,8 +327,13 @@ final class ApiCalls {
    * Sends {@code request} under {@code key}, retrying lost answers and {@link #RETRYABLE}, asking
    * {@code before} before every attempt.
    */
-  SendReport send(String key, ApiRequest request, BeforeAttempt before) {
-    return send(key, request, Map.of(), RETRYABLE, true, before);
+  SendReport send(String key, ApiRequest request, BeforeAttempt before, Deadline deadline) {
+    return send(key, request, Map.of(), RETRYABLE, true, before, deadline);
+  }
+
+  /** A new deadline of one call: the call time limit from now. */
+  Deadline deadline() {
+    return new Deadline(callTimeLimit, nanoTime);
   }
 
   /**
@@ -278,8 +344,9 @@ final class ApiCalls {
       ApiRequest request,
       Map<String, String> extraHeaders,
       Predicate<Response> retryable,
-      boolean retry) {
-    return send(key, request, extraHeaders, retryable, retry, BeforeAttempt.NONE);
+      boolean retry,
+      Deadline deadline) {
+    return send(key, request, extraHeaders, retryable, retry, BeforeAttempt.NONE, deadline);
   }
 
   /**
@@ -288,6 +355,7 @@ final class ApiCalls {
    * @param retryable which answers are worth another attempt under the same key
    * @param retry false for one attempt only (the API would not recognise a repeat)
    * @param before asked before every attempt; what it throws propagates
+   * @param deadline the call's overall deadline, shared with its other sends and lookups
    * @return the report; its failure is an {@link ApiRequest.BodyChangedException} if a file body
    *     changed or is gone, and then no byte of the refused attempt was sent
    */
@@ -297,8 +365,10 @@ final class ApiCalls {
       Map<String, String> extraHeaders,
       Predicate<Response> retryable,
       boolean retry,
-      BeforeAttempt before) {
+      BeforeAttempt before,
+      Deadline deadline) {
     requireNonNull(before, "before is null");
+    requireNonNull(deadline, "deadline is null");
     HttpRequest.BodyPublisher publisher;
     try {
       publisher = publisher(request.body());
@@ -318,7 +388,7 @@ final class ApiCalls {
           // The file is streamed again on every attempt; its fingerprint was taken only once.
           request.checkBodyUnchanged();
         };
-    return exchange(builder, retryable, retry ? sendRetry : once, checked);
+    return exchange(builder, retryable, retry, checked, deadline);
   }
 
   /**
@@ -333,17 +403,29 @@ final class ApiCalls {
       Map<String, String> headers,
       Predicate<Response> retryable,
       boolean retry) {
+    return call(method, uri, headers, retryable, retry, deadline());
+  }
+
+  /** As {@link #call(String, URI, Map, Predicate, boolean)} within {@code deadline}. */
+  SendReport call(
+      String method,
+      URI uri,
+      Map<String, String> headers,
+      Predicate<Response> retryable,
+      boolean retry,
+      Deadline deadline) {
     HttpRequest.Builder builder =
         HttpRequest.newBuilder(uri).method(method, HttpRequest.BodyPublishers.noBody());
     headers.forEach(builder::header);
-    return exchange(builder, retryable, retry ? lookupRetry : once, BeforeAttempt.NONE);
+    return exchange(builder, retryable, retry, BeforeAttempt.NONE, deadline);
   }
 
   private SendReport exchange(
       HttpRequest.Builder builder,
       Predicate<Response> retryable,
-      Retry retry,
-      BeforeAttempt before) {
+      boolean retried,
+      BeforeAttempt before,
+      Deadline deadline) {
     // The client's own timeout ends a wait for headers early; the attempt's limit covers the rest.
     builder.timeout(attemptTimeout);
     if (bearer != null) {
@@ -351,9 +433,19 @@ final class ApiCalls {
     }
     HttpRequest http = builder.build();
     Attempts attempts = new Attempts();
+    // A backoff never waits past the deadline; the attempt after it then finds it passed.
+    IntervalBiFunction<Object> backoff = retryConfig.getIntervalBiFunction();
+    Retry retry =
+        Retry.of(
+            name + (retried ? "-retried" : "-once"),
+            RetryConfig.from(retried ? retryConfig : onceConfig)
+                .intervalBiFunction(
+                    (attempt, either) ->
+                        Math.min(backoff.apply(attempt, either), deadline.remaining().toMillis()))
+                .build());
     try {
       Response response =
-          retry.executeCheckedSupplier(() -> attempt(http, retryable, attempts, before));
+          retry.executeCheckedSupplier(() -> attempt(http, retryable, attempts, before, deadline));
       return new SendReport(response, null, true, attempts.lostBeforeLast, attempts.count);
     } catch (RetryableAnswer exhausted) {
       return new SendReport(
@@ -379,16 +471,30 @@ final class ApiCalls {
     }
   }
 
-  /** Looks the result of the operation sent under {@code key} up. */
+  /** Looks the result of the operation sent under {@code key} up, within a call of its own. */
   LookupResult lookup(
       LookupRequest lookup, String key, ResourceId resource, OperationId operation) {
+    return lookup(lookup, key, resource, operation, deadline());
+  }
+
+  /**
+   * Looks the result of the operation sent under {@code key} up within what is left of {@code
+   * deadline}: {@link Unavailable} if it passes first.
+   */
+  LookupResult lookup(
+      LookupRequest lookup,
+      String key,
+      ResourceId resource,
+      OperationId operation,
+      Deadline deadline) {
     URI uri = new ApiRequestPath(lookup.path(key, resource, operation)).resolve(baseUri);
     SendReport report =
         exchange(
             HttpRequest.newBuilder(uri).GET().header(keyHeader, key),
             RETRYABLE,
-            lookupRetry,
-            BeforeAttempt.NONE);
+            true,
+            BeforeAttempt.NONE,
+            deadline);
     Response response = report.response();
     if (response == null) {
       Throwable e = report.failure();
@@ -466,16 +572,27 @@ final class ApiCalls {
   }
 
   private Response attempt(
-      HttpRequest http, Predicate<Response> retryable, Attempts attempts, BeforeAttempt before)
+      HttpRequest http,
+      Predicate<Response> retryable,
+      Attempts attempts,
+      BeforeAttempt before,
+      Deadline deadline)
       throws IOException, InterruptedException {
-    // Before the count, the permission and any byte: a refused attempt is no attempt.
+    // Before the count, the permission and any byte: a refused attempt is no attempt. The check
+    // may itself look the result up within the deadline, so the deadline is checked again after.
+    if (deadline.passed()) {
+      throw new CallTimeLimitPassed(deadline.limit());
+    }
     before.check(attempts.count + 1, attempts.reached);
+    if (deadline.passed()) {
+      throw new CallTimeLimitPassed(deadline.limit());
+    }
     attempts.begin();
     breaker.acquirePermission();
     long start = breaker.getCurrentTimestamp();
     Response response;
     try {
-      response = timeLimited(http);
+      response = timeLimited(http, deadline);
       attempts.reached = true;
     } catch (IOException e) {
       boolean neverReached = neverReached(e);
@@ -528,21 +645,26 @@ final class ApiCalls {
    * @throws HttpTimeoutException if no headers arrived within the limit
    * @throws IOException if the exchange failed before the headers arrived
    */
-  private Response timeLimited(HttpRequest http) throws IOException, InterruptedException {
+  private Response timeLimited(HttpRequest http, Deadline deadline)
+      throws IOException, InterruptedException {
+    Duration left = deadline.remaining();
+    boolean cutByDeadline = left.compareTo(attemptTimeout) < 0;
+    Duration wait = cutByDeadline ? left : attemptTimeout;
+    String limit =
+        cutByDeadline
+            ? "the rest (" + wait + ") of the call time limit of " + deadline.limit()
+            : "the attempt time limit of " + attemptTimeout;
     BoundedBody body = new BoundedBody(maxResponseBytes);
     CompletableFuture<HttpResponse<Void>> future = client.sendAsync(http, body);
     try {
-      future.get(attemptTimeout.toNanos(), TimeUnit.NANOSECONDS);
+      future.get(wait.toNanos(), TimeUnit.NANOSECONDS);
       return body.response(Optional.empty()).orElseThrow();
     } catch (TimeoutException e) {
       body.cancel();
       future.cancel(true);
-      String why = "its body did not arrive within the attempt time limit of " + attemptTimeout;
+      String why = "its body did not arrive within " + limit;
       return body.response(Optional.of(why))
-          .orElseThrow(
-              () ->
-                  new HttpTimeoutException(
-                      "no answer within the attempt time limit of " + attemptTimeout));
+          .orElseThrow(() -> new HttpTimeoutException("no answer within " + limit));
     } catch (InterruptedException e) {
       body.cancel();
       future.cancel(true);

@@ -123,17 +123,25 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
   public static final String DEFAULT_IDEMPOTENCY_KEY_HEADER = "Idempotency-Key";
 
   /**
-   * The default {@linkplain Builder#attemptTimeLimit attempt time limit}: 3 s. With the default 3
-   * attempts and backoffs, a write to an API that never answers (its sends, then its lookup) ends
-   * within about 6 × 3 s + 2 × 2.25 s = 22.5 s, clearly inside the default lease ttl of 30 s.
+   * The default {@linkplain Builder#attemptTimeLimit attempt time limit}: 3 s. One write, its
+   * sends, backoffs and lookups together, is bounded by the {@linkplain #DEFAULT_CALL_TIME_LIMIT
+   * call time limit}.
    */
   public static final Duration DEFAULT_ATTEMPT_TIME_LIMIT = Duration.ofSeconds(3);
 
   /**
-   * The connect timeout of the default HTTP client: 2 s, below the attempt time limit, so that an
-   * API that cannot be reached is told apart from one that may have received the request.
+   * The default {@linkplain Builder#callTimeLimit call time limit} of one write: 20 s ({@link
+   * ResilienceSettings#DEFAULT_CALL_TIME_LIMIT}), inside the default lease ttl of 30 s.
    */
-  public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(2);
+  public static final Duration DEFAULT_CALL_TIME_LIMIT = ResilienceSettings.DEFAULT_CALL_TIME_LIMIT;
+
+  /**
+   * The longest connect timeout of the default HTTP client: 2 s; with a shorter attempt time limit
+   * it is that limit ({@link ResilienceSettings#defaultConnectTimeout}), so that an API that cannot
+   * be reached is told apart from one that may have received the request.
+   */
+  public static final Duration DEFAULT_CONNECT_TIMEOUT =
+      ResilienceSettings.LONGEST_DEFAULT_CONNECT_TIMEOUT;
 
   /** Default bound of a response body that is read: 1 MiB. */
   public static final int DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
@@ -293,6 +301,8 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
     requireNonNull(token, "token is null");
     requireNonNull(operation, "operation is null");
     requireNonNull(request, "request is null");
+    // One deadline for the whole call: the lookups and every send share it.
+    ApiCalls.Deadline deadline = calls.deadline();
     IntentOutcome begun = intents.begin(token, operation, request.fingerprint());
     if (begun instanceof RejectedStale stale) {
       return stale;
@@ -334,7 +344,7 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
     // said it never saw the operation; false after a blind re-send (see the class comment).
     boolean effectIsThisCalls = !earlierMayHaveSent;
     if (earlierMayHaveSent && lookup != null) {
-      ApiCalls.LookupResult found = calls.lookup(lookup, key, resource, operation);
+      ApiCalls.LookupResult found = calls.lookup(lookup, key, resource, operation, deadline);
       if (found instanceof ApiCalls.Found record) {
         // The effect came from an earlier attempt, not from this call: report it as such.
         WriteOutcome completed = complete(token, operation, key, lookupAttributes(key, record));
@@ -381,11 +391,13 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
           calls.send(
               key,
               request,
-              recheck(token, operation, key, begunAt, earlierMayHaveSent, effectIsThisCalls));
+              recheck(
+                  token, operation, key, begunAt, earlierMayHaveSent, effectIsThisCalls, deadline),
+              deadline);
     } catch (StopSending stop) {
       return stop.outcome;
     }
-    return finish(token, operation, key, report, earlierMayHaveSent, effectIsThisCalls);
+    return finish(token, operation, key, report, earlierMayHaveSent, effectIsThisCalls, deadline);
   }
 
   /** Thrown by {@link #recheck} to stop sending and answer {@code outcome} instead. */
@@ -413,7 +425,8 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
       String key,
       long begunAt,
       boolean earlierMayHaveSent,
-      boolean effectIsThisCalls) {
+      boolean effectIsThisCalls,
+      ApiCalls.Deadline deadline) {
     ResourceId resource = token.resource();
     return (attempt, reachedNow) -> {
       if (attempt == 1 && nanoTime.getAsLong() - begunAt <= STALL_BEFORE_RECHECK.toNanos()) {
@@ -493,7 +506,7 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
               null);
         }
         if (attempt > 1 && lookup != null) {
-          lookUpBeforeResend(token, operation, key, attempt, effectIsThisCalls);
+          lookUpBeforeResend(token, operation, key, attempt, effectIsThisCalls, deadline);
         }
       }
     };
@@ -510,9 +523,10 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
       OperationId operation,
       String key,
       int attempt,
-      boolean effectIsThisCalls) {
+      boolean effectIsThisCalls,
+      ApiCalls.Deadline deadline) {
     ResourceId resource = token.resource();
-    ApiCalls.LookupResult found = calls.lookup(lookup, key, resource, operation);
+    ApiCalls.LookupResult found = calls.lookup(lookup, key, resource, operation, deadline);
     if (found instanceof ApiCalls.Found record) {
       throw new StopSending(
           complete(token, operation, key, lookupAttributes(key, record), effectIsThisCalls));
@@ -572,7 +586,8 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
       String key,
       ApiCalls.SendReport report,
       boolean earlierMayHaveSent,
-      boolean effectIsThisCalls) {
+      boolean effectIsThisCalls,
+      ApiCalls.Deadline deadline) {
     ResourceId resource = token.resource();
     ApiCalls.Response response = report.response();
     boolean mayHaveLandedBefore = report.lostBeforeLast() || earlierMayHaveSent;
@@ -659,7 +674,9 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
       String why =
           report.failure() instanceof CallNotPermittedException
               ? "the circuit breaker is open"
-              : "every attempt failed to connect (" + ApiCalls.describe(report.failure()) + ")";
+              : report.failure() instanceof ApiCalls.CallTimeLimitPassed passed
+                  ? "no attempt reached it before " + passed.getMessage()
+                  : "every attempt failed to connect (" + ApiCalls.describe(report.failure()) + ")";
       if (earlierMayHaveSent) {
         throw inDoubt(
             resource,
@@ -697,7 +714,7 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
     if (lookup == null) {
       throw inDoubt(resource, operation, key, what + " and no lookup request is configured", null);
     }
-    ApiCalls.LookupResult found = calls.lookup(lookup, key, resource, operation);
+    ApiCalls.LookupResult found = calls.lookup(lookup, key, resource, operation, deadline);
     if (found instanceof ApiCalls.Found record) {
       return complete(token, operation, key, lookupAttributes(key, record), effectIsThisCalls);
     }
@@ -1038,15 +1055,27 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
 
     /**
      * The time limit of <em>one attempt</em>, the whole exchange up to the last byte of the
-     * (bounded) answer, not of the whole write: with retries a write can take up to max attempts ×
-     * this limit plus the backoffs, and as long again for the lookup that follows exhausted
-     * attempts. A 2xx whose body is cut off by the limit is still applied. Default 3 s: keep max
-     * attempts × 2 × this limit plus the backoffs below the lease ttl, so that a worker learns of
-     * an API that stopped answering while its lease still runs; for a slower API raise the ttl with
-     * it, or lower {@link #maxAttempts}.
+     * (bounded) answer, not of the whole write (that is the {@link #callTimeLimit}). A 2xx whose
+     * body is cut off by the limit is still applied. Default 3 s; the default client's connect
+     * timeout is 2 s, or this limit if it is shorter. A large file upload or an API that answers
+     * slower than this needs a longer limit, and then a longer call time limit and lease ttl too.
      */
     public Builder attemptTimeLimit(Duration limit) {
       this.attemptTimeout = positive("attempt time limit", limit);
+      return this;
+    }
+
+    /**
+     * The overall bound of one write: its sends, the backoffs between them and its lookups (before
+     * the send, before every re-send, after a lost answer) share it. Each attempt and lookup gets
+     * at most what is left; once it has passed nothing more is sent, and the write ends in doubt
+     * ({@link ApiOutcomeUnknownException}) if an attempt may have reached the API, else as
+     * unreachable. Default 20 s ({@link #DEFAULT_CALL_TIME_LIMIT}): keep it below the lease ttl, so
+     * that a worker learns of an API that stopped answering while its lease still runs. The intent
+     * store's own calls are bounded by that store, not by this limit.
+     */
+    public Builder callTimeLimit(Duration limit) {
+      resilience.callTimeLimit(limit);
       return this;
     }
 
@@ -1375,12 +1404,7 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
       BearerToken bearer =
           bearerVariable == null ? null : BearerToken.fromEnvironment(bearerVariable, environment);
       HttpClient client =
-          httpClient != null
-              ? httpClient
-              : HttpClient.newBuilder()
-                  .connectTimeout(DEFAULT_CONNECT_TIMEOUT)
-                  .followRedirects(HttpClient.Redirect.NEVER)
-                  .build();
+          httpClient != null ? httpClient : ResilienceSettings.defaultClient(attemptTimeout);
       ApiCalls calls =
           new ApiCalls(
               client,
@@ -1388,6 +1412,8 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
               keyHeader,
               bearer,
               attemptTimeout,
+              resilience.callTimeLimit(),
+              nanoTime,
               resilience.retryConfig(),
               resilience.breaker(name),
               maxResponseBytes,

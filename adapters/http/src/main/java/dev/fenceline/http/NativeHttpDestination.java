@@ -174,15 +174,7 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
     this.messagePointer = b.messagePointer;
     this.receiptAttributes = Collections.unmodifiableMap(new LinkedHashMap<>(b.receiptAttributes));
     HttpClient client =
-        b.httpClient != null
-            ? b.httpClient
-            : HttpClient.newBuilder()
-                .connectTimeout(
-                    b.attemptTimeout.compareTo(HttpApiDestination.DEFAULT_CONNECT_TIMEOUT) < 0
-                        ? b.attemptTimeout
-                        : HttpApiDestination.DEFAULT_CONNECT_TIMEOUT)
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .build();
+        b.httpClient != null ? b.httpClient : ResilienceSettings.defaultClient(b.attemptTimeout);
     this.calls =
         new ApiCalls(
             client,
@@ -190,6 +182,8 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
             b.idempotencyKeyHeader,
             bearer,
             b.attemptTimeout,
+            b.resilience.callTimeLimit(),
+            System::nanoTime,
             b.resilience.retryConfig(),
             b.resilience.breaker(b.name),
             HttpApiDestination.DEFAULT_MAX_RESPONSE_BYTES,
@@ -253,6 +247,8 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
       }
     }
     String key = IdempotencyKeys.of(name, resource, operation);
+    // One deadline for the whole call: the send's attempts and the lookups after it share it.
+    ApiCalls.Deadline deadline = calls.deadline();
     // Retried under the same key only if the API replays results: then a repeat that finds the
     // operation applied answers the stored result; without replay it could apply it twice.
     ApiCalls.SendReport report =
@@ -261,7 +257,8 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
             request,
             Map.of(tokenHeader, tokenFormat.encode(token)),
             this::retryableWrite,
-            replay.isPresent());
+            replay.isPresent(),
+            deadline);
     if (report.failure() instanceof ApiRequest.BodyChangedException changed) {
       throw new StoreException(
           "Cannot "
@@ -285,7 +282,8 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
       return replayed ? new AlreadyApplied(receipt) : new Applied(receipt);
     }
     if (report.lostBeforeLast() && isRefusal(response)) {
-      return refusedAfterEarlierAttempt(action, token, operation, response, report.attempts());
+      return refusedAfterEarlierAttempt(
+          action, token, operation, response, report.attempts(), deadline);
     }
     Optional<RejectedStale> stale = stale(action, token, response);
     if (stale.isPresent()) {
@@ -294,7 +292,7 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
     refuseIfUntrusted(action, token, response);
     if (response.status() == conflictStatus) {
       Optional<Receipt> recorded =
-          lookupPath.isPresent() ? lookup(resource, operation) : Optional.empty();
+          lookupPath.isPresent() ? lookup(resource, operation, deadline) : Optional.empty();
       if (recorded.isPresent()) {
         throw OperationConflictException.differentRequest(recorded.get(), request.fingerprint());
       }
@@ -341,7 +339,8 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
       FencingToken token,
       OperationId operation,
       ApiCalls.Response response,
-      int attempts) {
+      int attempts,
+      ApiCalls.Deadline deadline) {
     String refusal =
         "the API answered "
             + response.status()
@@ -355,16 +354,30 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
             + " idempotency key)";
     if (lookupPath.isEmpty()) {
       throw new StoreException(
-          "Cannot " + action + ": " + refusal + ", and no lookup request is configured" + hint,
+          "Cannot "
+              + action
+              + ": "
+              + refusal
+              + ", and no lookup request is configured to ask the API whether it did (configure"
+              + " one with lookupRequest(path), YAML lookup-request, e.g."
+              + " /operations?key={idempotency-key}; or retry with the same operation ID, which"
+              + " sends the same idempotency key)",
           null,
           true);
     }
     Optional<Receipt> found;
     try {
-      found = lookup(token.resource(), operation);
+      found = lookup(token.resource(), operation, deadline);
     } catch (StoreException e) {
       throw new StoreException(
-          "Cannot " + action + ": " + refusal + ", and the lookup failed: " + e.getMessage() + hint,
+          "Cannot "
+              + action
+              + ": "
+              + refusal
+              + ", and the lookup failed ("
+              + lookupFailure(e.getMessage())
+              + ")"
+              + hint,
           e,
           true);
     }
@@ -394,6 +407,17 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
             + hint,
         null,
         true);
+  }
+
+  /** The reason in a lookup's failure message, without its own leading "Cannot look up …: ". */
+  private static String lookupFailure(String message) {
+    if (message != null && message.startsWith("Cannot look up ")) {
+      int colon = message.indexOf(": ");
+      if (colon > 0) {
+        return message.substring(colon + 2);
+      }
+    }
+    return String.valueOf(message);
   }
 
   /**
@@ -487,6 +511,12 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
   public Optional<Receipt> lookup(ResourceId resource, OperationId operation) {
     requireNonNull(resource, "resource is null");
     requireNonNull(operation, "operation is null");
+    return lookup(resource, operation, calls.deadline());
+  }
+
+  /** {@link #lookup(ResourceId, OperationId)} within what is left of a write's deadline. */
+  private Optional<Receipt> lookup(
+      ResourceId resource, OperationId operation, ApiCalls.Deadline deadline) {
     String action = "look up operation " + operation + " of " + resource + " at " + name;
     if (lookupPath.isEmpty()) {
       throw new UnsupportedCapabilityException(
@@ -500,7 +530,11 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
         resolve(
             lookupPath.get().expand(Map.of("resource", resource.value(), "idempotency-key", key)));
     ApiCalls.Response response =
-        answer(action, false, uri, calls.call("GET", uri, Map.of(), this::retryableRead, true));
+        answer(
+            action,
+            false,
+            uri,
+            calls.call("GET", uri, Map.of(), this::retryableRead, true, deadline));
     if (response.status() == 404) {
       return Optional.empty();
     }
@@ -1156,11 +1190,10 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
 
     /**
      * How long one attempt may take, answer included (as {@link
-     * HttpApiDestination.Builder#attemptTimeLimit}). Default 3 s: with the default 3 attempts and
-     * backoffs a write to an API that never answers ends within about 3 × 3 s + 2.25 s, and a
-     * lookup after it as long again, clearly inside the default lease ttl of 30 s. Keep what the
-     * attempts can add up to below the lease ttl. The default client's connect timeout is 2 s, or
-     * this limit if it is shorter.
+     * HttpApiDestination.Builder#attemptTimeLimit}). Default 3 s; one write, its attempts, backoffs
+     * and lookups together, is bounded by the {@link #callTimeLimit}. The default client's connect
+     * timeout is 2 s, or this limit if it is shorter ({@link
+     * ResilienceSettings#defaultConnectTimeout}).
      */
     public Builder attemptTimeLimit(Duration timeout) {
       requireNonNull(timeout, "timeout is null");
@@ -1171,6 +1204,17 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
                 + ": it must be positive (e.g. Duration.ofSeconds(10))");
       }
       this.attemptTimeout = timeout;
+      return this;
+    }
+
+    /**
+     * The overall bound of one write, its attempts, backoffs and lookups included (as {@link
+     * HttpApiDestination.Builder#callTimeLimit}); default 20 s. Once it has passed nothing more is
+     * sent, and the outcome is unknown if an attempt may have reached the API. Keep it below the
+     * lease ttl.
+     */
+    public Builder callTimeLimit(Duration limit) {
+      resilience.callTimeLimit(limit);
       return this;
     }
 

@@ -12,22 +12,77 @@ import java.time.Duration;
 /**
  * The retry and circuit-breaker settings both HTTP destination builders offer under the same names
  * ({@code maxAttempts}, {@code backoff}, {@code jitter}, {@code circuitBreaker}), validated in one
- * place. Each setter throws a {@link ConfigurationException} naming the value and the fix. Not
- * thread-safe (a builder's state).
+ * place, and the defaults both builders and the YAML configuration share. Each setter throws a
+ * {@link ConfigurationException} naming the value and the fix. Not thread-safe (a builder's state).
  */
-final class ResilienceSettings {
+public final class ResilienceSettings {
 
-  private int maxAttempts = 3;
-  private Duration initialBackoff = Duration.ofMillis(500);
+  /** The default attempts per request, the first included: 3. */
+  public static final int DEFAULT_MAX_ATTEMPTS = 3;
 
-  /** The default longest wait between two attempts. */
-  static final Duration DEFAULT_MAX_BACKOFF = Duration.ofSeconds(2);
+  /** The default wait before the first retry: 500 ms. */
+  public static final Duration DEFAULT_INITIAL_BACKOFF = Duration.ofMillis(500);
 
+  /** The default factor of the wait per retry: 2.0. */
+  public static final double DEFAULT_BACKOFF_MULTIPLIER = 2.0;
+
+  /** The default longest wait between two attempts: 2 s. */
+  public static final Duration DEFAULT_MAX_BACKOFF = Duration.ofSeconds(2);
+
+  /**
+   * The default overall bound of one call: 20 s. A write's sends, backoffs and lookups (the lookup
+   * before a send, before every re-send and after a lost answer) all share it, so a write to an API
+   * that is frozen or silent ends within it, inside the default lease ttl of 30 s; once it has
+   * passed, nothing more is sent and the outcome is in doubt if an attempt may have reached the
+   * API. The intent store's own calls are bounded by that store.
+   */
+  public static final Duration DEFAULT_CALL_TIME_LIMIT = Duration.ofSeconds(20);
+
+  /** The longest connect timeout of a default HTTP client: 2 s. */
+  public static final Duration LONGEST_DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(2);
+
+  private int maxAttempts = DEFAULT_MAX_ATTEMPTS;
+  private Duration initialBackoff = DEFAULT_INITIAL_BACKOFF;
   private Duration maxBackoff = DEFAULT_MAX_BACKOFF;
-  private double backoffMultiplier = 2.0;
+  private double backoffMultiplier = DEFAULT_BACKOFF_MULTIPLIER;
+  private Duration callTimeLimit = DEFAULT_CALL_TIME_LIMIT;
   private double jitter = 0.5;
   private CircuitBreaker circuitBreaker;
   private CircuitBreakerConfig circuitBreakerConfig;
+
+  /** The defaults; a builder's own (the settings are changed through the builders only). */
+  ResilienceSettings() {}
+
+  /**
+   * The connect timeout of a default HTTP client for {@code attemptTimeLimit}: the attempt time
+   * limit, at most {@link #LONGEST_DEFAULT_CONNECT_TIMEOUT}. Never longer than an attempt, so a
+   * connection that never opened ends as a connect timeout (the request never reached the API), not
+   * as an attempt timeout (which may have reached it and costs a lookup or an in-doubt outcome).
+   */
+  public static Duration defaultConnectTimeout(Duration attemptTimeLimit) {
+    requireNonNull(attemptTimeLimit, "attemptTimeLimit is null");
+    return attemptTimeLimit.compareTo(LONGEST_DEFAULT_CONNECT_TIMEOUT) < 0
+        ? attemptTimeLimit
+        : LONGEST_DEFAULT_CONNECT_TIMEOUT;
+  }
+
+  /** The default HTTP client of a destination: {@link #defaultConnectTimeout}, no redirects. */
+  static java.net.http.HttpClient defaultClient(Duration attemptTimeLimit) {
+    return java.net.http.HttpClient.newBuilder()
+        .connectTimeout(defaultConnectTimeout(attemptTimeLimit))
+        .followRedirects(java.net.http.HttpClient.Redirect.NEVER)
+        .build();
+  }
+
+  /** The overall bound of one call, attempts, backoffs and lookups included; default 20 s. */
+  void callTimeLimit(Duration limit) {
+    this.callTimeLimit = positive("call time limit", limit);
+  }
+
+  /** The overall bound of one call. */
+  Duration callTimeLimit() {
+    return callTimeLimit;
+  }
 
   /** Attempts per request, the first included, 1 to 20; default 3. */
   void maxAttempts(int maxAttempts) {

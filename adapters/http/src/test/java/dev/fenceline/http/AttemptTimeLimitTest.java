@@ -65,6 +65,8 @@ class AttemptTimeLimitTest {
         "Idempotency-Key",
         null,
         limit,
+        ResilienceSettings.DEFAULT_CALL_TIME_LIMIT,
+        System::nanoTime,
         RetryConfig.custom().maxAttempts(maxAttempts).waitDuration(Duration.ofMillis(1)).build(),
         CircuitBreaker.ofDefaults("test"),
         maxResponseBytes,

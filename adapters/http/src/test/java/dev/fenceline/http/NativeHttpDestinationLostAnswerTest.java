@@ -2,6 +2,7 @@ package dev.fenceline.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.fenceline.spi.AlreadyApplied;
 import dev.fenceline.spi.Epoch;
@@ -368,5 +369,44 @@ class NativeHttpDestinationLostAnswerTest {
     }
     assertThat(api.applyCount(resource)).isZero();
     assertThat(api.businessRequests()).isEqualTo(1);
+  }
+
+  @ParameterizedTest
+  @EnumSource(Refusal.class)
+  void withoutALookupRequestTheUnknownOutcomeNamesHowToConfigureOne(Refusal refusal) {
+    ResourceId resource = resource(refusal);
+    NativeHttpDestination destination =
+        destination(
+            new FirstAnswerLost(FencingStep.AFTER_COMMIT, refusal, false),
+            FakeFencedApi::configuredWithoutLookupFor);
+    client.loseTheNextAnswer();
+
+    assertThatThrownBy(
+            () -> destination.write(token(resource, 5), OperationId.of("landed"), report("L")))
+        .isInstanceOfSatisfying(StoreException.class, e -> assertThat(e.outcomeUnknown()).isTrue())
+        .hasMessageContaining("lookupRequest(path)")
+        .hasMessageContaining("lookup-request")
+        .hasMessageNotContaining("look the result up");
+  }
+
+  @ParameterizedTest
+  @EnumSource(Refusal.class)
+  void aFailedLookupIsOneReasonInTheMessageNotASecondCannot(Refusal refusal) {
+    ResourceId resource = resource(refusal);
+    NativeHttpDestination destination =
+        destination(new FirstAnswerLost(FencingStep.AFTER_COMMIT, refusal, false));
+    api.failLookupsWith(503);
+    client.loseTheNextAnswer();
+
+    StoreException failure =
+        catchThrowableOfType(
+            StoreException.class,
+            () -> destination.write(token(resource, 5), OperationId.of("landed"), report("L")));
+    assertThat(failure.outcomeUnknown()).isTrue();
+    // (the API's own message of a stale refusal may hold a "Cannot" of its own)
+    assertThat(failure.getMessage())
+        .startsWith("Cannot write operation landed")
+        .doesNotContain("Cannot look up")
+        .contains("the lookup failed (");
   }
 }
