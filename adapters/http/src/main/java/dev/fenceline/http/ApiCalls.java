@@ -210,9 +210,8 @@ final class ApiCalls {
       super(
           "the call time limit of "
               + limit
-              + " passed, so no further attempt was sent (raise callTimeLimit, YAML"
-              + " call-time-limit, together with the lease ttl, or lower attemptTimeLimit or"
-              + " maxAttempts)");
+              + " passed, so no further attempt was sent (raise the builder's callTimeLimit"
+              + " together with the lease ttl, or lower attemptTimeLimit or maxAttempts)");
     }
   }
 
