@@ -9,16 +9,10 @@ import dev.fenceline.spi.FencingToken;
 import dev.fenceline.spi.OperationId;
 import dev.fenceline.spi.ResourceId;
 import dev.fenceline.spi.StoreException;
+import dev.fenceline.tck.SilentServer;
 import dev.fenceline.tck.memory.InMemoryIntentStore;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.net.URI;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -57,61 +51,37 @@ class HttpTimeoutDefaultsTest {
 
   @Test
   void withTheDefaultsAWriteToASilentApiEndsInDoubtWithinTheDefaultTtl() throws Exception {
-    try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-      List<Socket> accepted = Collections.synchronizedList(new ArrayList<>());
-      Thread acceptor =
-          new Thread(
-              () -> {
-                try {
-                  while (true) {
-                    accepted.add(silent.accept());
-                  }
-                } catch (IOException closed) {
-                  // the test is over
-                }
-              },
-              "silent-api");
-      acceptor.setDaemon(true);
-      acceptor.start();
+    try (SilentServer silent = SilentServer.start("api")) {
       HttpApiDestination destination =
           HttpApiDestination.builder()
               .name("payments")
-              .baseUri(URI.create("http://127.0.0.1:" + silent.getLocalPort()))
+              .baseUri(URI.create("http://127.0.0.1:" + silent.port()))
               .intentStore(InMemoryIntentStore.create("payments"))
               .lookup("/payments/by-key/{key}")
               .build();
       ResourceId resource = ResourceId.of("invoice-7");
       FencingToken token = new FencingToken("issuer-1", resource, Epoch.of(1), "worker-a");
-      try {
-        long start = System.nanoTime();
-        StoreException failure =
-            assertTimeoutPreemptively(
-                WITHIN_DEFAULT_TTL,
-                () ->
-                    catchThrowableOfType(
-                        StoreException.class,
-                        () ->
-                            destination.write(
-                                token,
-                                OperationId.of("pay-invoice-7"),
-                                ApiRequest.postJson("/payments", "{\"amount\":7}"))));
-        Duration took = Duration.ofNanos(System.nanoTime() - start);
-        System.out.println(
-            "silent HTTP API, default settings: the write ended after " + took + ": " + failure);
+      long start = System.nanoTime();
+      StoreException failure =
+          assertTimeoutPreemptively(
+              WITHIN_DEFAULT_TTL,
+              () ->
+                  catchThrowableOfType(
+                      StoreException.class,
+                      () ->
+                          destination.write(
+                              token,
+                              OperationId.of("pay-invoice-7"),
+                              ApiRequest.postJson("/payments", "{\"amount\":7}"))));
+      Duration took = Duration.ofNanos(System.nanoTime() - start);
+      System.out.println(
+          "silent HTTP API, default settings: the write ended after " + took + ": " + failure);
 
-        assertThat(failure).isInstanceOf(ApiOutcomeUnknownException.class);
-        assertThat(failure.outcomeUnknown()).isTrue();
-        assertThat(accepted).isNotEmpty();
-        // The attempt time limit ended it, not a refused connection.
-        assertThat(took).isGreaterThanOrEqualTo(HttpApiDestination.DEFAULT_ATTEMPT_TIME_LIMIT);
-      } finally {
-        silent.close();
-        synchronized (accepted) {
-          for (Socket socket : accepted) {
-            socket.close();
-          }
-        }
-      }
+      assertThat(failure).isInstanceOf(ApiOutcomeUnknownException.class);
+      assertThat(failure.outcomeUnknown()).isTrue();
+      assertThat(silent.acceptedConnections()).isPositive();
+      // The attempt time limit ended it, not a refused connection.
+      assertThat(took).isGreaterThanOrEqualTo(HttpApiDestination.DEFAULT_ATTEMPT_TIME_LIMIT);
     }
   }
 }
