@@ -210,7 +210,7 @@ final class ApiCalls {
       super(
           "the call time limit of "
               + limit
-              + " passed, so no further attempt was sent (raise the builder's callTimeLimit"
+              + " passed, so no further attempt was sent (raise callTimeLimit, a builder setting,"
               + " together with the lease ttl, or lower attemptTimeLimit or maxAttempts)");
     }
   }
