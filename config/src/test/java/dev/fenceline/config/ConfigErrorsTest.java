@@ -48,7 +48,7 @@ class ConfigErrorsTest {
             "Cannot configure stores.main.lock-timout at "
                 + at(5, 5)
                 + ": unknown key \"lock-timout\" (did you mean \"lock-timeout\"? known keys here:"
-                + " connect-timeout, lock-timeout, login-timeout, password, pointer-versions,");
+                + " connect-timeout, lock-timeout, login-timeout, migration-timeout, password,");
   }
 
   @Test
