@@ -5,17 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fenceline.spi.ResourceId;
 import dev.fenceline.spi.UnsafeStoreException;
-import java.io.PrintWriter;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.SQLFeatureNotSupportedException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.logging.Logger;
-import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,7 +28,7 @@ class PostgresSessionDurabilityTest {
    * #makeNewSessionsUnsafe}, each new session runs {@code SET synchronous_commit = off} first, as a
    * pool's connection init SQL would.
    */
-  private static final class LaterSessionsUnsafe implements DataSource {
+  private static final class LaterSessionsUnsafe extends HandWrittenDataSource {
     private final String url;
     private volatile boolean unsafe;
 
@@ -53,42 +49,6 @@ class PostgresSessionDurabilityTest {
 
     void makeNewSessionsUnsafe() {
       unsafe = true;
-    }
-
-    @Override
-    public Connection getConnection(String user, String password) throws SQLException {
-      return getConnection();
-    }
-
-    @Override
-    public PrintWriter getLogWriter() {
-      return null;
-    }
-
-    @Override
-    public void setLogWriter(PrintWriter out) {}
-
-    @Override
-    public void setLoginTimeout(int seconds) {}
-
-    @Override
-    public int getLoginTimeout() {
-      return 0;
-    }
-
-    @Override
-    public Logger getParentLogger() throws SQLFeatureNotSupportedException {
-      throw new SQLFeatureNotSupportedException("no logger");
-    }
-
-    @Override
-    public <T> T unwrap(Class<T> type) throws SQLException {
-      throw new SQLException("not a wrapper");
-    }
-
-    @Override
-    public boolean isWrapperFor(Class<?> type) {
-      return false;
     }
   }
 

@@ -1,21 +1,17 @@
 package dev.fenceline.jdbc;
 
-import java.io.PrintWriter;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
-import java.sql.SQLFeatureNotSupportedException;
-import java.util.logging.Logger;
-import javax.sql.DataSource;
 
 /**
  * A connection pool of size one, written by hand: {@link Connection#close()} hands the one real
  * connection back instead of closing it, as a real pool does, so whatever state a caller leaves on
  * it (an open transaction, a held lock) is what the next caller gets.
  */
-final class SingleConnectionPool implements DataSource, AutoCloseable {
+final class SingleConnectionPool extends HandWrittenDataSource implements AutoCloseable {
 
   private final Connection real;
   private boolean lent;
@@ -49,42 +45,6 @@ final class SingleConnectionPool implements DataSource, AutoCloseable {
 
   private synchronized void giveBack() {
     lent = false;
-  }
-
-  @Override
-  public Connection getConnection(String user, String password) throws SQLException {
-    return getConnection();
-  }
-
-  @Override
-  public PrintWriter getLogWriter() {
-    return null;
-  }
-
-  @Override
-  public void setLogWriter(PrintWriter out) {}
-
-  @Override
-  public void setLoginTimeout(int seconds) {}
-
-  @Override
-  public int getLoginTimeout() {
-    return 0;
-  }
-
-  @Override
-  public Logger getParentLogger() throws SQLFeatureNotSupportedException {
-    throw new SQLFeatureNotSupportedException("no logger");
-  }
-
-  @Override
-  public <T> T unwrap(Class<T> type) throws SQLException {
-    throw new SQLException("not a wrapper");
-  }
-
-  @Override
-  public boolean isWrapperFor(Class<?> type) {
-    return false;
   }
 
   @Override
