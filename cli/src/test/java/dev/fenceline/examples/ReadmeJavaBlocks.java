@@ -95,6 +95,17 @@ record ReadmeJavaBlocks(Path readme, List<Block> blocks) {
       return unit.append("}\n").toString();
     }
 
+    /**
+     * True if the block's {@code Maven:} line (the last one before it), or a {@code <dependency>}
+     * block before it if there is no such line, names {@code artifact}.
+     */
+    boolean namesArtifact(String artifact) {
+      int maven = lead.lastIndexOf("Maven:");
+      String coordinates = maven < 0 ? lead : lead.substring(maven);
+      return coordinates.contains("`" + artifact + "`")
+          || coordinates.contains("<artifactId>" + artifact + "</artifactId>");
+    }
+
     /** Where a failure message points a reader. */
     String where() {
       return "README.md:" + line;

@@ -67,7 +67,7 @@ class ReadmeJavaSnippetsTest {
       }
       for (String imported : block.imports()) {
         ReadmeJavaBlocks.artifactOf(imported)
-            .filter(artifact -> !block.lead().contains("`" + artifact + "`"))
+            .filter(artifact -> !block.namesArtifact(artifact))
             .ifPresent(
                 artifact ->
                     problems.add(
@@ -76,7 +76,7 @@ class ReadmeJavaSnippetsTest {
                             + imported
                             + " but the text before it does not name `"
                             + artifact
-                            + "` (a Maven: line)"));
+                            + "` (in its Maven: line)"));
       }
     }
     assertThat(problems).isEmpty();
