@@ -11,6 +11,7 @@ import dev.fenceline.spi.FencingToken;
 import dev.fenceline.spi.OperationId;
 import dev.fenceline.spi.RejectedStale;
 import dev.fenceline.spi.ResourceId;
+import dev.fenceline.tck.ReadmeExamples;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -90,7 +91,7 @@ class ReadmeExampleTest {
 
   /** Copies the README's block into {@code directory} and runs it there in a new JVM. */
   private Program runReadmeProgram(String report) throws IOException, InterruptedException {
-    ReadmeJavaBlocks.Block block = ReadmeJavaBlocks.load().declaring("NightlyReport");
+    ReadmeExamples.Block block = ReadmeExamples.load().containing("public class NightlyReport");
     Path source = Files.writeString(directory.resolve("NightlyReport.java"), block.text());
     Path out = directory.resolve("program.out");
     Path err = directory.resolve("program.err");

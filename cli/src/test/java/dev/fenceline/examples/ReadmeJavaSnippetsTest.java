@@ -3,8 +3,8 @@ package dev.fenceline.examples;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fenceline.tck.ReadmeExamples;
 import java.io.IOException;
-import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,12 +13,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import javax.tools.Diagnostic;
-import javax.tools.DiagnosticCollector;
-import javax.tools.JavaCompiler;
-import javax.tools.JavaFileObject;
-import javax.tools.StandardJavaFileManager;
-import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,23 +31,17 @@ class ReadmeJavaSnippetsTest {
   static final Pattern UNWRAPPED_ACQUIRE =
       Pattern.compile("tryAcquire(?:ForEfficiency)?\\([^;]*?\\)\\s*\\.\\s*orElseThrow\\(\\s*\\)");
 
-  private final ReadmeJavaBlocks readme = ReadmeJavaBlocks.load();
+  private final ReadmeExamples readme = ReadmeExamples.load();
 
   @TempDir Path sources;
 
   @Test
   void everyJavaBlockCompilesAsItStandsImportsIncluded() throws IOException {
-    List<ReadmeJavaBlocks.Block> compiled =
+    List<ReadmeExamples.Block> compiled =
         readme.blocks().stream().filter(block -> !block.skeleton()).toList();
     assertThat(compiled).as("Java blocks in README.md").hasSizeGreaterThanOrEqualTo(10);
-    List<Path> files = new ArrayList<>();
-    for (ReadmeJavaBlocks.Block block : compiled) {
-      Path dir = Files.createDirectories(sources.resolve("line-" + block.line()));
-      files.add(
-          Files.writeString(dir.resolve(block.className() + ".java"), block.compilationUnit()));
-    }
 
-    List<String> errors = compile(files);
+    List<String> errors = ReadmeExamples.compileAll(compiled, sources);
 
     assertThat(errors).as("compile errors of the README's Java blocks").isEmpty();
   }
@@ -61,12 +49,12 @@ class ReadmeJavaSnippetsTest {
   @Test
   void everyJavaBlockStartsWithItsImportsAndNamesTheirArtifacts() {
     List<String> problems = new ArrayList<>();
-    for (ReadmeJavaBlocks.Block block : readme.blocks()) {
+    for (ReadmeExamples.Block block : readme.blocks()) {
       if (block.imports().isEmpty()) {
         problems.add(block.where() + ": the block does not start with its imports");
       }
       for (String imported : block.imports()) {
-        ReadmeJavaBlocks.artifactOf(imported)
+        ReadmeExamples.artifactOf(imported)
             .filter(artifact -> !block.namesArtifact(artifact))
             .ifPresent(
                 artifact ->
@@ -85,12 +73,12 @@ class ReadmeJavaSnippetsTest {
   @Test
   void noReadmeBlockOrJavadocExampleUnwrapsTryAcquireWithOrElseThrow() throws IOException {
     List<String> problems = new ArrayList<>();
-    for (ReadmeJavaBlocks.Block block : readme.blocks()) {
+    for (ReadmeExamples.Block block : readme.blocks()) {
       if (UNWRAPPED_ACQUIRE.matcher(block.text()).find()) {
         problems.add(block.where() + ": tryAcquire(...).orElseThrow()");
       }
     }
-    Path root = ReadmeJavaBlocks.repositoryRoot();
+    Path root = ReadmeExamples.repositoryRoot();
     try (Stream<Path> files = Files.walk(root)) {
       for (Path file :
           files.filter(Files::isRegularFile).filter(ReadmeJavaSnippetsTest::userFacing).toList()) {
@@ -145,38 +133,5 @@ class ReadmeJavaSnippetsTest {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-  }
-
-  private static List<String> compile(List<Path> files) throws IOException {
-    JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
-    DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
-    Path classes = Files.createTempDirectory("readme-classes");
-    try (StandardJavaFileManager fileManager =
-        javac.getStandardFileManager(diagnostics, Locale.ROOT, UTF_8)) {
-      StringWriter output = new StringWriter();
-      javac
-          .getTask(
-              output,
-              fileManager,
-              diagnostics,
-              List.of(
-                  "-proc:none",
-                  "-Xlint:none",
-                  "-d",
-                  classes.toString(),
-                  "-classpath",
-                  System.getProperty("java.class.path")),
-              null,
-              fileManager.getJavaFileObjectsFromPaths(files))
-          .call();
-    }
-    List<String> errors = new ArrayList<>();
-    for (Diagnostic<? extends JavaFileObject> d : diagnostics.getDiagnostics()) {
-      if (d.getKind() == Diagnostic.Kind.ERROR) {
-        errors.add(
-            d.getSource().getName() + ":" + d.getLineNumber() + ": " + d.getMessage(Locale.ROOT));
-      }
-    }
-    return errors;
   }
 }
