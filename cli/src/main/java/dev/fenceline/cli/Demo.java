@@ -12,12 +12,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.LockSupport;
+import tools.jackson.databind.SerializationFeature;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * {@code fenceline demo}: replays the article's timeline with two real worker processes on the
@@ -38,6 +43,9 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Nothing is ordered by sleeping: the steps follow the workers' protocol lines, standard input,
  * and the issuer's lease status. Every wait has a deadline, and the workers are killed in the end
  * whatever happened.
+ *
+ * <p>With {@code --json} the narration goes to standard error and standard output gets one JSON
+ * document with the run's facts ({@link DemoResult#document}); the exit status is the same.
  */
 final class Demo {
 
@@ -65,6 +73,9 @@ final class Demo {
   private static final Duration POLL = Duration.ofMillis(20);
   private static final int MAX_FREEZE_ATTEMPTS = 5;
 
+  private static final JsonMapper JSON =
+      JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
+
   /**
    * The demo's settings.
    *
@@ -85,6 +96,7 @@ final class Demo {
   private PublishReport reportA;
   private PublishReport reportB;
   private PointerState published;
+  private final List<DemoResult.Step> timeline = new ArrayList<>();
 
   private Demo(Settings settings, PrintStream out, PrintStream err) {
     this.settings = settings;
@@ -95,26 +107,56 @@ final class Demo {
   }
 
   /**
-   * Runs {@code fenceline demo [--dir DIR] [--ttl-millis N]}.
+   * Runs {@code fenceline demo [--dir DIR] [--ttl-millis N] [--json]}.
    *
    * @return the exit status
-   * @throws UsageException if an argument is wrong
+   * @throws UsageException if an argument is wrong (with {@code --json}, after printing the
+   *     document that names it)
    */
   static int command(String[] args, PrintStream out, PrintStream err) {
-    Options options = Options.parse("demo", args, Set.of("dir", "ttl-millis"), Set.of("help"));
-    if (options.flag("help")) {
-      out.print(Main.usage());
-      return Main.EXIT_OK;
+    boolean json = Arrays.asList(args).contains("--json");
+    Settings settings;
+    try {
+      Options options =
+          Options.parse("demo", args, Set.of("dir", "ttl-millis"), Set.of("help", "json"));
+      if (options.flag("help")) {
+        out.print(Main.usage());
+        return Main.EXIT_OK;
+      }
+      Path dir = options.path("dir", DEFAULT_DIR);
+      if (Files.exists(dir) && !Files.isDirectory(dir)) {
+        throw new UsageException(
+            "Cannot use --dir "
+                + Options.quote(dir.toString())
+                + ": it is a file, not a directory (pass a directory, e.g. --dir"
+                + " ./fenceline-demo)");
+      }
+      Duration ttl = options.millis("ttl-millis", DEFAULT_TTL, MIN_TTL, MAX_TTL);
+      settings = new Settings(dir, ttl);
+    } catch (UsageException e) {
+      if (json) {
+        Map<String, Object> document = new LinkedHashMap<>();
+        document.put("command", "demo");
+        document.put("exit-code", ExitCode.BAD_CONFIG_OR_USAGE.code());
+        document.put("exit", ExitCode.BAD_CONFIG_OR_USAGE.name());
+        document.put("error", e.getMessage());
+        printJson(out, document);
+      }
+      throw e; // Main prints the one line on standard error
     }
-    Path dir = options.path("dir", DEFAULT_DIR);
-    if (Files.exists(dir) && !Files.isDirectory(dir)) {
-      throw new UsageException(
-          "Cannot use --dir "
-              + Options.quote(dir.toString())
-              + ": it is a file, not a directory (pass a directory, e.g. --dir ./fenceline-demo)");
+    if (!json) {
+      return run(settings, out, err).exitCode();
     }
-    Duration ttl = options.millis("ttl-millis", DEFAULT_TTL, MIN_TTL, MAX_TTL);
-    return run(new Settings(dir, ttl), out, err).exitCode();
+    DemoResult result = run(settings, err, err); // people read the narration, scripts the JSON
+    printJson(
+        out,
+        result.document(settings.dir().toAbsolutePath().normalize().resolve(DB_FILE).toString()));
+    return result.exitCode();
+  }
+
+  private static void printJson(PrintStream out, Map<String, Object> document) {
+    out.println(JSON.writeValueAsString(document));
+    out.flush();
   }
 
   /**
@@ -173,6 +215,7 @@ final class Demo {
         Optional.ofNullable(reportA),
         Optional.ofNullable(reportB),
         Optional.ofNullable(published),
+        timeline,
         problems);
   }
 
@@ -196,6 +239,16 @@ final class Demo {
             : " (caught inside a renewal transaction "
                 + (attempts - 1)
                 + "x, continued it and stopped it again)");
+    timeline.add(
+        new DemoResult.Step(
+            1,
+            "A",
+            epochA,
+            "registers "
+                + epochA
+                + "; A computes its report and stalls (SIGSTOP "
+                + a.pid()
+                + ")"));
 
     // 2. The lease expires by the database clock; B acquires N+1.
     LeaseStatus status = awaitExpiry(issuer);
@@ -209,6 +262,12 @@ final class Demo {
     WorkerLine registeredB = b.await(WorkerLine.REGISTERED, STARTUP);
     epochB = registeredB.number("epoch");
     say("    worker B (pid %d): acquired epoch %d", b.pid(), epochB);
+    timeline.add(
+        new DemoResult.Step(
+            2,
+            "B",
+            epochB,
+            "nothing: the lease expires by the database clock, B acquires epoch " + epochB));
 
     // 3. The destination registers N+1 and publishes B's report.
     reportB = PublishReport.of(b.await(WorkerLine.OUTCOME, STEP));
@@ -216,6 +275,12 @@ final class Demo {
     say(
         "[3] worker B: registered epoch %d (previous %s), published its report -> %s",
         epochB, registeredB.fields().getOrDefault("previous", "?"), reportB.outcome());
+    timeline.add(
+        new DemoResult.Step(
+            3,
+            "B",
+            epochB,
+            "registers " + epochB + ", publishes B's report (" + reportB.outcome() + ")"));
 
     // 4. A continues and publishes its old result with its old token, without re-checking.
     a.resume();
@@ -234,10 +299,20 @@ final class Demo {
         reportA.current(),
         belief.fields().getOrDefault("locally-valid", "?"),
         belief.fields().getOrDefault("state", "?"));
+    String fence =
+        reportA.rejectedStale()
+            ? "rejected as stale (current " + reportA.current() + ")"
+            : reportA.outcome().toUpperCase(Locale.ROOT) + ": the old result came back";
+    timeline.add(
+        new DemoResult.Step(
+            4,
+            "A",
+            reportA.supplied(),
+            "A resumes (SIGCONT), asks to publish with " + reportA.supplied() + " -> " + fence));
 
     published = pointers.current(Worker.RESOURCE).orElse(null);
     out.println();
-    printTable(a.pid());
+    printTable();
     out.println();
     out.println(
         published == null
@@ -307,38 +382,18 @@ final class Demo {
     return problems;
   }
 
-  private void printTable(long pidA) {
-    String fence =
-        reportA.rejectedStale()
-            ? "rejected as stale (current " + reportA.current() + ")"
-            : reportA.outcome().toUpperCase(Locale.ROOT) + ": the old result came back";
-    List<String[]> rows =
-        List.of(
-            new String[] {"step", "worker", "epoch", "what the destination did"},
-            new String[] {
-              "1",
-              "A",
-              Long.toString(epochA),
-              "registers " + epochA + "; A computes its report and stalls (SIGSTOP " + pidA + ")"
-            },
-            new String[] {
-              "2",
-              "B",
-              Long.toString(epochB),
-              "nothing: the lease expires by the database clock, B acquires epoch " + epochB
-            },
-            new String[] {
-              "3",
-              "B",
-              Long.toString(epochB),
-              "registers " + epochB + ", publishes B's report (" + reportB.outcome() + ")"
-            },
-            new String[] {
-              "4",
-              "A",
-              Long.toString(reportA.supplied()),
-              "A resumes (SIGCONT), asks to publish with " + reportA.supplied() + " -> " + fence
-            });
+  private void printTable() {
+    List<String[]> rows = new ArrayList<>();
+    rows.add(new String[] {"step", "worker", "epoch", "what the destination did"});
+    for (DemoResult.Step step : timeline) {
+      rows.add(
+          new String[] {
+            Integer.toString(step.step()),
+            step.worker(),
+            Long.toString(step.epoch()),
+            step.destination()
+          });
+    }
     int[] widths = new int[4];
     for (String[] row : rows) {
       for (int i = 0; i < row.length; i++) {

@@ -181,9 +181,9 @@ public final class Main {
       description = {
         "Fencing tokens checked at the destination: a worker that stalled past its lease cannot"
             + " overwrite a newer result.",
-        "Every command but demo takes --config FILE (see examples/fenceline.yaml) and --json (one"
-            + " JSON document on standard output). Errors are one line on standard error,"
-            + " secrets masked. Run fenceline <command> --help for its options."
+        "Every command but demo takes --config FILE (see examples/fenceline.yaml); every command"
+            + " takes --json (one JSON document on standard output). Errors are one line on"
+            + " standard error, secrets masked. Run fenceline <command> --help for its options."
       },
       exitCodeListHeading = "%nExit status:%n",
       commandListHeading = "%nCommands:%n")
@@ -205,7 +205,9 @@ public final class Main {
             + Demo.MIN_TTL
             + " to "
             + Demo.MAX_TTL
-            + ", default 1500)."
+            + ", default 1500), --json (the narration goes to standard error, standard output"
+            + " gets one JSON document: both epochs, each worker's outcome, the published"
+            + " pointer, the timeline, the exit)."
       })
   static final class DemoHelp implements Runnable {
     @Override

@@ -1,102 +1,75 @@
 package dev.fenceline.examples;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fenceline.core.Fenceline;
 import dev.fenceline.core.HeldLease;
-import dev.fenceline.jdbc.JdbcDestination;
 import dev.fenceline.jdbc.JdbcStore;
-import dev.fenceline.spi.AlreadyApplied;
-import dev.fenceline.spi.Applied;
 import dev.fenceline.spi.Epoch;
 import dev.fenceline.spi.FencingToken;
 import dev.fenceline.spi.OperationId;
 import dev.fenceline.spi.RejectedStale;
 import dev.fenceline.spi.ResourceId;
-import dev.fenceline.spi.WriteOutcome;
+import dev.fenceline.tck.ReadmeExamples;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The README's Java example, kept compiling and passing. */
+/**
+ * The README's JDBC program, run as a newcomer runs it (issue 19, item 12): the {@code ```java}
+ * block declaring {@code NightlyReport} is copied, as it stands, into an empty directory and run
+ * there with {@code java -cp <modules> NightlyReport.java} (the JDK's source launcher). Nothing is
+ * prepared for it: it must create its own table, and its write must land.
+ */
 class ReadmeExampleTest {
 
   @TempDir Path directory;
-  private final List<String> log = new ArrayList<>();
 
-  /** The README example, verbatim apart from the database path and the log. */
-  void publishNightlyReport(Path databaseFile, String report) {
-    try (JdbcStore store = JdbcStore.sqlite(databaseFile);
-        Fenceline fenceline =
-            Fenceline.builder()
-                .issuer(store.leaseIssuer())
-                .holder("report-worker@" + ProcessHandle.current().pid())
-                .leaseTtl(Duration.ofSeconds(30))
-                .build()) {
-      JdbcDestination reports = store.destination("reports");
-      Optional<HeldLease> acquired = fenceline.tryAcquire(ResourceId.of("nightly-report"));
-      if (acquired.isEmpty()) {
-        return; // another worker holds the lease
-      }
-      try (HeldLease lease = acquired.get()) {
-        fenceline.register(lease, reports); // cut every older owner off before writing
-        WriteOutcome outcome =
-            fenceline.publish(
-                lease,
-                reports,
-                OperationId.of("report-2026-10-27"),
-                (connection, token, operation) -> {
-                  // Runs in the transaction that checked the epoch and records the operation.
-                  try (PreparedStatement insert =
-                      connection.prepareStatement(
-                          "INSERT INTO report (day, body, epoch) VALUES (?, ?, ?)")) {
-                    insert.setString(1, "2026-10-27");
-                    insert.setString(2, report);
-                    insert.setLong(3, token.epoch().value());
-                    insert.executeUpdate();
-                  }
-                  return Map.of("day", "2026-10-27");
-                });
-        if (outcome instanceof Applied applied) {
-          log.add("published under epoch " + applied.receipt().epoch());
-        } else if (outcome instanceof AlreadyApplied again) {
-          log.add("already published under epoch " + again.receipt().epoch());
-        } else if (outcome instanceof RejectedStale stale) {
-          log.add(stale.describe("publish the report"));
-        }
-      }
+  @Test
+  void theReadmeProgramCreatesItsTablePublishesOnceAndReplaysOnRetry() throws Exception {
+    Program first = runReadmeProgram("42 orders");
+    Program retry = runReadmeProgram("42 orders");
+
+    assertThat(first.exitCode()).as(first.transcript()).isZero();
+    assertThat(first.out()).as(first.transcript()).isEqualTo("published under epoch 1\n");
+    assertThat(retry.exitCode()).as(retry.transcript()).isZero();
+    assertThat(retry.out()).as(retry.transcript()).isEqualTo("already published under epoch 1\n");
+    assertThat(reportRows()).containsExactly("2026-10-27: 42 orders@1");
+  }
+
+  @Test
+  void theReadmeProgramSaysSoWhenAnotherWorkerHoldsTheLease() throws Exception {
+    Program program;
+    try (JdbcStore store = JdbcStore.sqlite(directory.resolve("fenceline.db"));
+        Fenceline other = Fenceline.builder().issuer(store.leaseIssuer()).holder("other").build();
+        HeldLease held = other.tryAcquire(ResourceId.of("nightly-report")).orElseThrow()) {
+      program = runReadmeProgram("42 orders");
     }
+
+    assertThat(program.exitCode()).as(program.transcript()).isZero();
+    assertThat(program.out())
+        .as(program.transcript())
+        .isEqualTo("nightly-report is held by another worker: nothing to do\n");
+    assertThat(program.err()).doesNotContain("Exception");
+    assertThat(reportRows()).isEmpty();
   }
 
   @Test
-  void theExamplePublishesOnceAndReplaysOnRetry() throws Exception {
-    Path file = directory.resolve("fenceline.db");
-    createReportTable(file);
+  void aStaleTokenIsRejectedByTheReadmeProgramsDestination() throws Exception {
+    assertThat(runReadmeProgram("42 orders").exitCode()).isZero();
 
-    publishNightlyReport(file, "42 orders");
-    publishNightlyReport(file, "42 orders");
-
-    assertThat(log).containsExactly("published under epoch 1", "already published under epoch 1");
-    assertThat(reportRows(file)).containsExactly("42 orders@1");
-  }
-
-  @Test
-  void aStaleTokenIsRejectedByTheSameDestination() throws Exception {
-    Path file = directory.resolve("fenceline.db");
-    createReportTable(file);
-    publishNightlyReport(file, "42 orders");
-
-    try (JdbcStore store = JdbcStore.sqlite(file)) {
+    try (JdbcStore store = JdbcStore.sqlite(directory.resolve("fenceline.db"))) {
       FencingToken stale =
           new FencingToken(store.id(), ResourceId.of("nightly-report"), Epoch.of(1), "old-worker");
       store
@@ -110,20 +83,48 @@ class ReadmeExampleTest {
     }
   }
 
-  private static void createReportTable(Path file) throws Exception {
-    try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file);
-        Statement statement = connection.createStatement()) {
-      statement.execute("CREATE TABLE report (day TEXT, body TEXT, epoch INTEGER)");
+  private record Program(int exitCode, String out, String err) {
+    String transcript() {
+      return "exit " + exitCode + "\nstdout:\n" + out + "\nstderr:\n" + err;
     }
   }
 
-  private static List<String> reportRows(Path file) throws Exception {
+  /** Copies the README's block into {@code directory} and runs it there in a new JVM. */
+  private Program runReadmeProgram(String report) throws IOException, InterruptedException {
+    ReadmeExamples.Block block = ReadmeExamples.load().containing("public class NightlyReport");
+    Path source = Files.writeString(directory.resolve("NightlyReport.java"), block.text());
+    Path out = directory.resolve("program.out");
+    Path err = directory.resolve("program.err");
+    Process process =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1",
+                "-cp",
+                System.getProperty("java.class.path"),
+                source.getFileName().toString(),
+                report)
+            .directory(directory.toFile())
+            .redirectOutput(out.toFile())
+            .redirectError(err.toFile())
+            .start();
+    if (!process.waitFor(120, TimeUnit.SECONDS)) {
+      process.destroyForcibly();
+      throw new AssertionError(
+          "the README program did not end within 120 s\nstderr:\n" + Files.readString(err, UTF_8));
+    }
+    return new Program(
+        process.exitValue(), Files.readString(out, UTF_8), Files.readString(err, UTF_8));
+  }
+
+  private List<String> reportRows() throws Exception {
     List<String> rows = new ArrayList<>();
-    try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file);
+    try (Connection connection =
+            DriverManager.getConnection("jdbc:sqlite:" + directory.resolve("fenceline.db"));
         Statement statement = connection.createStatement();
-        ResultSet result = statement.executeQuery("SELECT body, epoch FROM report")) {
+        ResultSet result = statement.executeQuery("SELECT day, body, epoch FROM report")) {
       while (result.next()) {
-        rows.add(result.getString(1) + "@" + result.getLong(2));
+        rows.add(result.getString(1) + ": " + result.getString(2) + "@" + result.getLong(3));
       }
     }
     return rows;

@@ -36,7 +36,11 @@ import java.util.regex.Pattern;
  * try (FencelineConfig config = FencelineConfig.load(Path.of("fenceline.yaml"))) {
  *   Fenceline fenceline = config.fenceline();
  *   ConfiguredDestination reports = config.destination("reports");
- *   try (HeldLease lease = fenceline.tryAcquire(ResourceId.of("nightly-report")).orElseThrow()) {
+ *   Optional<HeldLease> acquired = fenceline.tryAcquire(ResourceId.of("nightly-report"));
+ *   if (acquired.isEmpty()) {
+ *     return; // another worker holds the lease: it publishes, not this one
+ *   }
+ *   try (HeldLease lease = acquired.get()) {
  *     fenceline.register(lease, reports.destination());
  *     WriteOutcome outcome = reports.publish(lease.token(), OperationId.of("report-2026-10-27"), file);
  *   }

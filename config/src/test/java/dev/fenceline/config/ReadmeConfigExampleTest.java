@@ -1,73 +1,98 @@
 package dev.fenceline.config;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fenceline.core.Fenceline;
-import dev.fenceline.core.HeldLease;
-import dev.fenceline.spi.AlreadyApplied;
-import dev.fenceline.spi.Applied;
 import dev.fenceline.spi.Guarantee;
-import dev.fenceline.spi.OperationId;
 import dev.fenceline.spi.ResourceId;
-import dev.fenceline.spi.WriteOutcome;
+import dev.fenceline.staging.PublishedBlob;
+import dev.fenceline.staging.StagedDestination;
+import dev.fenceline.tck.ReadmeExamples;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The README's "configure with YAML" example, kept compiling and passing. */
+/**
+ * The README's "configure with YAML" example, compiled from the README as it stands and run, with
+ * its configuration file in a temporary directory.
+ */
 class ReadmeConfigExampleTest {
 
-  @TempDir Path directory;
+  private static final ResourceId NIGHTLY = ResourceId.of("nightly-report");
 
-  /** The README's example, verbatim apart from where the file and the environment come from. */
-  WriteOutcome publishReport(Path configFile, Path reportFile, Map<String, String> env) {
-    try (FencelineConfig config =
-        FencelineConfig.load(configFile, env::get)) { // README: load(file)
-      Fenceline fenceline =
-          config.fenceline(); // issuer, holder, ttl and allow-* flags from the file
-      ConfiguredDestination reports = config.destination("reports");
-      System.out.println(
-          reports.guarantee() + ": " + reports.why()); // FENCED_BY_STAGING: staged...
-      try (HeldLease lease = fenceline.tryAcquire(ResourceId.of("nightly-report")).orElseThrow()) {
-        fenceline.register(lease, reports.destination());
-        return reports.publish(lease.token(), OperationId.of("report-2026-11-30"), reportFile);
-      }
-    }
-  }
+  @TempDir Path directory;
 
   @Test
   void theReadmeExamplePublishesOnceThenAnswersAlreadyApplied() throws Exception {
     Path config =
-        ConfigFiles.write(
-            directory,
+        Files.writeString(
+            directory.resolve("fenceline.yaml"),
             """
             stores:
               main:
                 type: jdbc
-                url: jdbc:sqlite:${FENCELINE_HOME}/fenceline.db
+                url: jdbc:sqlite:%1$s/fenceline.db
               reports-dir:
                 type: vfs
-                uri: file://${FENCELINE_HOME}/reports
+                uri: file://%1$s/reports
             issuer: main
             lease:
               ttl: 30s
             destinations:
               reports:
                 store: reports-dir
-            """);
+            """
+                .formatted(directory));
     Path report = Files.writeString(directory.resolve("report.csv"), "day,total\n2026-11-30,42\n");
     Files.createDirectories(directory.resolve("reports"));
-    Map<String, String> env = Map.of("FENCELINE_HOME", directory.toString());
+    Class<?> example =
+        ReadmeExamples.load()
+            .containing("static void publishReport(Path reportFile)")
+            .replacing(Map.of("Path.of(\"fenceline.yaml\")", "Path.of(\"" + config + "\")"))
+            .compile();
 
-    WriteOutcome first = publishReport(config, report, env);
-    WriteOutcome second = publishReport(config, report, env);
+    String first = printedBy(example, report);
+    PublishedBlob published = published(config);
+    String retry = printedBy(example, report);
 
-    assertThat(first).isInstanceOf(Applied.class);
-    assertThat(second).isEqualTo(new AlreadyApplied(((Applied) first).receipt()));
-    try (FencelineConfig loaded = FencelineConfig.load(config, env::get)) {
+    assertThat(first).startsWith("FENCED_BY_STAGING: ");
+    assertThat(retry).isEqualTo(first);
+    assertThat(published(config))
+        .as("the retry was answered from the record, not published again")
+        .isEqualTo(published);
+    try (FencelineConfig loaded = FencelineConfig.load(config)) {
       assertThat(loaded.destination("reports").guarantee()).isEqualTo(Guarantee.FENCED_BY_STAGING);
+      StagedDestination reports = (StagedDestination) loaded.destination("reports").destination();
+      try (InputStream content = reports.open(NIGHTLY)) {
+        assertThat(new String(content.readAllBytes(), UTF_8))
+            .isEqualTo("day,total\n2026-11-30,42\n");
+      }
     }
+  }
+
+  private static PublishedBlob published(Path config) {
+    try (FencelineConfig loaded = FencelineConfig.load(config)) {
+      return ((StagedDestination) loaded.destination("reports").destination())
+          .resolve(NIGHTLY)
+          .orElseThrow();
+    }
+  }
+
+  /** What the example's {@code publishReport(reportFile)} printed on standard output. */
+  private static String printedBy(Class<?> example, Path reportFile) throws Exception {
+    ByteArrayOutputStream printed = new ByteArrayOutputStream();
+    PrintStream standardOutput = System.out;
+    System.setOut(new PrintStream(printed, true, UTF_8));
+    try {
+      ReadmeExamples.call(example, "publishReport", reportFile);
+    } finally {
+      System.setOut(standardOutput);
+    }
+    return printed.toString(UTF_8);
   }
 }

@@ -27,12 +27,17 @@ import java.util.concurrent.TimeUnit;
  * What an application uses: acquire a lease, publish through a destination, handle the outcome.
  *
  * <pre>{@code
- * try (Fenceline fenceline = Fenceline.builder().issuer(issuer).holder("worker-a").build();
- *     HeldLease lease = fenceline.tryAcquire(ResourceId.of("nightly-report")).orElseThrow()) {
- *   fenceline.register(lease, destination);
- *   Report report = compute();                        // may take long, may stall
- *   WriteOutcome outcome = fenceline.publish(lease, destination, OperationId.of("report-2026-10-27"), change);
- *   switch (outcome) { ... }                          // Applied, AlreadyApplied, RejectedStale
+ * try (Fenceline fenceline = Fenceline.builder().issuer(issuer).holder("worker-a").build()) {
+ *   Optional<HeldLease> acquired = fenceline.tryAcquire(ResourceId.of("nightly-report"));
+ *   if (acquired.isEmpty()) {
+ *     return;                                         // another worker holds the lease
+ *   }
+ *   try (HeldLease lease = acquired.get()) {
+ *     fenceline.register(lease, destination);
+ *     Report report = compute();                      // may take long, may stall
+ *     WriteOutcome outcome = fenceline.publish(lease, destination, OperationId.of("report-2026-10-27"), change);
+ *     switch (outcome) { ... }                        // Applied, AlreadyApplied, RejectedStale
+ *   }
  * }
  * }</pre>
  *

@@ -1,5 +1,6 @@
 package dev.fenceline.it;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fenceline.core.Fenceline;
@@ -8,95 +9,79 @@ import dev.fenceline.jdbc.JdbcStore;
 import dev.fenceline.spi.Applied;
 import dev.fenceline.spi.OperationId;
 import dev.fenceline.spi.PointerState;
-import dev.fenceline.spi.PointerStore;
 import dev.fenceline.spi.ResourceId;
-import dev.fenceline.spi.WriteOutcome;
 import dev.fenceline.staging.StagedDestination;
+import dev.fenceline.tck.ReadmeExamples;
 import dev.fenceline.vfs.VfsBlobStore;
 import java.io.ByteArrayInputStream;
-import java.io.IOException;
+import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
+import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The README's "publish files" example, kept compiling and passing. */
+/**
+ * The README's "publish files" examples, compiled from the README as they stand and run; the
+ * publish example with its database file and directory pointed at a temporary directory.
+ */
 class ReadmePublishFilesExampleTest {
 
+  private static final ResourceId NIGHTLY = ResourceId.of("reports/nightly");
+
   @TempDir Path directory;
-  private final List<String> log = new ArrayList<>();
 
-  /** The README example, verbatim apart from the paths. */
-  String publishAndReadBack(Path databaseFile, String filesUri, Path reportFile) {
-    try (JdbcStore store = JdbcStore.sqlite(databaseFile);
-        VfsBlobStore files = VfsBlobStore.open(filesUri); // or sftp://user@host/srv/reports
-        Fenceline fenceline =
-            Fenceline.builder().issuer(store.leaseIssuer()).holder("report-worker-1").build()) {
-      StagedDestination reports =
-          StagedDestination.builder(files, store.pointerStore("reports"))
-              .keepVersions(3) // the sweep keeps the newest 3 published versions
-              .sweepGrace(Duration.ofHours(1))
-              .build();
-      ResourceId nightly = ResourceId.of("reports/nightly");
-
-      try (HeldLease lease = fenceline.tryAcquire(nightly).orElseThrow();
-          InputStream csv = Files.newInputStream(reportFile)) {
-        fenceline.register(lease, reports);
-        WriteOutcome outcome =
-            fenceline.publish(lease, reports, OperationId.of("report-2026-10-27"), csv);
-        System.out.println(outcome); // Applied, AlreadyApplied or RejectedStale
-      }
-
-      // Any reader, in any process: resolves the pointer, verifies size and SHA-256 while reading
-      // (a reader that may stop early uses openVerified, see below).
-      try (InputStream published = reports.open(nightly)) {
-        String text = new String(published.readAllBytes(), StandardCharsets.UTF_8);
-        reports.sweep(); // from time to time: deletes stale, unpublished staged files
-        return text;
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  /**
-   * The README's history and rollback example, verbatim apart from the log, what is done with the
-   * old version's bytes, and returning the outcome.
-   */
-  WriteOutcome auditAndRollBack(
-      JdbcStore store, StagedDestination reports, Fenceline fenceline, ResourceId nightly)
-      throws IOException {
-    PointerStore pointers = store.pointerStore("reports");
-    // Audit: every swap, newest first.
-    for (PointerState version : pointers.history(nightly, 10)) {
-      log(version.version() + ": " + version.operation() + " with epoch " + version.epoch());
-    }
-    // Read version 1, checked against its size and SHA-256 before the first byte.
-    try (InputStream first = reports.openVerified(nightly, 1)) {
-      log("version 1: " + new String(first.readAllBytes(), StandardCharsets.UTF_8));
-    }
-    // Roll back: publish version 1 again, as a new version, with a current token.
-    try (HeldLease lease = fenceline.tryAcquire(nightly).orElseThrow()) {
-      fenceline.register(lease, reports);
-      WriteOutcome outcome =
-          reports.rollback(lease.token(), OperationId.of("rollback-2026-10-28"), 1);
-      return outcome;
-    }
-  }
-
-  private void log(String line) {
-    log.add(line);
+  private Class<?> publishExample() {
+    return ReadmeExamples.load()
+        .containing("static void publishNightly(Path reportFile)")
+        .replacing(
+            Map.of(
+                "Path.of(\"fenceline.db\")",
+                "Path.of(\"" + directory.resolve("fenceline.db") + "\")",
+                "\"file:///var/lib/reports\"",
+                "\"" + directory.resolve("reports").toUri() + "\""))
+        .compile();
   }
 
   @Test
-  void theHistoryAndRollbackExampleReadsVersion1AndPublishesItAgain() throws IOException {
-    ResourceId nightly = ResourceId.of("reports/nightly");
+  void thePublishExamplePublishesTheFileAndReadsItBackVerified() throws Exception {
+    Path report = Files.writeString(directory.resolve("report.csv"), "day,orders\n2026-10-27,42\n");
+
+    String printed =
+        printedBy(() -> ReadmeExamples.call(publishExample(), "publishNightly", report));
+
+    assertThat(printed).isEqualTo("day,orders\n2026-10-27,42\n");
+    try (JdbcStore store = JdbcStore.sqlite(directory.resolve("fenceline.db"))) {
+      PointerState current = store.pointerStore("reports").current(NIGHTLY).orElseThrow();
+      assertThat(current.version()).isEqualTo(1);
+      assertThat(current.operation()).isEqualTo(OperationId.of("report-2026-10-27"));
+    }
+  }
+
+  @Test
+  void thePublishExampleSaysSoWhenAnotherWorkerHoldsTheLease() throws Exception {
+    Path report = Files.writeString(directory.resolve("report.csv"), "day,orders\n2026-10-27,42\n");
+    Class<?> example = publishExample();
+    Files.createDirectories(directory.resolve("reports"));
+
+    String printed;
+    try (JdbcStore store = JdbcStore.sqlite(directory.resolve("fenceline.db"));
+        Fenceline other = Fenceline.builder().issuer(store.leaseIssuer()).holder("other").build();
+        HeldLease held = other.tryAcquire(NIGHTLY).orElseThrow()) {
+      printed = printedBy(() -> ReadmeExamples.call(example, "publishNightly", report));
+      assertThat(store.pointerStore("reports").current(NIGHTLY)).isEmpty();
+    }
+
+    assertThat(printed)
+        .isEqualTo("reports/nightly is held by another worker: it publishes, not this one\n");
+  }
+
+  @Test
+  void theHistoryAndRollbackExampleReadsVersion1AndPublishesItAgain() throws Exception {
+    Class<?> example = ReadmeExamples.load().containing("static void auditAndRollBack(").compile();
     try (JdbcStore store = JdbcStore.sqlite(directory.resolve("fenceline.db"));
         VfsBlobStore files = VfsBlobStore.open(directory.resolve("reports").toUri().toString());
         Fenceline fenceline =
@@ -104,7 +89,7 @@ class ReadmePublishFilesExampleTest {
       StagedDestination reports =
           StagedDestination.builder(files, store.pointerStore("reports")).build();
       for (int day = 26; day <= 28; day++) {
-        try (HeldLease lease = fenceline.tryAcquire(nightly).orElseThrow()) {
+        try (HeldLease lease = fenceline.tryAcquire(NIGHTLY).orElseThrow()) {
           fenceline.register(lease, reports);
           String report = "day,orders\n2026-10-" + day + "," + day + "\n";
           assertThat(
@@ -112,39 +97,43 @@ class ReadmePublishFilesExampleTest {
                       lease,
                       reports,
                       OperationId.of("report-2026-10-" + day),
-                      new ByteArrayInputStream(report.getBytes(StandardCharsets.UTF_8))))
+                      new ByteArrayInputStream(report.getBytes(UTF_8))))
               .isInstanceOf(Applied.class);
         }
       }
 
-      WriteOutcome outcome = auditAndRollBack(store, reports, fenceline, nightly);
+      String printed =
+          printedBy(
+              () ->
+                  ReadmeExamples.call(
+                      example, "auditAndRollBack", store, reports, fenceline, NIGHTLY));
 
-      assertThat(outcome).isInstanceOf(Applied.class);
-      assertThat(log)
-          .containsExactly(
-              "3: report-2026-10-28 with epoch 3",
-              "2: report-2026-10-27 with epoch 2",
-              "1: report-2026-10-26 with epoch 1",
-              "version 1: day,orders\n2026-10-26,26\n");
-      try (InputStream current = reports.openVerified(nightly)) {
-        assertThat(new String(current.readAllBytes(), StandardCharsets.UTF_8))
+      assertThat(printed)
+          .isEqualTo(
+              "3: report-2026-10-28 with epoch 3\n"
+                  + "2: report-2026-10-27 with epoch 2\n"
+                  + "1: report-2026-10-26 with epoch 1\n"
+                  + "day,orders\n2026-10-26,26\n");
+      try (InputStream current = reports.openVerified(NIGHTLY)) {
+        assertThat(new String(current.readAllBytes(), UTF_8))
             .isEqualTo("day,orders\n2026-10-26,26\n");
       }
-      assertThat(store.pointerStore("reports").current(nightly).orElseThrow().version())
-          .isEqualTo(4);
+      PointerState current = store.pointerStore("reports").current(NIGHTLY).orElseThrow();
+      assertThat(current.version()).isEqualTo(4);
+      assertThat(current.operation()).isEqualTo(OperationId.of("rollback-2026-10-28"));
     }
   }
 
-  @Test
-  void theExamplePublishesAFileAndReadsItBack() throws IOException {
-    Path report = Files.writeString(directory.resolve("report.csv"), "day,orders\n2026-10-27,42\n");
-
-    String text =
-        publishAndReadBack(
-            directory.resolve("fenceline.db"),
-            directory.resolve("reports").toUri().toString(),
-            report);
-
-    assertThat(text).isEqualTo("day,orders\n2026-10-27,42\n");
+  /** What {@code example} printed on standard output. */
+  private static String printedBy(Callable<Object> example) throws Exception {
+    ByteArrayOutputStream printed = new ByteArrayOutputStream();
+    PrintStream standardOutput = System.out;
+    System.setOut(new PrintStream(printed, true, UTF_8));
+    try {
+      example.call();
+    } finally {
+      System.setOut(standardOutput);
+    }
+    return printed.toString(UTF_8);
   }
 }
