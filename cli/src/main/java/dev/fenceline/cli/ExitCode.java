@@ -3,8 +3,9 @@ package dev.fenceline.cli;
 /**
  * The exit status of every {@code fenceline} command, listed in {@code fenceline --help}. Scripts
  * can rely on these numbers; {@code --json} also names them. They are the only statuses {@code
- * fenceline} exits with: {@code run} reports its CMD's failure as {@link #COMMAND_FAILED}, never
- * with CMD's own status, so CMD's status can never be mistaken for one of Fenceline's.
+ * fenceline} exits with (unless it is killed by a signal itself): {@code run} reports its CMD's
+ * failure as {@link #COMMAND_FAILED}, never with CMD's own status, so CMD's status can never be
+ * mistaken for one of Fenceline's.
  */
 public enum ExitCode {
   /** The command did what it should (a publish was applied, or had already been applied). */

@@ -40,9 +40,16 @@ class VersionAndHelpTest {
             .matcher(longForm.out());
     assertThat(line.matches()).as(longForm.transcript()).isTrue();
     assertThat(line.group(1)).isEqualTo(projectVersion());
-    String head = gitHead();
-    if (head != null) { // built from a git checkout: the commit is known
-      assertThat(head).as(longForm.transcript()).startsWith(line.group(2));
+    if (git("rev-parse", "HEAD") != null) { // built from a git checkout: the commit is known
+      String commit = line.group(2);
+      assertThat(git("rev-parse", "--verify", "--quiet", commit + "^{commit}"))
+          .as("a commit of this repository: " + longForm.transcript())
+          .isNotNull();
+      String gitDir = git("rev-parse", "--path-format=absolute", "--git-dir");
+      if (gitDir != null
+          && gitDir.equals(git("rev-parse", "--path-format=absolute", "--git-common-dir"))) {
+        assertThat(git("rev-parse", "HEAD")).as(longForm.transcript()).startsWith(commit);
+      } // in a linked worktree (git worktree add) the plugin reads the main checkout's HEAD
     }
   }
 
@@ -55,14 +62,13 @@ class VersionAndHelpTest {
     return parent.group(1).strip();
   }
 
-  /** {@code git rev-parse HEAD} of the checkout the tests run in, or null outside of one. */
-  private static String gitHead() throws Exception {
+  /** What {@code git args...} prints in the directory the tests run in; null if it fails. */
+  private static String git(String... args) throws Exception {
+    List<String> command = new ArrayList<>(List.of("git"));
+    command.addAll(List.of(args));
     Process git;
     try {
-      git =
-          new ProcessBuilder("git", "rev-parse", "HEAD")
-              .redirectError(ProcessBuilder.Redirect.DISCARD)
-              .start();
+      git = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
     } catch (java.io.IOException e) {
       return null; // no git
     }
