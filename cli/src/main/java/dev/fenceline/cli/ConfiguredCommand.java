@@ -50,10 +50,19 @@ abstract class ConfiguredCommand implements Callable<Integer> {
   /**
    * Does the work with the loaded configuration, adding what it finds to {@code report}.
    *
-   * @return the exit status on success ({@link ExitCode#OK}, or the command's own)
+   * @return the exit status on success, the {@link ExitCode#code()} of an {@link ExitCode} (usually
+   *     {@link ExitCode#OK}); any other number is a bug, reported as {@link ExitCode#FAILURE}
    * @throws CommandFailure for a failure with a known exit status
    */
   abstract int execute(FencelineConfig config, Report report);
+
+  /**
+   * Prints what the command found: with {@code --json} the JSON document on standard output, else
+   * the text lines there. {@code exit} is the status the process exits with.
+   */
+  void print(Report report, ExitCode exit, String error, UnaryOperator<String> mask) {
+    report.print(out, json, exit, error, mask);
+  }
 
   @Override
   public final Integer call() {
@@ -66,8 +75,10 @@ abstract class ConfiguredCommand implements Callable<Integer> {
       int status = execute(config, report);
       closeQuietly(config, mask);
       config = null;
-      report.print(out, json, exitOf(status), null, mask);
-      return status;
+      // One value for the document and the process: they cannot disagree.
+      ExitCode exit = ExitCode.of(status);
+      print(report, exit, null, mask);
+      return exit.code();
     } catch (RuntimeException e) {
       CommandFailure failure = classify(e);
       if (config != null) {
@@ -79,18 +90,9 @@ abstract class ConfiguredCommand implements Callable<Integer> {
         err.flush();
       }
       failure.details().forEach(report::put);
-      report.print(out, json, failure.exitCode(), message, mask);
+      print(report, failure.exitCode(), message, mask);
       return failure.exitCode().code();
     }
-  }
-
-  private static ExitCode exitOf(int status) {
-    for (ExitCode code : ExitCode.values()) {
-      if (code.code() == status) {
-        return code;
-      }
-    }
-    return status == 0 ? ExitCode.OK : ExitCode.FAILURE;
   }
 
   private void closeQuietly(FencelineConfig config, UnaryOperator<String> mask) {

@@ -2,7 +2,10 @@ package dev.fenceline.cli;
 
 /**
  * The exit status of every {@code fenceline} command, listed in {@code fenceline --help}. Scripts
- * can rely on these numbers; {@code --json} also names them.
+ * can rely on these numbers; {@code --json} also names them. They are the only statuses {@code
+ * fenceline} exits with (unless it is killed by a signal itself): {@code run} reports its CMD's
+ * failure as {@link #COMMAND_FAILED}, never with CMD's own status, so CMD's status can never be
+ * mistaken for one of Fenceline's.
  */
 public enum ExitCode {
   /** The command did what it should (a publish was applied, or had already been applied). */
@@ -20,7 +23,15 @@ public enum ExitCode {
   /** A store could not be reached; nothing was changed. */
   STORE_UNREACHABLE(6, "store unreachable: a store failed before changing anything"),
   /** A store failed at a point where the change may or may not have been made. */
-  OUTCOME_UNKNOWN(7, "outcome unknown: retry with the same operation to find out");
+  OUTCOME_UNKNOWN(7, "outcome unknown: retry with the same operation to find out"),
+  /**
+   * {@code run}'s CMD exited non-zero or was killed by a signal; nothing was published. CMD's own
+   * status is on standard error and in {@code --json}'s {@code command-exit-code}.
+   */
+  COMMAND_FAILED(
+      8,
+      "command failed: run's CMD exited non-zero or was killed; its status is in --json"
+          + " command-exit-code and on standard error");
 
   private final int code;
   private final String description;
@@ -33,6 +44,22 @@ public enum ExitCode {
   /** The number the process exits with. */
   public int code() {
     return code;
+  }
+
+  /**
+   * The exit code whose number is {@code code}.
+   *
+   * @throws IllegalArgumentException if no exit code has that number: a command that would exit
+   *     with it has a bug
+   */
+  public static ExitCode of(int code) {
+    for (ExitCode exit : values()) {
+      if (exit.code == code) {
+        return exit;
+      }
+    }
+    throw new IllegalArgumentException(
+        "Cannot exit with status " + code + ": fenceline's exit statuses are 0 to 8");
   }
 
   /** One line for {@code --help}. */

@@ -14,9 +14,9 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * The {@code fenceline} command: {@code publish}, {@code run}, {@code doctor}, {@code status} and
- * {@code demo}. Run {@code fenceline --help} for the options; the exit statuses are the {@link
- * ExitCode}s.
+ * The {@code fenceline} command: {@code publish}, {@code run}, {@code doctor}, {@code status},
+ * {@code demo}, {@code completion} and {@code help}. Run {@code fenceline --help} for the options;
+ * the exit statuses are the {@link ExitCode}s.
  */
 public final class Main {
 
@@ -29,8 +29,8 @@ public final class Main {
   /** The command line is wrong: unknown command or option, bad value. */
   public static final int EXIT_USAGE = ExitCode.BAD_CONFIG_OR_USAGE.code();
 
-  private static final List<String> COMMANDS =
-      List.of("publish", "run", "doctor", "status", "demo");
+  /** The top-level options that are not commands: {@code --version} and {@code -V}. */
+  private static final Set<String> TOP_OPTIONS = Set.of("--version", "-V");
 
   /**
    * The library's loggers, kept strongly reachable: the command reports what matters itself, one
@@ -67,6 +67,9 @@ public final class Main {
    */
   public static int run(String[] args, InputStream in, PrintStream out, PrintStream err) {
     if (args.length == 0 || Set.of("help", "--help", "-h").contains(args[0])) {
+      if (args.length > 1 && args[0].equals("help")) {
+        return help(args, in, out, err);
+      }
       out.print(usage());
       out.flush();
       return EXIT_OK;
@@ -76,16 +79,50 @@ public final class Main {
     if (command.equals("demo") || command.equals("worker")) {
       return handWritten(command, rest, out, err);
     }
-    if (!COMMANDS.contains(command)) {
+    CommandLine cli = commandLine(in, out, err);
+    if (!cli.getSubcommands().containsKey(command) && !TOP_OPTIONS.contains(command)) {
       err.println(
           "fenceline: Cannot run command "
               + Options.quote(command)
-              + ": there is no such command (the commands are "
-              + String.join(", ", COMMANDS)
-              + " and help; run fenceline help)");
+              + ": there is no such command ("
+              + commandList(cli)
+              + "; run fenceline help)");
       return EXIT_USAGE;
     }
-    return commandLine(in, out, err).execute(args);
+    return cli.execute(args);
+  }
+
+  /**
+   * {@code fenceline help COMMAND}: exactly what {@code fenceline COMMAND --help} prints, for every
+   * command.
+   */
+  private static int help(String[] args, InputStream in, PrintStream out, PrintStream err) {
+    String command = args[1];
+    if (Set.of("help", "--help", "-h").contains(command) && args.length == 2) {
+      out.print(usage());
+      out.flush();
+      return EXIT_OK;
+    }
+    CommandLine cli = commandLine(in, out, err);
+    if (args.length > 2 || !cli.getSubcommands().containsKey(command)) {
+      err.println(
+          "fenceline: Cannot show the help of "
+              + Options.quote(String.join(" ", Arrays.copyOfRange(args, 1, args.length)))
+              + ": it is not one command ("
+              + commandList(cli)
+              + "; write e.g. fenceline help publish)");
+      return EXIT_USAGE;
+    }
+    return run(new String[] {command, "--help"}, in, out, err);
+  }
+
+  /** {@code the commands are publish, run, ... and help}: the registered subcommands. */
+  private static String commandList(CommandLine cli) {
+    List<String> names = List.copyOf(cli.getSubcommands().keySet());
+    return "the commands are "
+        + String.join(", ", names.subList(0, names.size() - 1))
+        + " and "
+        + names.get(names.size() - 1);
   }
 
   /** The demo and its worker keep their own parser: their behaviour is unchanged. */
@@ -116,6 +153,8 @@ public final class Main {
     cli.addSubcommand(new DoctorCommand(out, err));
     cli.addSubcommand(new StatusCommand(out, err));
     cli.addSubcommand(new DemoHelp());
+    cli.addSubcommand(new CompletionCommand(out));
+    cli.addSubcommand(new HelpHelp()); // keep last: "... and help" in messages
     cli.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8));
     cli.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
     Map<String, String> exitCodes = exitCodeList();
@@ -159,7 +198,6 @@ public final class Main {
     for (ExitCode code : ExitCode.values()) {
       list.put(" " + code.code(), code.description());
     }
-    list.put(" other", "run: CMD's own exit status when it fails (nothing is published)");
     return list;
   }
 
@@ -172,10 +210,11 @@ public final class Main {
     return text.toString();
   }
 
-  /** The top-level command: only a holder for the subcommands and the usage text. */
+  /** The top-level command: a holder for the subcommands, the usage text and {@code --version}. */
   @Command(
       name = "fenceline",
       mixinStandardHelpOptions = false,
+      versionProvider = Version.class,
       synopsisSubcommandLabel = "<command>",
       customSynopsis = "fenceline <command> [options]",
       description = {
@@ -188,6 +227,12 @@ public final class Main {
       exitCodeListHeading = "%nExit status:%n",
       commandListHeading = "%nCommands:%n")
   static final class Top implements Runnable {
+    @picocli.CommandLine.Option(
+        names = {"-V", "--version"},
+        versionHelp = true,
+        description = "Print the version and the commit it was built from.")
+    boolean version;
+
     @Override
     public void run() {}
   }
@@ -210,6 +255,18 @@ public final class Main {
             + " pointer, the timeline, the exit)."
       })
   static final class DemoHelp implements Runnable {
+    @Override
+    public void run() {}
+  }
+
+  /** Listed in the usage; {@link Main#run} itself answers {@code fenceline help COMMAND}. */
+  @Command(
+      name = "help",
+      description = {
+        "Show the help of a command: fenceline help publish prints exactly what fenceline publish"
+            + " --help prints. Without a command, this overview."
+      })
+  static final class HelpHelp implements Runnable {
     @Override
     public void run() {}
   }

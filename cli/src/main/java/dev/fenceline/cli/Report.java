@@ -42,11 +42,24 @@ final class Report {
   /** Prints the text lines, or the JSON document with the exit status and {@code error}. */
   void print(
       PrintStream out, boolean json, ExitCode exit, String error, UnaryOperator<String> mask) {
-    if (!json) {
-      lines.forEach(line -> out.println(mask.apply(line)));
-      out.flush();
-      return;
+    if (json) {
+      printJson(out, exit, error, mask);
+    } else {
+      printLines(out, "", mask);
     }
+  }
+
+  /** Prints the text lines, each after {@code prefix}. */
+  void printLines(PrintStream to, String prefix, UnaryOperator<String> mask) {
+    lines.forEach(line -> to.println(prefix + mask.apply(line)));
+    to.flush();
+  }
+
+  /**
+   * Prints the JSON document: {@code exit-code} and {@code exit} are both {@code exit}'s, the
+   * status the process exits with.
+   */
+  void printJson(PrintStream out, ExitCode exit, String error, UnaryOperator<String> mask) {
     Map<String, Object> document = new LinkedHashMap<>();
     document.put("command", command);
     document.put("exit-code", exit.code());
@@ -54,7 +67,7 @@ final class Report {
     if (error != null) {
       document.put("error", error);
     }
-    document.putAll(fields);
+    fields.forEach(document::putIfAbsent); // a field never overrides the exit status
     out.println(JSON.writeValueAsString(masked(document, mask)));
     out.flush();
   }

@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.UnaryOperator;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -34,10 +35,14 @@ import picocli.CommandLine.Parameters;
       "If the lease is lost while CMD runs, CMD and its child processes are stopped (TERM, then"
           + " KILL after the grace) and fenceline exits 5, publishing nothing.",
       "With --publish D:FILE, after CMD exits 0, FILE is published to destination D as operation"
-          + " OP, fenced by the same token CMD saw in FENCELINE_EPOCH. If CMD exits non-zero, nothing"
-          + " is published and fenceline exits with CMD's own status.",
-      "With --json, CMD's standard output goes to standard error so that standard output holds"
-          + " only the JSON document."
+          + " OP, fenced by the same token CMD saw in FENCELINE_EPOCH.",
+      "If CMD exits non-zero or is killed, nothing is published and fenceline exits 8, never with"
+          + " CMD's own status (a CMD exiting 3 is not a stale rejection): CMD's status is on"
+          + " standard error and in --json's command-exit-code (128+n for signal n, as in a"
+          + " shell, with command-signal).",
+      "Standard output belongs to CMD: fenceline's own lines go to standard error, and a success"
+          + " prints nothing there unless --verbose. With --json, CMD's standard output goes to"
+          + " standard error so that standard output holds only the JSON document."
     })
 final class RunCommand extends ConfiguredCommand {
 
@@ -75,11 +80,21 @@ final class RunCommand extends ConfiguredCommand {
       description = "The operation ID of the --publish, e.g. report-2026-10-27.")
   String operation;
 
+  @Option(
+      names = {"-v", "--verbose"},
+      description =
+          "Also print on standard error what fenceline did: the start of CMD, and on success"
+              + " the summary and the receipt.")
+  boolean verbose;
+
   @Parameters(
       arity = "1..*",
       paramLabel = "CMD",
       description = "The command and its arguments, after --.")
   List<String> command;
+
+  /** The configuration's secret mask, once it is loaded. */
+  private UnaryOperator<String> mask = UnaryOperator.identity();
 
   RunCommand(PrintStream out, PrintStream err) {
     super(out, err);
@@ -92,6 +107,7 @@ final class RunCommand extends ConfiguredCommand {
 
   @Override
   int execute(FencelineConfig config, Report report) {
+    mask = config::mask;
     ResourceId resourceId = resource("--resource", resource);
     ConfiguredDestination target = null;
     Path produced = null;
@@ -133,6 +149,15 @@ final class RunCommand extends ConfiguredCommand {
       lease.onLost(lost::complete);
       ChildProcess child = ChildProcess.start(command, environment(lease), json ? err : null);
       report.put("pid", child.pid());
+      verbose(
+          "running "
+              + String.join(" ", command)
+              + " (pid "
+              + child.pid()
+              + ") under the lease on "
+              + resourceId
+              + " at epoch "
+              + epoch);
       try {
         CompletableFuture.anyOf(lost, child.onExit()).join();
         LeaseLoss loss = lost.getNow(null);
@@ -148,17 +173,10 @@ final class RunCommand extends ConfiguredCommand {
       int status = child.exitValue();
       report.put("command-exit-code", status);
       if (status != 0) {
-        report.line(
-            "fenceline: "
-                + String.join(" ", command)
-                + " exited with status "
-                + status
-                + "; nothing was published");
-        report.put("published", false);
-        return status;
+        throw commandFailed(status);
       }
+      verbose("ran " + String.join(" ", command) + " at epoch " + epoch + ": exit status 0");
       if (target == null) {
-        report.line("ran " + String.join(" ", command) + " at epoch " + epoch + ": exit status 0");
         return ExitCode.OK.code();
       }
       if (!Files.isRegularFile(produced)) {
@@ -184,6 +202,75 @@ final class RunCommand extends ConfiguredCommand {
       report.put("published", true);
       return ExitCode.OK.code();
     }
+  }
+
+  /**
+   * Prints the report: fenceline's own lines never go to standard output, which is CMD's; they go
+   * to standard error, and only with {@code --verbose} (a failure's line is printed anyway).
+   */
+  @Override
+  void print(Report report, ExitCode exit, String error, UnaryOperator<String> mask) {
+    if (verbose) {
+      report.printLines(err, "fenceline: ", mask);
+    }
+    if (json) {
+      report.printJson(out, exit, error, mask);
+    }
+  }
+
+  /** With {@code --verbose}, prints {@code line} on standard error at once. */
+  private void verbose(String line) {
+    if (verbose) {
+      err.println("fenceline: " + oneLine(mask.apply(line)));
+      err.flush();
+    }
+  }
+
+  /** CMD's non-zero {@code status}: exit {@link ExitCode#COMMAND_FAILED}, never with CMD's own. */
+  private CommandFailure commandFailed(int status) {
+    Map<String, Object> details = new LinkedHashMap<>();
+    details.put("command-exit-code", status);
+    String signal = signal(status);
+    if (signal != null) {
+      details.put("command-signal", signal);
+    }
+    details.put("published", false);
+    return new CommandFailure(
+        ExitCode.COMMAND_FAILED,
+        String.join(" ", command)
+            + " exited with status "
+            + status
+            + (signal == null
+                ? ""
+                : " (128+" + (status - 128) + ": killed by " + signal + ", as a shell reports it)")
+            + "; nothing was published",
+        details,
+        null);
+  }
+
+  /**
+   * The signal a status above 128 stands for, as Java and a shell report a process killed by signal
+   * n: 128+n. Null for a status that is no signal's.
+   */
+  static String signal(int status) {
+    int number = status - 128;
+    if (number < 1 || number > 64) {
+      return null;
+    }
+    return switch (number) {
+      case 1 -> "SIGHUP";
+      case 2 -> "SIGINT";
+      case 3 -> "SIGQUIT";
+      case 4 -> "SIGILL";
+      case 6 -> "SIGABRT";
+      case 8 -> "SIGFPE";
+      case 9 -> "SIGKILL";
+      case 11 -> "SIGSEGV";
+      case 13 -> "SIGPIPE";
+      case 14 -> "SIGALRM";
+      case 15 -> "SIGTERM";
+      default -> "signal " + number;
+    };
   }
 
   private int stopAfterLoss(ChildProcess child, LeaseLoss loss, Report report) {

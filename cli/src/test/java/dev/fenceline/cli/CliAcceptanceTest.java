@@ -341,6 +341,7 @@ class CliAcceptanceTest {
             "reports:" + output,
             "--operation",
             "run-2",
+            "--verbose",
             "--",
             "sh",
             "-c",
@@ -358,9 +359,12 @@ class CliAcceptanceTest {
 
     assertThat(result.exitCode()).as(result.transcript()).isEqualTo(0);
     assertThat(Files.readString(output)).isEqualTo("2 nightly-report cli-test\n");
-    assertThat(result.out())
-        .contains("applied: nightly-report operation run-2 published to reports at epoch 2");
-    assertThat(receiptLine(result.out())).contains("operation=run-2 epoch=2");
+    assertThat(result.out()).as("standard output is CMD's, and it printed nothing").isEmpty();
+    assertThat(result.err())
+        .contains(
+            "fenceline: applied: nightly-report operation run-2 published to reports at epoch 2");
+    assertThat(receiptLine(result.err().replace("fenceline: ", "")))
+        .contains("operation=run-2 epoch=2");
     assertThat(published()).get().extracting(state -> state.epoch().value()).isEqualTo(2L);
     JsonNode document = new JsonMapper().readTree(status.out());
     assertThat(status.exitCode()).as(status.transcript()).isEqualTo(0);
@@ -370,7 +374,7 @@ class CliAcceptanceTest {
   }
 
   @Test
-  void runPassesTheCommandsFailureThroughAndPublishesNothing() throws Exception {
+  void runReportsTheCommandsFailureAsCommandFailedAndPublishesNothing() throws Exception {
     Path file = config();
     Path output = Files.writeString(dir.resolve("out.txt"), "half-done\n");
 
@@ -391,7 +395,10 @@ class CliAcceptanceTest {
             "-c",
             "exit 42");
 
-    assertThat(result.exitCode()).as(result.transcript()).isEqualTo(42);
+    assertThat(result.exitCode()).as(result.transcript()).isEqualTo(ExitCode.COMMAND_FAILED.code());
+    assertThat(result.err())
+        .isEqualTo("fenceline: sh -c exit 42 exited with status 42; nothing was published\n");
+    assertThat(result.out()).isEmpty();
     assertThat(published()).isEmpty();
   }
 

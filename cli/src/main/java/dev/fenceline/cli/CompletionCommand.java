@@ -1,0 +1,42 @@
+package dev.fenceline.cli;
+
+import java.io.PrintStream;
+import java.util.concurrent.Callable;
+import picocli.AutoComplete;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code fenceline completion}: prints a completion script for bash and zsh. */
+@Command(
+    name = "completion",
+    description = {
+      "Print a completion script for bash (and zsh, through bashcompinit) that completes the"
+          + " commands and their options. Load it in the current shell with"
+          + " source <(fenceline completion), or install it for every shell with"
+          + " fenceline completion > /etc/bash_completion.d/fenceline."
+    })
+final class CompletionCommand implements Callable<Integer> {
+
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = {"-h", "--help"},
+      usageHelp = true,
+      description = "Show this help, with the exit statuses.")
+  boolean help;
+
+  private final PrintStream out;
+
+  CompletionCommand(PrintStream out) {
+    this.out = out;
+  }
+
+  @Override
+  public Integer call() {
+    out.print(AutoComplete.bash("fenceline", spec.root().commandLine()));
+    out.flush();
+    return ExitCode.OK.code();
+  }
+}
