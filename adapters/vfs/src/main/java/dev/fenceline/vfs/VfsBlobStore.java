@@ -58,7 +58,9 @@ import org.apache.commons.vfs2.provider.sftp.SftpFileSystemConfigBuilder;
  * being atomic (VFS's {@code moveTo} is not an atomic replace, and SFTP servers differ), because a
  * staged blob only becomes visible through a fenced pointer swap after {@code put} returned.
  *
- * <p>The base directory is created when the store opens. If it vanishes later (deleted, or an
+ * <p>A URI without a scheme is a local path, relative to the working directory ({@code ./reports}).
+ * The base directory is created when the store opens; {@link Builder#preflight()} tells, creating
+ * nothing, whether it would be created or cannot be written. If it vanishes later (deleted, or an
  * unmounted volume), writes fail with a clear error instead of silently recreating it somewhere
  * else. Every call sees the file system as it is now (no VFS caching), so several processes can
  * share the directory. Thread-safe; close it to release connections.
@@ -81,9 +83,6 @@ public final class VfsBlobStore implements BlobStore, AutoCloseable {
   private final Path localBase;
 
   private final Path localBaseReal;
-
-  /** Local files: the base directory as configured, set before it is created; else null. */
-  private Path localTarget;
 
   private VfsBlobStore(Builder builder) {
     this.redaction = new Redaction(builder.uri, builder.user, builder.password);
@@ -144,13 +143,13 @@ public final class VfsBlobStore implements BlobStore, AutoCloseable {
       resolved = manager.resolveFile(builder.uri, options);
     } catch (FileSystemException e) {
       manager.close();
-      throw openFailure(shownUri, e);
+      throw openFailure(shownUri, e, null);
     }
     this.description = redaction.scrub(Redaction.withoutUserInfo(resolved.getPublicURIString()));
+    // Local files: where a failure to create the base directory is explained from.
+    Path localTarget =
+        "file".equals(resolved.getName().getScheme()) ? Path.of(resolved.getURI()) : null;
     try {
-      if ("file".equals(resolved.getName().getScheme())) {
-        this.localTarget = Path.of(resolved.getURI());
-      }
       if (!resolved.exists()) {
         resolved.createFolder();
       } else if (resolved.getType() != FileType.FOLDER) {
@@ -169,7 +168,7 @@ public final class VfsBlobStore implements BlobStore, AutoCloseable {
       checkCaseFolding(resolved, builder.allowCaseFolding);
     } catch (IOException e) {
       manager.close();
-      throw openFailure(description, e);
+      throw openFailure(description, e, localTarget);
     } catch (RuntimeException e) {
       manager.close();
       throw e;
@@ -177,7 +176,12 @@ public final class VfsBlobStore implements BlobStore, AutoCloseable {
     this.base = resolved;
   }
 
-  private StoreException openFailure(String shown, IOException e) {
+  /**
+   * The failure to open, naming a read-only volume or missing permissions at {@code localTarget} (a
+   * local base directory, else null) when the file system says so: Commons VFS reports a failed
+   * {@code mkdir} as "Could not create folder" without the reason.
+   */
+  private StoreException openFailure(String shown, IOException e, Path localTarget) {
     Optional<LocalWriteProblem> local =
         localTarget == null ? Optional.empty() : LocalWriteProblem.of(localTarget);
     if (local.isPresent()) {
