@@ -1,5 +1,6 @@
 package dev.fenceline.cli;
 
+import dev.fenceline.config.ConfigCheck;
 import dev.fenceline.config.DestinationReport;
 import dev.fenceline.config.FencelineConfig;
 import dev.fenceline.core.monitor.LeaseAdvice;
@@ -7,6 +8,7 @@ import dev.fenceline.core.monitor.PauseMonitor;
 import dev.fenceline.core.monitor.PauseSnapshot;
 import dev.fenceline.spi.Capability;
 import dev.fenceline.spi.Guarantee;
+import dev.fenceline.spi.StorePreflight;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,14 +19,29 @@ import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code fenceline doctor}: validates the file, opens every store, prints each guarantee. */
+/**
+ * {@code fenceline doctor}: validates the file, checks every store without creating anything,
+ * prints each guarantee.
+ */
 @Command(
     name = "doctor",
     description = {
-      "Check the configuration: validate the file, open every store (running each adapter's"
-          + " checks), and print for every destination its type, capabilities, guarantee, the"
-          + " strategy chosen and why; for an http destination also the rule its re-sends follow"
-          + " (lookup first, keys honoured, or send once) and what it can still let through.",
+      "Check the configuration without changing anything: validate the file, check every store"
+          + " (what publish would create, whether it can be written), open the stores that"
+          + " exist (running each adapter's checks), and print for every destination its type,"
+          + " capabilities, guarantee, the strategy chosen and why; for an http destination also"
+          + " the rule its re-sends follow (lookup first, keys honoured, or send once) and what it"
+          + " can still let through.",
+      "Creates nothing: a missing directory or SQLite file is reported as \"would create ...\""
+          + " (publish creates it); a directory or file that cannot be written as \"not"
+          + " writable: DIR (read-only file system)\" or \"(permission denied)\", checked on the"
+          + " nearest existing parent, and doctor then exits 6. Relative paths in the file"
+          + " resolve against the working directory.",
+      "A destination whose bearer token variable (bearer-token-env) is not set here is listed"
+          + " as \"not usable: ...\" naming the variable, and does not change the exit status:"
+          + " the file is fine, and the job's own environment must export it (publish to that"
+          + " destination exits 2 naming the variable).",
+      "Warns (exit status unchanged) about a lease ttl below the lease advice's floor.",
       "Exits 2 if a destination's guarantee is weaker than the file allows (UNGUARDED needs"
           + " allow-unguarded: true, IDEMPOTENT_ONLY allow-idempotent-only: true, FENCED_AT_INTENT"
           + " allow-fenced-at-intent: true).",
@@ -57,17 +74,13 @@ final class DoctorCommand extends ConfiguredCommand {
 
   @Override
   int execute(FencelineConfig config, Report report) {
-    List<DestinationReport> rows = config.describe();
-    config.issuer(); // the issuer's store is opened by describe(); this checks it issues leases
+    ConfigCheck check = config.check();
+    List<DestinationReport> rows = check.destinations();
     Guarantee weakestAllowed = weakestAllowed(config);
     List<Map<String, Object>> destinations = new ArrayList<>();
     List<String> refused = new ArrayList<>();
-    report.line(
-        "configuration "
-            + config.file()
-            + ": stores "
-            + String.join(", ", config.storeNames())
-            + " opened");
+    report.line("configuration " + config.file());
+    List<String> unwritable = storeLines(check, report);
     String format = "%-20s %-6s %-18s %-30s %s";
     report.line(
         String.format(format, "DESTINATION", "TYPE", "GUARANTEE", "STRATEGY", "CAPABILITIES"));
@@ -85,6 +98,7 @@ final class DoctorCommand extends ConfiguredCommand {
               capabilities.isEmpty() ? "-" : capabilities));
       report.line("  why: " + row.why());
       row.resendRule().ifPresent(rule -> report.line("  re-sends: " + rule));
+      row.notUsable().ifPresent(reason -> report.line("  not usable: " + reason));
       Map<String, Object> fields = new LinkedHashMap<>();
       fields.put("name", row.name());
       fields.put("type", row.type());
@@ -94,6 +108,8 @@ final class DoctorCommand extends ConfiguredCommand {
       fields.put("why", row.why());
       row.resendRule().ifPresent(rule -> fields.put("re-sends", rule));
       fields.put("allowed", allowed);
+      fields.put("usable", row.notUsable().isEmpty());
+      row.notUsable().ifPresent(reason -> fields.put("not-usable", reason));
       destinations.add(fields);
       if (!allowed) {
         refused.add(
@@ -104,6 +120,9 @@ final class DoctorCommand extends ConfiguredCommand {
       report.line("(no destinations configured)");
     }
     report.put("destinations", destinations);
+    List<String> warnings = warnings(config);
+    warnings.forEach(warning -> report.line("warning: " + warning));
+    report.put("warnings", warnings);
     if (advise) {
       advise(config, report);
     }
@@ -119,7 +138,67 @@ final class DoctorCommand extends ConfiguredCommand {
           Map.of("destinations", destinations),
           null);
     }
+    if (!unwritable.isEmpty()) {
+      throw new CommandFailure(
+          ExitCode.STORE_UNREACHABLE,
+          "Cannot write to "
+              + String.join("; ", unwritable)
+              + " (publish would fail there; make it writable, or point the store elsewhere)",
+          Map.of("destinations", destinations),
+          null);
+    }
     return ExitCode.OK.code();
+  }
+
+  /**
+   * One line per store: opened, would create, or not writable; returns the stores that cannot be
+   * written, for the failure message.
+   */
+  private static List<String> storeLines(ConfigCheck check, Report report) {
+    List<Map<String, Object>> stores = new ArrayList<>();
+    List<String> unwritable = new ArrayList<>();
+    for (ConfigCheck.StoreCheck store : check.stores()) {
+      StorePreflight preflight = store.preflight();
+      String subject = "store " + store.name() + " (" + store.type() + "): ";
+      Map<String, Object> fields = new LinkedHashMap<>();
+      fields.put("name", store.name());
+      fields.put("type", store.type());
+      fields.put("opened", preflight.readyToOpen());
+      fields.put("would-create", preflight.wouldCreate());
+      fields.put("problems", preflight.problems());
+      stores.add(fields);
+      if (!preflight.problems().isEmpty()) {
+        report.line(subject + String.join("; ", preflight.problems()));
+        unwritable.add("store " + store.name() + ": " + String.join("; ", preflight.problems()));
+      } else if (!preflight.wouldCreate().isEmpty()) {
+        report.line(
+            subject
+                + "would create "
+                + String.join(", ", preflight.wouldCreate())
+                + " (publish creates it; doctor creates nothing)");
+      } else {
+        report.line(subject + "opened");
+      }
+    }
+    report.put("stores", stores);
+    return unwritable;
+  }
+
+  /** What the file allows but will likely hurt: a lease ttl below the lease advice's floor. */
+  private static List<String> warnings(FencelineConfig config) {
+    List<String> warnings = new ArrayList<>();
+    Duration ttl = config.lease().ttl();
+    if (ttl.compareTo(LeaseAdvice.DEFAULT_MINIMUM_TTL) < 0) {
+      warnings.add(
+          "lease ttl "
+              + DurationConverter.format(ttl)
+              + " is below the "
+              + DurationConverter.format(LeaseAdvice.DEFAULT_MINIMUM_TTL)
+              + " floor the lease advice uses: an ordinary GC or VM pause, or one slow renewal,"
+              + " makes a healthy worker lose its lease (raise lease.ttl; doctor --advise"
+              + " measures pauses)");
+    }
+    return warnings;
   }
 
   private void advise(FencelineConfig config, Report report) {

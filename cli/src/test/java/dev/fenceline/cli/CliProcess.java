@@ -58,7 +58,33 @@ final class CliProcess implements AutoCloseable {
 
   /** As {@link #start(Map, String...)}, with standard input read from {@code stdin}. */
   static CliProcess start(Map<String, String> environment, Path stdin, String... args) {
-    List<String> command = new ArrayList<>();
+    return start(null, List.of(), List.of(), environment, stdin, args);
+  }
+
+  /**
+   * Runs {@code fenceline args...} to the end in {@code workingDirectory}, with the variables
+   * {@code unset} removed from the inherited environment and {@code environment} added, the command
+   * line prefixed with {@code wrapper} (such as {@code unshare ...}, which must exec the rest).
+   */
+  static Result run(
+      Path workingDirectory,
+      List<String> wrapper,
+      List<String> unset,
+      Map<String, String> environment,
+      String... args) {
+    try (CliProcess cli = start(workingDirectory, wrapper, unset, environment, null, args)) {
+      return cli.waitFor(Duration.ofSeconds(60));
+    }
+  }
+
+  private static CliProcess start(
+      Path workingDirectory,
+      List<String> wrapper,
+      List<String> unset,
+      Map<String, String> environment,
+      Path stdin,
+      String... args) {
+    List<String> command = new ArrayList<>(wrapper);
     command.add(
         ProcessHandle.current()
             .info()
@@ -71,7 +97,11 @@ final class CliProcess implements AutoCloseable {
     command.add(Main.class.getName());
     command.addAll(List.of(args));
     ProcessBuilder builder = new ProcessBuilder(command);
+    if (workingDirectory != null) {
+      builder.directory(workingDirectory.toFile());
+    }
     builder.environment().keySet().removeIf(name -> name.startsWith("FENCELINE_"));
+    builder.environment().keySet().removeAll(unset);
     builder.environment().putAll(environment);
     builder.redirectInput(
         stdin == null

@@ -20,6 +20,8 @@ import java.util.Set;
  * @param resendRule for an {@code http} destination, what it does before sending a request again
  *     that may have reached the API, and what that can still let through ({@code
  *     HttpApiDestination#describeResendRule}); empty for other destinations
+ * @param notUsable why publishing to it would fail here (a store that cannot be written, an unset
+ *     token variable), from {@link FencelineConfig#check()}; empty if it is usable
  */
 public record DestinationReport(
     String name,
@@ -28,7 +30,20 @@ public record DestinationReport(
     Guarantee guarantee,
     Strategy strategy,
     String why,
-    Optional<String> resendRule) {
+    Optional<String> resendRule,
+    Optional<String> notUsable) {
+
+  /** A usable destination's report. */
+  public DestinationReport(
+      String name,
+      String type,
+      Set<Capability> capabilities,
+      Guarantee guarantee,
+      Strategy strategy,
+      String why,
+      Optional<String> resendRule) {
+    this(name, type, capabilities, guarantee, strategy, why, resendRule, Optional.empty());
+  }
 
   /** A report without a re-send rule (a destination that is not {@code http}). */
   public DestinationReport(
@@ -38,7 +53,7 @@ public record DestinationReport(
       Guarantee guarantee,
       Strategy strategy,
       String why) {
-    this(name, type, capabilities, guarantee, strategy, why, Optional.empty());
+    this(name, type, capabilities, guarantee, strategy, why, Optional.empty(), Optional.empty());
   }
 
   /** Validates the report. */
@@ -53,5 +68,13 @@ public record DestinationReport(
     requireNonNull(strategy, "strategy is null");
     requireNonNull(why, "why is null");
     requireNonNull(resendRule, "resendRule is null");
+    requireNonNull(notUsable, "notUsable is null");
+  }
+
+  /** This report, marked as not usable for {@code reason}. */
+  public DestinationReport withNotUsable(String reason) {
+    requireNonNull(reason, "reason is null");
+    return new DestinationReport(
+        name, type, capabilities, guarantee, strategy, why, resendRule, Optional.of(reason));
   }
 }

@@ -15,6 +15,7 @@ import dev.fenceline.spi.IntentStore;
 import dev.fenceline.spi.LeaseIssuer;
 import dev.fenceline.spi.PointerStore;
 import dev.fenceline.spi.StoreException;
+import dev.fenceline.spi.StorePreflight;
 import dev.fenceline.spi.SupportsPointerStoreRecord;
 import dev.fenceline.staging.StagedDestination;
 import java.nio.file.Path;
@@ -85,6 +86,12 @@ public final class FencelineConfig implements AutoCloseable {
 
   private final Map<String, Adapter> opened = new LinkedHashMap<>();
   private final Map<String, ConfiguredDestination> built = new LinkedHashMap<>();
+
+  /**
+   * During {@link #check()} only: stand-ins for the stores it did not open (see StandInAdapter).
+   */
+  private final Map<String, Adapter> standIns = new LinkedHashMap<>();
+
   private Fenceline fenceline;
   private boolean closed;
 
@@ -265,12 +272,32 @@ public final class FencelineConfig implements AutoCloseable {
                       + String.join(", ", destinations.keySet())
                       + " (check the spelling)"));
     }
-    ConfiguredDestination destination =
-        entry.settings() instanceof HttpDestinationConfig http
-            ? buildHttp(entry, http)
-            : buildStaged(entry, (StagedDestinationConfig) entry.settings());
+    ConfiguredDestination destination = build(entry, false);
     built.put(name, destination);
     return destination;
+  }
+
+  /**
+   * Builds a destination; {@code checkOnly} (for {@link #check()}) builds an http destination whose
+   * token variable is unset with a stand-in token, so that its other settings are checked; such a
+   * destination is only described, never used or kept.
+   */
+  private ConfiguredDestination build(DestinationEntry entry, boolean checkOnly) {
+    if (entry.settings() instanceof HttpDestinationConfig http) {
+      if (!checkOnly) {
+        return buildHttp(entry, http);
+      }
+      Optional<String> missing = missingSecret(entry, http);
+      Function<String, String> lookup =
+          missing.isEmpty()
+              ? environment
+              : variable ->
+                  variable.equals(missing.get())
+                      ? "stand-in-token-for-doctor"
+                      : environment.apply(variable);
+      return buildHttp(entry, http, lookup);
+    }
+    return buildStaged(entry, (StagedDestinationConfig) entry.settings());
   }
 
   /**
@@ -291,6 +318,108 @@ public final class FencelineConfig implements AutoCloseable {
       reports.add(destination(name).report());
     }
     return List.copyOf(reports);
+  }
+
+  /**
+   * What {@code fenceline doctor} reports, creating and changing nothing: each store's {@linkplain
+   * AdapterFactory#preflight preflight} (what opening it would create, why it could not be
+   * written), and each destination's row as {@link #describe()} gives it. A store whose preflight
+   * finds nothing to create and no problem is opened, running its adapter's checks; one that would
+   * be created or cannot be written is not opened, and its destinations' rows are built from a
+   * stand-in of its components (the guarantee and strategy follow from the store's type). A row is
+   * {@linkplain DestinationReport#notUsable() not usable} if a store it needs cannot be written, or
+   * if the environment variable of its bearer token is unset here: then {@link #destination}
+   * (publishing) fails naming the variable, while the other destinations work.
+   *
+   * <p>Stores of a type this module does not know (neither {@code jdbc} nor {@code vfs}), and
+   * stores whose adapter does not check without opening ({@code s3}, PostgreSQL), are opened as
+   * {@link #describe()} opens them.
+   *
+   * @throws ConfigFileException if a store or destination cannot be built as configured
+   * @throws StoreException if a store that was opened cannot be reached
+   */
+  public synchronized ConfigCheck check() {
+    checkOpen();
+    List<ConfigCheck.StoreCheck> storeChecks = new ArrayList<>();
+    Map<String, String> unusable = new LinkedHashMap<>();
+    try {
+      for (StoreEntry store : stores.values()) {
+        StorePreflight preflight = preflight(store);
+        storeChecks.add(new ConfigCheck.StoreCheck(store.name(), store.type(), preflight));
+        Optional<Adapter> standIn =
+            preflight.readyToOpen()
+                ? Optional.empty()
+                : StandInAdapter.of(store.name(), store.type());
+        if (standIn.isPresent()) {
+          standIns.put(store.name(), standIn.get());
+        } else {
+          adapter(store.name());
+        }
+        if (!preflight.problems().isEmpty()) {
+          unusable.put(store.name(), String.join("; ", preflight.problems()));
+        }
+      }
+      issuer(); // offers a lease issuer (a stand-in of a jdbc store does)
+      List<DestinationReport> rows = new ArrayList<>();
+      for (DestinationEntry entry : destinations.values()) {
+        DestinationReport row = build(entry, true).report();
+        List<String> reasons = new ArrayList<>();
+        for (String store : storesOf(entry)) {
+          if (unusable.containsKey(store)) {
+            reasons.add("store " + store + ": " + unusable.get(store));
+          }
+        }
+        if (entry.settings() instanceof HttpDestinationConfig http) {
+          missingSecret(entry, http)
+              .ifPresent(
+                  variable ->
+                      reasons.add(
+                          "environment variable "
+                              + variable
+                              + " (bearer-token-env) is not set; publish to "
+                              + entry.name()
+                              + " fails until it is exported"));
+        }
+        rows.add(
+            reasons.isEmpty()
+                ? row
+                : row.withNotUsable(root.source().secrets().scrub(String.join("; ", reasons))));
+      }
+      return new ConfigCheck(storeChecks, rows);
+    } finally {
+      standIns.clear();
+    }
+  }
+
+  private StorePreflight preflight(StoreEntry store) {
+    Section section = store.section();
+    try {
+      return registry.factory(store.type()).preflight(store.name(), store.keys());
+    } catch (ConfigurationException e) {
+      String key = keyNamedIn(e.getMessage()).filter(section::has).orElse("type");
+      throw section.error(
+          section.location(key),
+          section.path(key),
+          "the " + store.type() + " adapter refused the store: " + e.getMessage(),
+          null,
+          e);
+    }
+  }
+
+  /** The stores a destination writes through: its store, pointer store or intent store, issuer. */
+  private List<String> storesOf(DestinationEntry entry) {
+    List<String> result = new ArrayList<>();
+    if (entry.settings() instanceof HttpDestinationConfig http) {
+      result.add(http.intentStore().orElse(issuerStore));
+    } else {
+      StagedDestinationConfig staged = (StagedDestinationConfig) entry.settings();
+      result.add(staged.store());
+      staged.pointerStore().ifPresent(result::add);
+    }
+    if (!result.contains(issuerStore)) {
+      result.add(issuerStore);
+    }
+    return result;
   }
 
   /** Closes the {@link #fenceline()} and every opened store; later calls fail. */
@@ -430,17 +559,8 @@ public final class FencelineConfig implements AutoCloseable {
         case "http" -> {
           HttpDestinationConfig http = HttpDestinationConfig.from(section);
           http.intentStore().ifPresent(store -> requireStore(section, "intent-store", store));
-          http.bearerTokenEnv()
-              .ifPresent(
-                  variable -> {
-                    String token = environment.apply(variable);
-                    if (token == null || token.isBlank()) {
-                      throw section.valueError(
-                          "bearer-token-env",
-                          "environment variable " + variable + " is not set or blank",
-                          "export " + variable + " with the API's token before starting");
-                    }
-                  });
+          // The token variable is read when the destination is first used (see destination()), so
+          // that a file whose other destinations need no secret loads where it is unset.
           http.requireResendRule(section);
           settings = http;
         }
@@ -525,6 +645,10 @@ public final class FencelineConfig implements AutoCloseable {
   /** The store's adapter, opened on first use. */
   private Adapter adapter(String name) {
     checkOpen();
+    Adapter standIn = standIns.get(name);
+    if (standIn != null) {
+      return standIn;
+    }
     Adapter adapter = opened.get(name);
     if (adapter != null) {
       return adapter;
@@ -736,6 +860,32 @@ public final class FencelineConfig implements AutoCloseable {
   }
 
   private ConfiguredDestination buildHttp(DestinationEntry entry, HttpDestinationConfig config) {
+    missingSecret(entry, config)
+        .ifPresent(
+            variable -> {
+              throw entry
+                  .section()
+                  .valueError(
+                      "bearer-token-env",
+                      "environment variable " + variable + " is not set or blank",
+                      "export " + variable + " with the API's token before starting");
+            });
+    return buildHttp(entry, config, environment);
+  }
+
+  /** The variable of an http destination's bearer token, if it is unset or blank here. */
+  private Optional<String> missingSecret(DestinationEntry entry, HttpDestinationConfig config) {
+    return config
+        .bearerTokenEnv()
+        .filter(
+            variable -> {
+              String token = environment.apply(variable);
+              return token == null || token.isBlank();
+            });
+  }
+
+  private ConfiguredDestination buildHttp(
+      DestinationEntry entry, HttpDestinationConfig config, Function<String, String> environment) {
     Section section = entry.section();
     String name = entry.name();
     String intentStoreName = config.intentStore().orElse(issuerStore);

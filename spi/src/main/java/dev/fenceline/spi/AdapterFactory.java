@@ -28,4 +28,22 @@ public interface AdapterFactory {
    * @throws StoreException if the store cannot be reached
    */
   Adapter create(String instanceName, Map<String, String> config);
+
+  /**
+   * Checks what {@link #create} would need, creating and changing nothing (no directory, file,
+   * table or connection that outlives the call): for {@code fenceline doctor}, which must not leave
+   * a mistyped path behind. Reports what opening would create (a missing directory or database
+   * file) and why the store could not be written (a read-only file system, missing permissions). It
+   * does not replace {@link #create}'s own checks, which run when a ready store is opened.
+   *
+   * @param instanceName the user's name for this instance, for messages
+   * @param config the same configuration {@link #create} takes
+   * @return the findings; the default, {@link StorePreflight#notChecked()}, says that this adapter
+   *     cannot check without opening
+   * @throws ConfigurationException as {@link #create} does for a key that is missing, unknown or
+   *     has a bad value
+   */
+  default StorePreflight preflight(String instanceName, Map<String, String> config) {
+    return StorePreflight.notChecked();
+  }
 }

@@ -5,8 +5,14 @@ import dev.fenceline.spi.AdapterConfig;
 import dev.fenceline.spi.AdapterFactory;
 import dev.fenceline.spi.IntentStore;
 import dev.fenceline.spi.LeaseIssuer;
+import dev.fenceline.spi.LocalWriteProblem;
 import dev.fenceline.spi.PointerStore;
+import dev.fenceline.spi.StorePreflight;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -158,6 +164,7 @@ public final class JdbcAdapterFactory implements AdapterFactory {
         throw e;
       }
     } else {
+      createSqliteDirectory(url);
       store = builder.build();
     }
     AutoCloseable openPool = pool;
@@ -190,6 +197,87 @@ public final class JdbcAdapterFactory implements AdapterFactory {
         }
       }
     };
+  }
+
+  /**
+   * A SQLite file's directory is created as a {@code vfs} store's directory is (the driver creates
+   * the file, not its directory), so that a fresh checkout's {@code ./fenceline-data} works. {@link
+   * #preflight} reports it as "would create" instead.
+   */
+  private static void createSqliteDirectory(String url) {
+    Optional<Path> directory = JdbcStore.sqliteFileOf(url).map(Path::getParent);
+    if (directory.isEmpty() || Files.isDirectory(directory.get())) {
+      return;
+    }
+    try {
+      Files.createDirectories(directory.get());
+    } catch (IOException e) {
+      Optional<String> problem =
+          LocalWriteProblem.of(directory.get()).map(LocalWriteProblem::describe);
+      throw new dev.fenceline.spi.StoreException(
+          "Cannot create directory "
+              + directory.get()
+              + " for SQLite database "
+              + withoutQuery(url)
+              + ": "
+              + problem.orElse(String.valueOf(e))
+              + " (create it, or point the url at a file in a writable directory)",
+          e);
+    }
+  }
+
+  /**
+   * For a SQLite file: whether the file (or, if it is missing, its directory) exists and can be
+   * written, creating nothing. Other databases are not checked (they are opened as before).
+   */
+  @Override
+  public StorePreflight preflight(String instanceName, Map<String, String> values) {
+    AdapterConfig config = AdapterConfig.of(name(), instanceName, values, KEYS);
+    String url = config.required("url", "jdbc:sqlite:fenceline.db");
+    Optional<Path> file = JdbcStore.sqliteFileOf(url);
+    if (file.isEmpty()) {
+      return StorePreflight.notChecked();
+    }
+    Path database = file.get();
+    if (Files.isDirectory(database)) {
+      return new StorePreflight(
+          true,
+          List.of(),
+          List.of("not a file: " + database + " is a directory (point the url at a file)"));
+    }
+    Path nearest = LocalWriteProblem.nearestExisting(database);
+    if (nearest != null && !nearest.equals(database) && !Files.isDirectory(nearest)) {
+      return new StorePreflight(
+          true, List.of(), List.of("not a directory: " + nearest + " (point the url elsewhere)"));
+    }
+    // WAL mode writes -wal and -shm files next to the database: its directory must be writable
+    // too, not only the file.
+    Path directory =
+        nearest == null ? null : nearest.equals(database) ? database.getParent() : nearest;
+    List<String> problems = new java.util.ArrayList<>();
+    if (nearest != null && nearest.equals(database)) {
+      LocalWriteProblem.of(database).ifPresent(problem -> problems.add(problem.finding()));
+    }
+    if (directory != null && problems.isEmpty()) {
+      LocalWriteProblem.of(directory).ifPresent(problem -> problems.add(problem.finding()));
+    }
+    if (!problems.isEmpty()) {
+      return new StorePreflight(true, List.of(), problems);
+    }
+    if (Files.exists(database)) {
+      return StorePreflight.ready();
+    }
+    List<String> created = new java.util.ArrayList<>();
+    if (!Files.isDirectory(database.getParent())) {
+      created.add("directory " + database.getParent());
+    }
+    created.add("SQLite database " + database);
+    return new StorePreflight(true, created, List.of());
+  }
+
+  private static String withoutQuery(String url) {
+    int query = url.indexOf('?');
+    return query < 0 ? url : url.substring(0, query);
   }
 
   /** The retention, if configured: both keys or neither. */

@@ -376,6 +376,17 @@ public final class JdbcStore implements AutoCloseable {
   }
 
   /**
+   * The file a {@code jdbc:sqlite:} URL names, as an absolute path (a relative name is resolved
+   * against the working directory, as the driver does); empty for other URLs, in-memory databases
+   * and names that are no path.
+   */
+  static Optional<Path> sqliteFileOf(String url) {
+    return url.startsWith(SQLITE_PREFIX)
+        ? Optional.ofNullable(Builder.sqlitePlainFile(url)).map(p -> p.toAbsolutePath().normalize())
+        : Optional.empty();
+  }
+
+  /**
    * Opens a SQLite database file, creating it if missing: the embedded default.
    *
    * @param file the database file, shared by every process that fences the same resources

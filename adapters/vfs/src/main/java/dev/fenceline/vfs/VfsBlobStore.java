@@ -6,7 +6,9 @@ import dev.fenceline.spi.BlobInfo;
 import dev.fenceline.spi.BlobKey;
 import dev.fenceline.spi.BlobStore;
 import dev.fenceline.spi.ConfigurationException;
+import dev.fenceline.spi.LocalWriteProblem;
 import dev.fenceline.spi.StoreException;
+import dev.fenceline.spi.StorePreflight;
 import dev.fenceline.spi.UnsafeStoreException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -56,7 +58,9 @@ import org.apache.commons.vfs2.provider.sftp.SftpFileSystemConfigBuilder;
  * being atomic (VFS's {@code moveTo} is not an atomic replace, and SFTP servers differ), because a
  * staged blob only becomes visible through a fenced pointer swap after {@code put} returned.
  *
- * <p>The base directory is created when the store opens. If it vanishes later (deleted, or an
+ * <p>A URI without a scheme is a local path, relative to the working directory ({@code ./reports}).
+ * The base directory is created when the store opens; {@link Builder#preflight()} tells, creating
+ * nothing, whether it would be created or cannot be written. If it vanishes later (deleted, or an
  * unmounted volume), writes fail with a clear error instead of silently recreating it somewhere
  * else. Every call sees the file system as it is now (no VFS caching), so several processes can
  * share the directory. Thread-safe; close it to release connections.
@@ -139,9 +143,12 @@ public final class VfsBlobStore implements BlobStore, AutoCloseable {
       resolved = manager.resolveFile(builder.uri, options);
     } catch (FileSystemException e) {
       manager.close();
-      throw openFailure(shownUri, e);
+      throw openFailure(shownUri, e, null);
     }
     this.description = redaction.scrub(Redaction.withoutUserInfo(resolved.getPublicURIString()));
+    // Local files: where a failure to create the base directory is explained from.
+    Path localTarget =
+        "file".equals(resolved.getName().getScheme()) ? Path.of(resolved.getURI()) : null;
     try {
       if (!resolved.exists()) {
         resolved.createFolder();
@@ -161,7 +168,7 @@ public final class VfsBlobStore implements BlobStore, AutoCloseable {
       checkCaseFolding(resolved, builder.allowCaseFolding);
     } catch (IOException e) {
       manager.close();
-      throw openFailure(description, e);
+      throw openFailure(description, e, localTarget);
     } catch (RuntimeException e) {
       manager.close();
       throw e;
@@ -169,7 +176,25 @@ public final class VfsBlobStore implements BlobStore, AutoCloseable {
     this.base = resolved;
   }
 
-  private StoreException openFailure(String shown, IOException e) {
+  /**
+   * The failure to open, naming a read-only volume or missing permissions at {@code localTarget} (a
+   * local base directory, else null) when the file system says so: Commons VFS reports a failed
+   * {@code mkdir} as "Could not create folder" without the reason.
+   */
+  private StoreException openFailure(String shown, IOException e, Path localTarget) {
+    Optional<LocalWriteProblem> local =
+        localTarget == null ? Optional.empty() : LocalWriteProblem.of(localTarget);
+    if (local.isPresent()) {
+      return new StoreException(
+          "Cannot open blob store at "
+              + shown
+              + ": "
+              + local.get().describe()
+              + " ("
+              + local.get().fix()
+              + ")",
+          redaction.scrub(e));
+    }
     return new StoreException(
         redaction.scrub(
             "Cannot open blob store at " + shown + ": " + reason(e) + " (" + hint(e) + ")"),
@@ -247,6 +272,21 @@ public final class VfsBlobStore implements BlobStore, AutoCloseable {
                     + " (nothing was left at the key; the producer of the payload failed, not the"
                     + " store)"),
             e);
+      }
+      Optional<LocalWriteProblem> local =
+          localBase == null ? Optional.empty() : LocalWriteProblem.of(Path.of(target.getURI()));
+      if (local.isPresent()) {
+        throw new StoreException(
+            "Cannot put blob "
+                + key
+                + " at "
+                + description
+                + ": "
+                + local.get().describe()
+                + " ("
+                + local.get().fix()
+                + "; nothing was left at the key)",
+            redaction.scrub(e));
       }
       throw new StoreException(
           redaction.scrub(
@@ -558,10 +598,114 @@ public final class VfsBlobStore implements BlobStore, AutoCloseable {
     private FileSystemOptions options;
 
     private Builder(String uri) {
-      this.uri = requireNonNull(uri, "uri is null");
+      requireNonNull(uri, "uri is null");
       if (uri.isBlank()) {
         throw new ConfigurationException(
             "Cannot open a blob store at \"\": the URI is empty (e.g. file:///var/lib/fenceline)");
+      }
+      this.uri = localPathAsUri(uri);
+    }
+
+    /**
+     * A value without a scheme is a local path, resolved against the working directory ({@code
+     * ./reports}, {@code /srv/reports}). {@code file://./reports} is refused: the part after {@code
+     * file://} is a host name, so Commons VFS would read it as {@code /reports}.
+     */
+    private static String localPathAsUri(String uri) {
+      if (uri.startsWith("file://") && !uri.startsWith("file:///")) {
+        String rest = uri.substring("file://".length());
+        if (!rest.startsWith("localhost/")) {
+          throw new ConfigurationException(
+              "Cannot open a blob store at "
+                  + uri
+                  + ": after file:// comes a host name, so this names /"
+                  + rest.substring(rest.indexOf('/') + 1)
+                  + ", not a path relative to the working directory (write a plain path such as ./"
+                  + rest.replaceFirst("^\\./", "")
+                  + ", or an absolute URI such as file:///srv/reports)");
+        }
+      }
+      if (SCHEME.matcher(uri).find() || uri.matches("^[A-Za-z][A-Za-z0-9+.-]*:.*")) {
+        return uri;
+      }
+      return Path.of(uri).toAbsolutePath().normalize().toUri().toString();
+    }
+
+    /**
+     * Checks, creating nothing, what {@link #build()} would need: for local files whether the base
+     * directory exists (else it would be created) and whether it, or its nearest existing parent,
+     * can be written (a read-only file system, missing permissions); for other schemes, the same
+     * through Commons VFS (connecting, for SFTP, and disconnecting again).
+     *
+     * @throws ConfigurationException if the URI is malformed or its scheme is not supported
+     */
+    public StorePreflight preflight() {
+      if (uri.startsWith("file:")) {
+        try {
+          return LocalWritability.preflight(Path.of(java.net.URI.create(uri)));
+        } catch (IllegalArgumentException e) {
+          throw new ConfigurationException(
+              "Cannot open blob store at "
+                  + new Redaction(uri, user, password).shownUri()
+                  + ": "
+                  + e.getMessage()
+                  + " (use a path or a URI such as file:///var/lib/fenceline)");
+        }
+      }
+      return remotePreflight();
+    }
+
+    private StorePreflight remotePreflight() {
+      Redaction shown = new Redaction(uri, user, password);
+      StandardFileSystemManager checker = new StandardFileSystemManager();
+      try {
+        checker.setFilesCache(new NullFilesCache());
+        checker.setCacheStrategy(CacheStrategy.MANUAL);
+        checker.init();
+        Matcher scheme = SCHEME.matcher(uri);
+        if (!scheme.find() || !checker.hasProvider(scheme.group(1))) {
+          return StorePreflight.notChecked(); // build() names the problem
+        }
+        FileObject directory = checker.resolveFile(uri, options());
+        FileObject existing = directory;
+        while (existing != null && !existing.exists()) {
+          existing = existing.getParent();
+        }
+        String where =
+            existing == null
+                ? shown.shownUri()
+                : shown.scrub(Redaction.withoutUserInfo(existing.getPublicURIString()));
+        if (existing != null && existing.getType() != FileType.FOLDER) {
+          return new StorePreflight(
+              true, List.of(), List.of("not a directory: " + where + " (point the URI elsewhere)"));
+        }
+        if (existing == null || !existing.isWriteable()) {
+          return new StorePreflight(
+              true, List.of(), List.of("not writable: " + where + " (permission denied)"));
+        }
+        if (existing.equals(directory)) {
+          return StorePreflight.ready();
+        }
+        return new StorePreflight(
+            true,
+            List.of(
+                "directory "
+                    + shown.scrub(Redaction.withoutUserInfo(directory.getPublicURIString()))),
+            List.of());
+      } catch (FileSystemException e) {
+        return new StorePreflight(
+            true,
+            List.of(),
+            List.of(
+                "unreachable: "
+                    + shown.shownUri()
+                    + ": "
+                    + shown.scrub(reason(e))
+                    + " ("
+                    + hint(e)
+                    + ")"));
+      } finally {
+        checker.close();
       }
     }
 

@@ -120,8 +120,37 @@ class VfsFailuresTest {
         assertThatThrownBy(() -> store.put(BlobKey.of("k"), bytes("x")))
             .isInstanceOf(StoreException.class)
             .hasMessageContaining("Cannot put blob k")
-            .hasMessageContaining("Read-only file system");
+            .hasMessageContaining(
+                ": "
+                    + volume.resolve("blobs")
+                    + " is on a read-only file system (mount it read-write or choose another uri");
       }
+    } finally {
+      unmount(volume);
+    }
+  }
+
+  @Test
+  void openingAMissingDirectoryOnAReadOnlyVolumeNamesTheVolumeNotCouldNotCreate() throws Exception {
+    Path volume = mountTmpfs("size=1m");
+    try {
+      run("mount", "-o", "remount,ro", volume.toString());
+      String uri = volume.resolve("reports").toUri().toString();
+
+      assertThat(VfsBlobStore.builder(uri).preflight())
+          .isEqualTo(
+              new dev.fenceline.spi.StorePreflight(
+                  true,
+                  List.of(),
+                  List.of("not writable: " + volume + " (read-only file system)")));
+      assertThatThrownBy(() -> VfsBlobStore.open(uri))
+          .isInstanceOf(StoreException.class)
+          .hasMessageContaining(
+              ": "
+                  + volume
+                  + " is on a read-only file system (mount it read-write or choose"
+                  + " another uri)")
+          .hasMessageNotContaining("Could not create");
     } finally {
       unmount(volume);
     }

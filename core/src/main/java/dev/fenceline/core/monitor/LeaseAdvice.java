@@ -41,6 +41,13 @@ import java.util.Locale;
  */
 public record LeaseAdvice(Duration ttl, Duration renewInterval, List<String> reasoning) {
 
+  /**
+   * The shortest ttl the advice recommends unless told otherwise ({@link Inputs#minimumTtl}): below
+   * it an ordinary pause or a slow renewal round trip costs a healthy worker its lease. {@code
+   * fenceline doctor} warns about a configured ttl below it.
+   */
+  public static final Duration DEFAULT_MINIMUM_TTL = Duration.ofSeconds(1);
+
   private static final Duration ENOUGH_OBSERVATION = Duration.ofMinutes(10);
   private static final long ENOUGH_WAKE_UPS = 1000;
 
@@ -91,7 +98,7 @@ public record LeaseAdvice(Duration ttl, Duration renewInterval, List<String> rea
     private FencingCounts counts = FencingCounts.NONE;
     private Duration renewRoundTrip = Duration.ZERO;
     private Duration currentTtl;
-    private Duration minimumTtl = Duration.ofSeconds(1);
+    private Duration minimumTtl = DEFAULT_MINIMUM_TTL;
 
     private Inputs(PauseSnapshot pauses) {
       this.pauses = requireNonNull(pauses, "pauses is null");

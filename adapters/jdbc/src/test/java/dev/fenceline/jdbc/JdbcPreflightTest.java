@@ -1,0 +1,63 @@
+package dev.fenceline.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fenceline.spi.Adapter;
+import dev.fenceline.spi.StorePreflight;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@link JdbcAdapterFactory#preflight} for SQLite creates nothing; opening creates the directory.
+ */
+class JdbcPreflightTest {
+
+  @TempDir Path directory;
+
+  private final JdbcAdapterFactory factory = new JdbcAdapterFactory();
+
+  @Test
+  void aMissingFileInAMissingDirectoryWouldCreateBothAndNothingIsCreated() {
+    Path file = directory.resolve("data").resolve("fenceline.db");
+
+    StorePreflight preflight = factory.preflight("main", Map.of("url", "jdbc:sqlite:" + file));
+
+    assertThat(preflight)
+        .isEqualTo(
+            new StorePreflight(
+                true,
+                List.of("directory " + file.getParent(), "SQLite database " + file),
+                List.of()));
+    assertThat(file.getParent()).doesNotExist();
+  }
+
+  @Test
+  void anExistingFileIsReadyAndOpeningCreatesAMissingDirectoryFirst() {
+    Path file = directory.resolve("data").resolve("fenceline.db");
+    try (Adapter adapter = factory.create("main", Map.of("url", "jdbc:sqlite:" + file))) {
+      assertThat(adapter.leaseIssuer()).isPresent();
+    }
+
+    assertThat(file).isRegularFile();
+    assertThat(factory.preflight("main", Map.of("url", "jdbc:sqlite:" + file)))
+        .isEqualTo(StorePreflight.ready());
+  }
+
+  @Test
+  void aRelativeFileResolvesAgainstTheWorkingDirectoryAndPostgresIsNotChecked() {
+    Path expected = Path.of("target", "preflight-relative", "f.db").toAbsolutePath();
+
+    assertThat(
+            factory
+                .preflight("main", Map.of("url", "jdbc:sqlite:./target/preflight-relative/f.db"))
+                .wouldCreate())
+        .contains("SQLite database " + expected);
+    assertThat(factory.preflight("pg", Map.of("url", "jdbc:postgresql://db:5432/app")))
+        .isEqualTo(StorePreflight.notChecked());
+    assertThat(Files.exists(expected.getParent())).isFalse();
+  }
+}

@@ -1,0 +1,33 @@
+package dev.fenceline.vfs;
+
+import dev.fenceline.spi.LocalWriteProblem;
+import dev.fenceline.spi.StorePreflight;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/** The preflight of a store in a local directory: see {@link VfsBlobStore.Builder#preflight()}. */
+final class LocalWritability {
+
+  private LocalWritability() {}
+
+  static StorePreflight preflight(Path base) {
+    Path absolute = base.toAbsolutePath().normalize();
+    Path existing = LocalWriteProblem.nearestExisting(absolute);
+    if (existing != null && !Files.isDirectory(existing)) {
+      return new StorePreflight(
+          true,
+          List.of(),
+          List.of("not a directory: " + existing + " (point the uri at a directory)"));
+    }
+    Optional<LocalWriteProblem> problem = LocalWriteProblem.of(absolute);
+    if (problem.isPresent()) {
+      return new StorePreflight(true, List.of(), List.of(problem.get().finding()));
+    }
+    if (absolute.equals(existing)) {
+      return StorePreflight.ready();
+    }
+    return new StorePreflight(true, List.of("directory " + absolute), List.of());
+  }
+}

@@ -1,0 +1,39 @@
+package dev.fenceline.config;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.fenceline.spi.StorePreflight;
+import java.util.List;
+
+/**
+ * What {@link FencelineConfig#check()} found, creating nothing: what {@code fenceline doctor}
+ * prints.
+ *
+ * @param stores every store, in file order, with what opening it would create or why it could not
+ *     be written
+ * @param destinations every destination's row, in file order
+ */
+public record ConfigCheck(List<StoreCheck> stores, List<DestinationReport> destinations) {
+
+  /** Copies the lists. */
+  public ConfigCheck {
+    stores = List.copyOf(requireNonNull(stores, "stores is null"));
+    destinations = List.copyOf(requireNonNull(destinations, "destinations is null"));
+  }
+
+  /**
+   * One store's preflight.
+   *
+   * @param name the store's name in the file
+   * @param type its adapter type
+   * @param preflight what opening it would create, and why it could not be written
+   */
+  public record StoreCheck(String name, String type, StorePreflight preflight) {
+    /** Validates the fields. */
+    public StoreCheck {
+      requireNonNull(name, "name is null");
+      requireNonNull(type, "type is null");
+      requireNonNull(preflight, "preflight is null");
+    }
+  }
+}

@@ -1,0 +1,47 @@
+package dev.fenceline.spi;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.List;
+
+/**
+ * What opening a store would need, found by {@link AdapterFactory#preflight} without creating or
+ * changing anything: what opening it would create, and why it could not be written. {@code
+ * fenceline doctor} prints it and opens only stores that are {@link #readyToOpen()}.
+ *
+ * @param checked false if the adapter cannot check without opening the store (then the store is
+ *     opened as before, and opening may create what it needs)
+ * @param wouldCreate what opening (or the first write) creates, such as {@code directory
+ *     /srv/reports}; not a problem
+ * @param problems why the store could not be written, one reason each, such as {@code not writable:
+ *     /srv (read-only file system)}
+ */
+public record StorePreflight(boolean checked, List<String> wouldCreate, List<String> problems) {
+
+  private static final StorePreflight NOT_CHECKED = new StorePreflight(false, List.of(), List.of());
+
+  /** Copies the lists; an unchecked preflight has no findings. */
+  public StorePreflight {
+    wouldCreate = List.copyOf(requireNonNull(wouldCreate, "wouldCreate is null"));
+    problems = List.copyOf(requireNonNull(problems, "problems is null"));
+    if (!checked && !(wouldCreate.isEmpty() && problems.isEmpty())) {
+      throw new IllegalArgumentException(
+          "Cannot report findings of a preflight that was not checked");
+    }
+  }
+
+  /** The adapter cannot check without opening: the caller opens the store as usual. */
+  public static StorePreflight notChecked() {
+    return NOT_CHECKED;
+  }
+
+  /** Checked, and opening changes nothing. */
+  public static StorePreflight ready() {
+    return new StorePreflight(true, List.of(), List.of());
+  }
+
+  /** True if the store can be opened now without creating anything (or was not checked). */
+  public boolean readyToOpen() {
+    return wouldCreate.isEmpty() && problems.isEmpty();
+  }
+}
