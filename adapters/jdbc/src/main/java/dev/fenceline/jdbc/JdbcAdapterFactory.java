@@ -3,9 +3,6 @@ package dev.fenceline.jdbc;
 import dev.fenceline.spi.Adapter;
 import dev.fenceline.spi.AdapterConfig;
 import dev.fenceline.spi.AdapterFactory;
-import dev.fenceline.spi.IntentStore;
-import dev.fenceline.spi.LeaseIssuer;
-import dev.fenceline.spi.PointerStore;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -160,36 +157,7 @@ public final class JdbcAdapterFactory implements AdapterFactory {
     } else {
       store = builder.build();
     }
-    AutoCloseable openPool = pool;
-    return new Adapter() {
-      @Override
-      public Optional<LeaseIssuer> leaseIssuer() {
-        return Optional.of(store.leaseIssuer());
-      }
-
-      @Override
-      public Optional<PointerStore> pointerStore(String name) {
-        return Optional.of(store.pointerStore(name));
-      }
-
-      @Override
-      public Optional<IntentStore> intentStore(String name) {
-        return Optional.of(store.intentStore(name));
-      }
-
-      @Override
-      public void close() {
-        store.close();
-        if (openPool != null) {
-          try {
-            openPool.close();
-          } catch (Exception e) {
-            throw new dev.fenceline.spi.StoreException(
-                "Cannot close the connection pool of " + store.description() + ": " + e, e);
-          }
-        }
-      }
-    };
+    return new JdbcAdapter(store, pool);
   }
 
   /** The retention, if configured: both keys or neither. */
