@@ -30,7 +30,7 @@ public final class Main {
   public static final int EXIT_USAGE = ExitCode.BAD_CONFIG_OR_USAGE.code();
 
   private static final List<String> COMMANDS =
-      List.of("publish", "run", "doctor", "status", "demo");
+      List.of("publish", "run", "read", "sweep", "prune", "doctor", "status", "demo");
 
   /**
    * The library's loggers, kept strongly reachable: the command reports what matters itself, one
@@ -115,6 +115,9 @@ public final class Main {
     cli.addSubcommand(new CommandLine(new RunCommand(out, err)).setStopAtPositional(true));
     cli.addSubcommand(new DoctorCommand(out, err));
     cli.addSubcommand(new StatusCommand(out, err));
+    cli.addSubcommand(new ReadCommand(out, err));
+    cli.addSubcommand(new SweepCommand(out, err));
+    cli.addSubcommand(new PruneCommand(out, err));
     cli.addSubcommand(new DemoHelp());
     cli.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8));
     cli.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
