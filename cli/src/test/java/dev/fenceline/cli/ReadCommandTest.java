@@ -10,6 +10,7 @@ import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.stream.Stream;
+import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -112,14 +113,27 @@ class ReadCommandTest {
     CliProcess.Result toFile = CliProcess.run(NO_ENV, read(config, "--output", output.toString()));
     CliProcess.Result toStdout = StagedCli.runToFile(stdout, read(config));
 
-    assertThat(toFile.exitCode()).as(toFile.transcript()).isEqualTo(ExitCode.FAILURE.code());
-    assertThat(toFile.err()).contains("SHA-256", "was not written");
-    try (Stream<Path> left = Files.list(output.getParent())) {
-      assertThat(left).as("no output file, no temporary file").isEmpty();
-    }
-    assertThat(toStdout.exitCode()).as(toStdout.transcript()).isEqualTo(ExitCode.FAILURE.code());
-    assertThat(toStdout.err()).contains("SHA-256", "nothing was written to standard output");
-    assertThat(Files.size(stdout)).as("standard output stays empty").isZero();
+    SoftAssertions.assertSoftly(
+        softly -> {
+          try (Stream<Path> left = Files.list(output.getParent())) {
+            softly.assertThat(left).as("no output file, no temporary file").isEmpty();
+          } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+          }
+          softly.assertThat(stdout).as("standard output stays empty").isEmptyFile();
+          softly
+              .assertThat(toFile.exitCode())
+              .as(toFile.transcript())
+              .isEqualTo(ExitCode.FAILURE.code());
+          softly.assertThat(toFile.err()).contains("SHA-256", "was not written");
+          softly
+              .assertThat(toStdout.exitCode())
+              .as(toStdout.transcript())
+              .isEqualTo(ExitCode.FAILURE.code());
+          softly
+              .assertThat(toStdout.err())
+              .contains("SHA-256", "nothing was written to standard output");
+        });
   }
 
   @Test
