@@ -94,6 +94,7 @@ final class PublishCommand extends ConfiguredCommand {
                 !json && ProgressInputStream.stdoutIsTerminal(),
                 err);
         Publishing.print(outcome, report);
+        Publishing.sweepAfter(config, target, resourceId, report, err);
         return ExitCode.OK.code();
       } finally {
         if (spooled != null) {

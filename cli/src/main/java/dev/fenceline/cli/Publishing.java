@@ -17,6 +17,8 @@ import dev.fenceline.spi.RejectedStale;
 import dev.fenceline.spi.ResourceId;
 import dev.fenceline.spi.StoreException;
 import dev.fenceline.spi.WriteOutcome;
+import dev.fenceline.staging.StagedDestination;
+import dev.fenceline.staging.SweepReport;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -24,6 +26,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /** The steps {@code publish} and {@code run --publish} share: acquire, register, publish, print. */
 final class Publishing {
@@ -148,6 +151,62 @@ final class Publishing {
                   + receipt.epoch()
                   + "; nothing was changed (the receipt is the first publish's)")
           .line("receipt: " + receiptLine(receipt));
+    }
+  }
+
+  /**
+   * After a successful publish of {@code resource}: sweeps the resource at {@code destination} if
+   * it asks for it ({@link ConfiguredDestination#sweepsAfterPublish()}), so that its {@code
+   * keep-versions} and {@code sweep-grace} take effect. The publish is done by then, so a failing
+   * sweep never fails the command: it is a warning on {@code err} and a {@code "sweep"} field with
+   * a {@code "warning"} in the JSON document; the outcome stays what it was.
+   */
+  static void sweepAfter(
+      FencelineConfig config,
+      ConfiguredDestination destination,
+      ResourceId resource,
+      Report report,
+      PrintStream err) {
+    Optional<StagedDestination> staged = destination.staged();
+    if (staged.isEmpty() || !destination.sweepsAfterPublish()) {
+      return;
+    }
+    try {
+      SweepReport swept = staged.get().sweep(resource);
+      report.put("sweep", SweepCommand.fields(null, staged.get(), swept));
+      if (!swept.deleted().isEmpty()) {
+        report.line(
+            "swept: deleted "
+                + swept.deleted().size()
+                + " staged "
+                + (swept.deleted().size() == 1 ? "file" : "files")
+                + " of "
+                + resource
+                + " no longer kept (keep-versions "
+                + staged.get().keepVersions()
+                + "), kept "
+                + swept.kept());
+      }
+    } catch (RuntimeException e) {
+      String warning =
+          ConfiguredCommand.oneLine(
+              config.mask(
+                  "Cannot sweep "
+                      + resource
+                      + " at "
+                      + destination.name()
+                      + " after publishing it: "
+                      + e.getMessage()
+                      + " (the publish itself succeeded; run fenceline sweep --config "
+                      + config.file()
+                      + " --destination "
+                      + destination.name()
+                      + " later)"));
+      err.println("fenceline: warning: " + warning);
+      err.flush();
+      Map<String, Object> fields = new LinkedHashMap<>();
+      fields.put("warning", warning);
+      report.put("sweep", fields);
     }
   }
 

@@ -199,6 +199,7 @@ final class RunCommand extends ConfiguredCommand {
               !json && ProgressInputStream.stdoutIsTerminal(),
               err);
       Publishing.print(outcome, report);
+      Publishing.sweepAfter(config, target, resourceId, report, err);
       report.put("published", true);
       return ExitCode.OK.code();
     }

@@ -38,6 +38,7 @@ public final class ConfiguredDestination {
   private final Supplier<Fenceline> fenceline;
   private final HttpDestinationConfig.RequestTemplate request;
   private final Optional<String> resendRule;
+  private final boolean sweepAfterPublish;
 
   ConfiguredDestination(
       String name,
@@ -60,6 +61,21 @@ public final class ConfiguredDestination {
       Supplier<Fenceline> fenceline,
       HttpDestinationConfig.RequestTemplate request,
       Optional<String> resendRule) {
+    this(name, type, destination, strategy, why, fenceline, request, resendRule, false);
+  }
+
+  /** As above, saying whether the command line sweeps after a publish ({@code staged} only). */
+  ConfiguredDestination(
+      String name,
+      String type,
+      Destination<?> destination,
+      Strategy strategy,
+      String why,
+      Supplier<Fenceline> fenceline,
+      HttpDestinationConfig.RequestTemplate request,
+      Optional<String> resendRule,
+      boolean sweepAfterPublish) {
+    this.sweepAfterPublish = sweepAfterPublish;
     this.resendRule = requireNonNull(resendRule, "resendRule is null");
     this.name = requireNonNull(name, "name is null");
     this.type = requireNonNull(type, "type is null");
@@ -86,6 +102,24 @@ public final class ConfiguredDestination {
    */
   public Destination<?> destination() {
     return destination;
+  }
+
+  /**
+   * The destination as a {@link StagedDestination}, for reading what it published ({@code
+   * openVerified}, {@code resolveVersion}) and sweeping it; empty for an {@code http} destination.
+   */
+  public Optional<StagedDestination> staged() {
+    return destination instanceof StagedDestination staged ? Optional.of(staged) : Optional.empty();
+  }
+
+  /**
+   * True if {@code fenceline publish} and {@code run --publish} sweep this destination's resource
+   * after each successful publish ({@code sweep-after-publish}, default true for a staged
+   * destination; always false for an {@code http} one). {@link #publish} itself never sweeps: Java
+   * callers call {@link StagedDestination#sweep()} when they choose.
+   */
+  public boolean sweepsAfterPublish() {
+    return sweepAfterPublish;
   }
 
   /** What the destination can check and record by itself. */

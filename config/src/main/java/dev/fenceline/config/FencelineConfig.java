@@ -190,6 +190,45 @@ public final class FencelineConfig implements AutoCloseable {
     return Collections.unmodifiableSet(new java.util.LinkedHashSet<>(stores.keySet()));
   }
 
+  /**
+   * The {@code type} of store {@code name} ({@code jdbc}, {@code vfs}, {@code s3}, ...).
+   *
+   * @throws ConfigurationException if there is no such store (the message lists the names)
+   */
+  public String storeType(String name) {
+    return storeEntry(name).type();
+  }
+
+  /**
+   * The adapter instance of store {@code name}, opening the store if needed; closed by {@link
+   * #close()}. For work on one store that has no place in the {@link Fenceline} API, such as JDBC
+   * retention: the caller checks the adapter's class (this module does not compile against
+   * adapters, so it returns the SPI type).
+   *
+   * @throws ConfigurationException if there is no such store, or its adapter refused the keys
+   * @throws StoreException if the store cannot be reached
+   */
+  public synchronized Adapter storeAdapter(String name) {
+    storeEntry(name);
+    return adapter(name);
+  }
+
+  private StoreEntry storeEntry(String name) {
+    requireNonNull(name, "name is null");
+    StoreEntry store = stores.get(name);
+    if (store == null) {
+      throw new ConfigurationException(
+          "Cannot find store \""
+              + root.source().secrets().scrub(name)
+              + "\" in "
+              + file
+              + ": configured are "
+              + String.join(", ", stores.keySet())
+              + " (check the spelling)");
+    }
+    return store;
+  }
+
   /** The names of the configured destinations, in file order. */
   public Set<String> destinationNames() {
     return Collections.unmodifiableSet(new java.util.LinkedHashSet<>(destinations.keySet()));
@@ -834,7 +873,9 @@ public final class FencelineConfig implements AutoCloseable {
         strategy,
         root.source().secrets().scrub(why),
         this::fenceline,
-        null);
+        null,
+        Optional.empty(),
+        config.sweepAfterPublish());
   }
 
   private PointerStore pointerStoreOf(Section section, String key, String store, String name) {

@@ -22,6 +22,10 @@ import java.util.Set;
  *   <tr><td>{@code sweep-grace}</td><td>how long an unpublished staged file is left alone</td>
  *       <td>{@code 1h}</td></tr>
  *   <tr><td>{@code keep-versions}</td><td>published versions a sweep keeps</td><td>{@code 3}</td></tr>
+ *   <tr><td>{@code sweep-after-publish}</td><td>{@code fenceline publish} and {@code run
+ *       --publish} sweep the published resource after each successful publish, so {@code
+ *       keep-versions} and {@code sweep-grace} take effect without a separate {@code fenceline
+ *       sweep}</td><td>{@code true}</td></tr>
  * </table>
  *
  * @param store the store's name
@@ -29,16 +33,25 @@ import java.util.Set;
  * @param prefix see the table
  * @param sweepGrace see the table
  * @param keepVersions see the table
+ * @param sweepAfterPublish see the table
  */
 public record StagedDestinationConfig(
     String store,
     Optional<String> pointerStore,
     Optional<String> prefix,
     Duration sweepGrace,
-    int keepVersions) {
+    int keepVersions,
+    boolean sweepAfterPublish) {
 
   static final Set<String> KEYS =
-      Set.of("type", "store", "pointer-store", "prefix", "sweep-grace", "keep-versions");
+      Set.of(
+          "type",
+          "store",
+          "pointer-store",
+          "prefix",
+          "sweep-grace",
+          "keep-versions",
+          "sweep-after-publish");
 
   /** Validates the settings. */
   public StagedDestinationConfig {
@@ -63,6 +76,7 @@ public record StagedDestinationConfig(
         section.string("pointer-store"),
         section.string("prefix"),
         section.duration("sweep-grace").orElse(Duration.ofHours(1)),
-        section.integer("keep-versions", 1, 10_000).orElse(3));
+        section.integer("keep-versions", 1, 10_000).orElse(3),
+        section.bool("sweep-after-publish").orElse(true));
   }
 }

@@ -219,7 +219,7 @@ class ConfigRecordsTest {
     assertThat(StagedDestinationConfig.from(section("{store: files}")))
         .isEqualTo(
             new StagedDestinationConfig(
-                "files", Optional.empty(), Optional.empty(), Duration.ofHours(1), 3));
+                "files", Optional.empty(), Optional.empty(), Duration.ofHours(1), 3, true));
   }
 
   @Test
@@ -228,10 +228,15 @@ class ConfigRecordsTest {
             StagedDestinationConfig.from(
                 section(
                     "{type: staged, store: files, pointer-store: main, prefix: nightly,"
-                        + " sweep-grace: 10m, keep-versions: 7}")))
+                        + " sweep-grace: 10m, keep-versions: 7, sweep-after-publish: false}")))
         .isEqualTo(
             new StagedDestinationConfig(
-                "files", Optional.of("main"), Optional.of("nightly"), Duration.ofMinutes(10), 7));
+                "files",
+                Optional.of("main"),
+                Optional.of("nightly"),
+                Duration.ofMinutes(10),
+                7,
+                false));
   }
 
   @Test

@@ -264,9 +264,10 @@ public final class StagedDestination implements Destination<InputStream>, Suppor
    * the SHA-256.
    *
    * @return the published blob, or empty if nothing was published yet
-   * @throws StoreException if the pointer names no blob key, or a key outside this resource's
-   *     staging area, or has no valid size; if the published blob is missing or has the wrong size;
-   *     or if a store failed
+   * @throws VersionUnavailableException if the pointer names no blob key, or a key outside this
+   *     resource's staging area, or has no valid size; if the published blob is missing or has the
+   *     wrong size
+   * @throws StoreException if a store failed
    */
   public Optional<PublishedBlob> resolve(ResourceId resource) {
     requireNonNull(resource, "resource is null");
@@ -291,9 +292,10 @@ public final class StagedDestination implements Destination<InputStream>, Suppor
    *
    * @param version a pointer version, from 1 to the current one
    * @throws IllegalArgumentException if {@code version} is below 1
-   * @throws StoreException if nothing is published, there is no such version, its pointer is not a
-   *     staged blob of this resource, its blob is missing (swept or deleted) or has another size,
-   *     or a store failed
+   * @throws VersionUnavailableException if nothing is published, there is no such version, its
+   *     pointer is not a staged blob of this resource, or its blob is missing (swept or deleted) or
+   *     has another size
+   * @throws StoreException if a store failed
    */
   public PublishedBlob resolveVersion(ResourceId resource, long version) {
     requireNonNull(resource, "resource is null");
@@ -421,8 +423,9 @@ public final class StagedDestination implements Destination<InputStream>, Suppor
     return resolve(resource)
         .orElseThrow(
             () ->
-                new StoreException(
-                    "Cannot " + action + ": nothing is published yet (publish it first)", null));
+                new VersionUnavailableException(
+                    "Cannot " + action + ": nothing is published yet (publish it first)",
+                    resource));
   }
 
   private InputStream streaming(PublishedBlob blob) {
@@ -478,7 +481,7 @@ public final class StagedDestination implements Destination<InputStream>, Suppor
       PublishedBlob blob, String action, String what, String missingHint) {
     Optional<BlobInfo> info = blobs.stat(blob.key());
     if (info.isEmpty()) {
-      throw new StoreException(
+      throw new VersionUnavailableException(
           "Cannot "
               + action
               + ": "
@@ -488,10 +491,10 @@ public final class StagedDestination implements Destination<InputStream>, Suppor
               + " is missing from the blob store ("
               + missingHint
               + ")",
-          null);
+          blob.resource());
     }
     if (info.get().size() != blob.size()) {
-      throw new StoreException(
+      throw new VersionUnavailableException(
           "Cannot "
               + action
               + ": "
@@ -503,7 +506,7 @@ public final class StagedDestination implements Destination<InputStream>, Suppor
               + " bytes, "
               + blob.size()
               + " were published (it was changed after publishing; republish)",
-          null);
+          blob.resource());
     }
     return blob;
   }
@@ -523,17 +526,17 @@ public final class StagedDestination implements Destination<InputStream>, Suppor
               .current(resource)
               .orElseThrow(
                   () ->
-                      new StoreException(
+                      new VersionUnavailableException(
                           "Cannot " + action + ": nothing is published yet (publish it first)",
-                          null));
+                          resource));
       if (version > newest.version()) {
-        throw new StoreException(
+        throw new VersionUnavailableException(
             "Cannot "
                 + action
                 + ": there is no such version, the newest is "
                 + newest.version()
                 + " (pick one from the pointer history)",
-            null);
+            resource);
       }
       if (version == newest.version()) {
         return newest;
@@ -547,7 +550,7 @@ public final class StagedDestination implements Destination<InputStream>, Suppor
         }
       }
       if (history.size() < depth) {
-        throw new StoreException(
+        throw new VersionUnavailableException(
             "Cannot "
                 + action
                 + ": the pointer store returned "
@@ -555,7 +558,7 @@ public final class StagedDestination implements Destination<InputStream>, Suppor
                 + " versions of the history where "
                 + depth
                 + " were needed (pick a newer version)",
-            null);
+            resource);
       }
     }
     throw new StoreException(
@@ -577,12 +580,42 @@ public final class StagedDestination implements Destination<InputStream>, Suppor
    * @throws StoreException if a store failed; blobs deleted so far stay deleted
    */
   public SweepReport sweep() {
+    return sweep(stagingRoot, null);
+  }
+
+  /**
+   * Sweeps as {@link #sweep()} does, but only the staged blobs of {@code resource}: lists only that
+   * resource's staging area, so it costs as much as the resource has blobs, not the whole
+   * destination. For a sweep right after a publish of {@code resource}.
+   *
+   * @return what was deleted and how many of the resource's staged blobs were kept
+   * @throws StoreException if a store failed; blobs deleted so far stay deleted
+   */
+  public SweepReport sweep(ResourceId resource) {
+    requireNonNull(resource, "resource is null");
+    return sweep(stagingRoot.resolve(resource.value()), resource);
+  }
+
+  /** How many published versions per resource the sweep keeps, the current one included. */
+  public int keepVersions() {
+    return keepVersions;
+  }
+
+  /** How long an unpublishable staged blob is left alone after its last modification. */
+  public Duration sweepGrace() {
+    return sweepGrace;
+  }
+
+  /** Sweeps the blobs listed under {@code area}; with {@code only}, just that resource's. */
+  private SweepReport sweep(BlobKey area, ResourceId only) {
     Instant cutoff = clock.instant().minus(sweepGrace);
     Map<ResourceId, List<StagedBlob>> byResource = new LinkedHashMap<>();
-    try (Stream<BlobInfo> listing = blobs.list(stagingRoot)) {
+    try (Stream<BlobInfo> listing = blobs.list(area)) {
+      // A resource's area also lists the areas of resources below it (a/b under a): skipped.
       listing.forEach(
           info ->
               StagedBlob.parse(stagingRoot, info)
+                  .filter(staged -> only == null || staged.resource().equals(only))
                   .ifPresent(
                       staged ->
                           byResource
@@ -620,13 +653,13 @@ public final class StagedDestination implements Destination<InputStream>, Suppor
     String size = attributes.get(SIZE_ATTRIBUTE);
     String sha256 = attributes.get(SHA256_ATTRIBUTE);
     if (size == null || sha256 == null) {
-      throw new StoreException(
+      throw new VersionUnavailableException(
           "Cannot resolve "
               + state.resource()
               + ": its publish pointer (version "
               + state.version()
               + ") has no size and sha256 (it was not written by a StagedDestination)",
-          null);
+          state.resource());
     }
     long bytes;
     try {
@@ -635,7 +668,7 @@ public final class StagedDestination implements Destination<InputStream>, Suppor
       bytes = -1;
     }
     if (bytes < 0) {
-      throw new StoreException(
+      throw new VersionUnavailableException(
           "Cannot resolve "
               + state.resource()
               + ": its publish pointer (version "
@@ -644,7 +677,7 @@ public final class StagedDestination implements Destination<InputStream>, Suppor
               + quoted(size)
               + ", which is not a byte count (it was not written by a StagedDestination; check"
               + " who else writes to the pointer store)",
-          null);
+          state.resource());
     }
     return new PublishedBlob(
         state.resource(),
@@ -679,7 +712,7 @@ public final class StagedDestination implements Destination<InputStream>, Suppor
   }
 
   private static StoreException foreignTarget(PointerState state, String reason, Throwable cause) {
-    return new StoreException(
+    return new VersionUnavailableException(
         "Cannot resolve "
             + state.resource()
             + ": its publish pointer (version "
@@ -690,6 +723,7 @@ public final class StagedDestination implements Destination<InputStream>, Suppor
             + reason
             + " (it was not written by a StagedDestination with this prefix for this resource;"
             + " check the destination's prefix, and who else writes to the pointer store)",
+        state.resource(),
         cause);
   }
 

@@ -308,6 +308,28 @@ public abstract class StagedDestinationContract extends DestinationContract<Inpu
     assertThat(published(resource)).contains("version 4");
   }
 
+  @Test
+  void aSweepOfOneResourceLeavesEveryOtherResourceAlone() {
+    ResourceId swept = freshResource("staged-one");
+    ResourceId below = ResourceId.of(swept.value() + "/below");
+    ResourceId beside = ResourceId.of(swept.value() + "-beside");
+    for (ResourceId resource : List.of(swept, below, beside)) {
+      for (int epoch = 1; epoch <= 3; epoch++) {
+        publish(staged(), token(resource, epoch, "worker-" + epoch), "v" + epoch, "v" + epoch);
+      }
+    }
+
+    SweepReport report = stagedSweepingEverythingOld().sweep(swept);
+
+    assertThat(report.deleted())
+        .singleElement()
+        .satisfies(key -> assertThat(key.value()).contains(swept.value() + "/1-v1-"));
+    assertThat(report.kept()).isEqualTo(2);
+    assertThat(stagedBlobs(swept)).hasSize(2 + 3); // the listing includes below's 3
+    assertThat(stagedBlobs(below)).hasSize(3);
+    assertThat(stagedBlobs(beside)).hasSize(3);
+  }
+
   /**
    * Stops the sweeping thread right after its first read of {@code resource}'s epoch or history
    * (whichever the sweep reads first), so the test can act between the sweep's two reads.

@@ -3,10 +3,7 @@ package dev.fenceline.jdbc;
 import dev.fenceline.spi.Adapter;
 import dev.fenceline.spi.AdapterConfig;
 import dev.fenceline.spi.AdapterFactory;
-import dev.fenceline.spi.IntentStore;
-import dev.fenceline.spi.LeaseIssuer;
 import dev.fenceline.spi.LocalWriteProblem;
-import dev.fenceline.spi.PointerStore;
 import dev.fenceline.spi.StorePreflight;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -167,36 +164,7 @@ public final class JdbcAdapterFactory implements AdapterFactory {
       createSqliteDirectory(url);
       store = builder.build();
     }
-    AutoCloseable openPool = pool;
-    return new Adapter() {
-      @Override
-      public Optional<LeaseIssuer> leaseIssuer() {
-        return Optional.of(store.leaseIssuer());
-      }
-
-      @Override
-      public Optional<PointerStore> pointerStore(String name) {
-        return Optional.of(store.pointerStore(name));
-      }
-
-      @Override
-      public Optional<IntentStore> intentStore(String name) {
-        return Optional.of(store.intentStore(name));
-      }
-
-      @Override
-      public void close() {
-        store.close();
-        if (openPool != null) {
-          try {
-            openPool.close();
-          } catch (Exception e) {
-            throw new dev.fenceline.spi.StoreException(
-                "Cannot close the connection pool of " + store.description() + ": " + e, e);
-          }
-        }
-      }
-    };
+    return new JdbcAdapter(store, pool);
   }
 
   /**

@@ -1,0 +1,65 @@
+package dev.fenceline.jdbc;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.fenceline.spi.Adapter;
+import dev.fenceline.spi.IntentStore;
+import dev.fenceline.spi.LeaseIssuer;
+import dev.fenceline.spi.PointerStore;
+import dev.fenceline.spi.StoreException;
+import java.util.Optional;
+
+/**
+ * The {@link Adapter} a {@code type: jdbc} store of the configuration opens ({@link
+ * JdbcAdapterFactory}): the lease issuer, pointer stores and intent stores of one {@link
+ * JdbcStore}, which {@link #store()} hands out for what the SPI has no place for, such as {@link
+ * JdbcStore#prune()}.
+ */
+public final class JdbcAdapter implements Adapter {
+
+  private final JdbcStore store;
+  private final AutoCloseable pool;
+
+  /**
+   * @param store the store
+   * @param pool the connection pool the store uses, closed after it; or null
+   */
+  JdbcAdapter(JdbcStore store, AutoCloseable pool) {
+    this.store = requireNonNull(store, "store is null");
+    this.pool = pool;
+  }
+
+  /** The store itself: for {@link JdbcStore#prune()} and {@link JdbcStore#retention()}. */
+  public JdbcStore store() {
+    return store;
+  }
+
+  @Override
+  public Optional<LeaseIssuer> leaseIssuer() {
+    return Optional.of(store.leaseIssuer());
+  }
+
+  @Override
+  public Optional<PointerStore> pointerStore(String name) {
+    return Optional.of(store.pointerStore(name));
+  }
+
+  @Override
+  public Optional<IntentStore> intentStore(String name) {
+    return Optional.of(store.intentStore(name));
+  }
+
+  /** Closes the store, then its connection pool. */
+  @Override
+  public void close() {
+    store.close();
+    if (pool != null) {
+      try {
+        pool.close();
+      } catch (Exception e) {
+        throw new StoreException(
+            "Cannot close the connection pool of " + store.description() + ": " + e, e);
+      }
+    }
+  }
+}
