@@ -150,11 +150,11 @@ public final class Main {
     CommandLine cli = new CommandLine(new Top());
     cli.addSubcommand(new PublishCommand(in, out, err));
     cli.addSubcommand(new CommandLine(new RunCommand(out, err)).setStopAtPositional(true));
-    cli.addSubcommand(new DoctorCommand(out, err));
-    cli.addSubcommand(new StatusCommand(out, err));
     cli.addSubcommand(new ReadCommand(out, err));
     cli.addSubcommand(new SweepCommand(out, err));
     cli.addSubcommand(new PruneCommand(out, err));
+    cli.addSubcommand(new DoctorCommand(out, err));
+    cli.addSubcommand(new StatusCommand(out, err));
     cli.addSubcommand(new DemoHelp());
     cli.addSubcommand(new CompletionCommand(out));
     cli.addSubcommand(new HelpHelp()); // keep last: "... and help" in messages
