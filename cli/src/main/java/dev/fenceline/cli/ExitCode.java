@@ -20,7 +20,16 @@ public enum ExitCode {
   /** A store could not be reached; nothing was changed. */
   STORE_UNREACHABLE(6, "store unreachable: a store failed before changing anything"),
   /** A store failed at a point where the change may or may not have been made. */
-  OUTCOME_UNKNOWN(7, "outcome unknown: retry with the same operation to find out");
+  OUTCOME_UNKNOWN(7, "outcome unknown: retry with the same operation to find out"),
+  /**
+   * Stopped by SIGHUP: the JVM's own status, 128 + 1. The upload was stopped, CMD stopped, the
+   * lease released; one line on standard error says whether anything was published.
+   */
+  HUNG_UP(129, "hung up (SIGHUP): lease released; stderr says what was published"),
+  /** Interrupted by SIGINT (Ctrl-C): 128 + 2, otherwise as {@link #HUNG_UP}. */
+  INTERRUPTED(130, "interrupted (SIGINT): lease released; stderr says what was published"),
+  /** Stopped by SIGTERM: 128 + 15, otherwise as {@link #HUNG_UP}. */
+  TERMINATED(143, "terminated (SIGTERM): lease released; stderr says what was published");
 
   private final int code;
   private final String description;

@@ -68,7 +68,9 @@ class MainTest {
       assertThat(result.out()).doesNotContain("worker --");
       assertThat(result.out()).contains("publish", "run", "doctor", "status", "Exit status:");
       for (ExitCode code : ExitCode.values()) {
-        assertThat(result.out()).contains(code.code() + "       " + code.description());
+        assertThat(result.out())
+            .containsPattern(
+                " " + code.code() + " +" + java.util.regex.Pattern.quote(code.description()));
       }
       assertThat(result.err()).isEmpty();
     }
