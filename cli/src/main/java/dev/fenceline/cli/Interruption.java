@@ -395,7 +395,13 @@ final class Interruption {
               held.close();
               if (closedBefore) {
                 // The command was releasing it itself: make sure it is released before the halt.
-                issuer.release(held.lease());
+                // Releasing again does nothing at the issuer; a failure here (the command may
+                // have closed its stores) says nothing about the command's own release.
+                try {
+                  issuer.release(held.lease());
+                } catch (RuntimeException e) {
+                  // See above.
+                }
               }
             },
             task -> {

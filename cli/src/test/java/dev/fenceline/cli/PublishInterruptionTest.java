@@ -1,6 +1,7 @@
 package dev.fenceline.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import dev.fenceline.jdbc.JdbcStore;
 import dev.fenceline.spi.PointerState;
@@ -106,6 +107,9 @@ class PublishInterruptionTest {
           () -> stagedFiles().stream().anyMatch(file -> !before.contains(file) && size(file) > 0),
           "part of the upload is in a staged file\n" + stagedFiles());
 
+      assumeFalse(
+          ignores(cli.pid(), signal),
+          "this test's process tree ignores SIG" + signal + " (started in the background?)");
       kill(cli.pid(), signal); // standard input stays open: the upload waits for more
       interrupted = cli.waitFor(WAIT);
     }
@@ -208,6 +212,21 @@ class PublishInterruptionTest {
     } catch (IOException e) {
       return 0; // deleted meanwhile
     }
+  }
+
+  /**
+   * True if the process ignores {@code signal} (inherited from a shell that started this build in
+   * the background): the JVM then installs no handler for it, as a real user's would not either.
+   */
+  private static boolean ignores(long pid, String signal) throws IOException {
+    int number = signal.equals("INT") ? 2 : signal.equals("TERM") ? 15 : 1;
+    for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+      if (line.startsWith("SigIgn:")) {
+        long mask = Long.parseUnsignedLong(line.substring("SigIgn:".length()).strip(), 16);
+        return (mask & (1L << (number - 1))) != 0;
+      }
+    }
+    return false;
   }
 
   /** Sends {@code signal} with kill(1), as a user or a service manager would. */
