@@ -22,13 +22,13 @@ final class ChildProcess {
   private final Process process;
   private final Thread shutdownHook;
   private final Thread pump;
+  private volatile java.time.Duration shutdownGrace = java.time.Duration.ofSeconds(2);
 
   private ChildProcess(List<String> command, Process process, Thread pump) {
     this.command = command;
     this.process = process;
     this.pump = pump;
-    this.shutdownHook =
-        new Thread(() -> stop(java.time.Duration.ofSeconds(2)), "fenceline-run-stop");
+    this.shutdownHook = new Thread(() -> stop(shutdownGrace), "fenceline-run-stop");
     Runtime.getRuntime().addShutdownHook(shutdownHook);
   }
 
@@ -84,8 +84,17 @@ final class ChildProcess {
     return process.pid();
   }
 
+  /**
+   * Completes when the command exits, unless this JVM was interrupted: then {@link Interruption}
+   * stops the command and reports, and the caller does not go on.
+   */
   CompletableFuture<Process> onExit() {
-    return process.onExit();
+    return Interruption.process().unlessInterrupted(process.onExit());
+  }
+
+  /** How long the command gets between TERM and KILL when this JVM exits (default 2 s). */
+  void shutdownGrace(java.time.Duration grace) {
+    this.shutdownGrace = grace;
   }
 
   /** The command's exit status; call after {@link #stop} or {@link #onExit()}. */

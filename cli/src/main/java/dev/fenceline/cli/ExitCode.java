@@ -31,7 +31,15 @@ public enum ExitCode {
   COMMAND_FAILED(
       8,
       "command failed: run's CMD exited non-zero or was killed; its status is in --json"
-          + " command-exit-code and on standard error");
+          + " command-exit-code and on standard error"),
+   * Stopped by SIGHUP: the JVM's own status, 128 + 1. The upload was stopped, CMD stopped, the
+   * lease released; one line on standard error says whether anything was published.
+   */
+  HUNG_UP(129, "hung up (SIGHUP): lease released; stderr says what was published"),
+  /** Interrupted by SIGINT (Ctrl-C): 128 + 2, otherwise as {@link #HUNG_UP}. */
+  INTERRUPTED(130, "interrupted (SIGINT): lease released; stderr says what was published"),
+  /** Stopped by SIGTERM: 128 + 15, otherwise as {@link #HUNG_UP}. */
+  TERMINATED(143, "terminated (SIGTERM): lease released; stderr says what was published");
 
   private final int code;
   private final String description;

@@ -7,7 +7,8 @@ import java.io.PrintStream;
 
 /**
  * Counts the bytes read through it and redraws one {@code \r}-terminated progress line on a
- * terminal at most every percent; finishes the line on close.
+ * terminal at most every percent (every MiB if the size is unknown, -1); finishes the line on
+ * close.
  */
 final class ProgressInputStream extends FilterInputStream {
 
@@ -63,6 +64,16 @@ final class ProgressInputStream extends FilterInputStream {
 
   private void advance(long n) {
     read += n;
+    if (size < 0) {
+      // Unknown size (standard input): redraw every MiB.
+      int mebibytes = (int) Math.min(Integer.MAX_VALUE, read >> 20);
+      if (mebibytes != shownPercent) {
+        shownPercent = mebibytes;
+        terminal.print(String.format("\r%s: %.1f MiB", label, read / 1048576.0));
+        terminal.flush();
+      }
+      return;
+    }
     int percent = size > 0 ? (int) Math.min(100, read * 100 / size) : 100;
     if (percent != shownPercent) {
       shownPercent = percent;

@@ -2,6 +2,7 @@ package dev.fenceline.cli;
 
 import dev.fenceline.config.ConfiguredDestination;
 import dev.fenceline.config.FencelineConfig;
+import dev.fenceline.config.Strategy;
 import dev.fenceline.core.Fenceline;
 import dev.fenceline.core.HeldLease;
 import dev.fenceline.spi.OperationId;
@@ -24,8 +25,12 @@ import picocli.CommandLine.Parameters;
           + " acquire the lease (exit 4 at once if another holder has it), register its epoch at"
           + " the destination, publish the file streamed, and print the outcome and receipt.",
       "Publishing the same operation again prints the first receipt and says it was already"
-          + " applied. A progress indicator is shown for large files when standard output is a"
-          + " terminal."
+          + " applied; the file is then only hashed, not uploaded again (a different file for the"
+          + " same operation is refused). A progress indicator is shown for large files when"
+          + " standard output is a terminal.",
+      "Ctrl-C, SIGTERM or SIGHUP while publishing stop the upload, remove the partial staged"
+          + " file, release the lease and print one line saying whether anything was published;"
+          + " fenceline then exits 130 (SIGINT), 143 (SIGTERM) or 129 (SIGHUP)."
     })
 final class PublishCommand extends ConfiguredCommand {
 
@@ -79,29 +84,58 @@ final class PublishCommand extends ConfiguredCommand {
         .put("destination", target.name())
         .put("resource", resourceId.value())
         .put("operation", operationId.value());
+    boolean progress = !json && ProgressInputStream.stdoutIsTerminal();
     try (HeldLease lease = Publishing.acquire(fenceline, config, resourceId)) {
+      Interruption.process()
+          .willPublish(
+              source == null ? "standard input" : source.toString(), target.name(), operationId);
       report.put("epoch", lease.token().epoch().value());
       Publishing.register(fenceline, lease, target);
-      Path spooled = source == null ? spoolStandardInput() : null;
-      try {
-        WriteOutcome outcome =
+      WriteOutcome outcome;
+      if (source != null) {
+        outcome =
+            Publishing.publish(config, target, lease.token(), operationId, source, progress, err);
+      } else if (target.strategy() != Strategy.FENCED_AT_INTENT) {
+        // Streamed as it comes, never spooled: a retry of an applied operation is answered after
+        // hashing it, without uploading, and an interrupted upload can be stopped mid-way.
+        outcome =
             Publishing.publish(
                 config,
                 target,
                 lease.token(),
                 operationId,
-                spooled != null ? spooled : source,
-                !json && ProgressInputStream.stdoutIsTerminal(),
+                standardInput(),
+                "standard input",
+                -1,
+                progress,
                 err);
-        Publishing.print(outcome, report);
-        Publishing.sweepAfter(config, target, resourceId, report, err);
-        return ExitCode.OK.code();
-      } finally {
-        if (spooled != null) {
+      } else {
+        // An HTTP request body is sent again on every attempt: it must be a file.
+        Path spooled = spoolStandardInput();
+        try {
+          outcome =
+              Publishing.publish(
+                  config, target, lease.token(), operationId, spooled, progress, err);
+        } finally {
           deleteQuietly(spooled);
         }
       }
+      Publishing.print(outcome, report);
+      Publishing.sweepAfter(config, target, resourceId, report, err);
+      return ExitCode.OK.code();
     }
+  }
+
+  /**
+   * Standard input; this process's own as a channel, so that a read blocked on a pipe returns when
+   * an interruption closes it.
+   */
+  private InputStream standardInput() {
+    if (in != System.in) {
+      return in;
+    }
+    return java.nio.channels.Channels.newInputStream(
+        new java.io.FileInputStream(java.io.FileDescriptor.in).getChannel());
   }
 
   private static Path readable(String file) {
@@ -128,6 +162,7 @@ final class PublishCommand extends ConfiguredCommand {
     Path spool = null;
     try {
       spool = Files.createTempFile("fenceline-publish-", ".stdin");
+      spool.toFile().deleteOnExit(); // also when interrupted while reading standard input
       Files.copy(in, spool, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
       return spool;
     } catch (IOException e) {

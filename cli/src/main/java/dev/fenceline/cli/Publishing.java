@@ -41,8 +41,15 @@ final class Publishing {
    * once, naming the holder.
    */
   static HeldLease acquire(Fenceline fenceline, FencelineConfig config, ResourceId resource) {
-    return fenceline
-        .tryAcquire(resource)
+    Interruption interruption = Interruption.process();
+    return interruption
+        .step(
+            () -> {
+              Optional<HeldLease> lease = fenceline.tryAcquire(resource);
+              // Known to the shutdown hook before the step ends: a signal from now on releases it.
+              lease.ifPresent(held -> interruption.holding(held, config.issuer(), config::mask));
+              return lease;
+            })
         .orElseThrow(
             () -> {
               LeaseStatus status = config.issuer().status(resource);
@@ -70,7 +77,8 @@ final class Publishing {
    * Registers the lease's epoch at the destination, or fails with {@link ExitCode#REJECTED_STALE}.
    */
   static void register(Fenceline fenceline, HeldLease lease, ConfiguredDestination destination) {
-    RegisterOutcome outcome = fenceline.register(lease, destination.destination());
+    RegisterOutcome outcome =
+        Interruption.process().step(() -> fenceline.register(lease, destination.destination()));
     if (outcome instanceof RejectedStale stale) {
       throw stale(stale, "register at " + destination.name() + " the lease on");
     }
@@ -78,9 +86,10 @@ final class Publishing {
 
   /**
    * Publishes {@code file} streamed; with {@code progress}, a large file shows how much was sent on
-   * {@code err}.
+   * {@code err}. A retry of an applied operation reads the file only to hash it: a staged
+   * destination answers it before uploading anything. If the process is told to stop meanwhile,
+   * {@link Interruption} makes the upload fail and reports.
    */
-  @SuppressWarnings("unchecked")
   static WriteOutcome publish(
       FencelineConfig config,
       ConfiguredDestination destination,
@@ -89,21 +98,72 @@ final class Publishing {
       Path file,
       boolean progress,
       PrintStream err) {
-    long size = sizeOf(file);
-    if (!progress
-        || size < PROGRESS_THRESHOLD
-        || destination.strategy() == Strategy.FENCED_AT_INTENT) {
-      return destination.publish(token, operation, file);
+    if (destination.strategy() == Strategy.FENCED_AT_INTENT) {
+      // The request body is the file itself, read by the HTTP client: it may land from the start.
+      return Interruption.process()
+          .publishing(
+              file.toString(),
+              destination.name(),
+              operation,
+              true,
+              () -> destination.publish(token, operation, file));
     }
-    try (InputStream content =
-        new ProgressInputStream(
-            Files.newInputStream(file), size, "publishing to " + destination.name(), err)) {
-      return config
-          .fenceline()
-          .publish(token, (Destination<InputStream>) destination.destination(), operation, content);
+    InputStream content;
+    try {
+      content = Files.newInputStream(file);
     } catch (IOException e) {
       throw new StoreException(
           "Cannot publish " + file + " to " + destination.name() + ": " + e.getMessage(), e, false);
+    }
+    return publish(
+        config,
+        destination,
+        token,
+        operation,
+        content,
+        file.toString(),
+        sizeOf(file),
+        progress,
+        err);
+  }
+
+  /**
+   * Publishes {@code content} (closed here), called {@code what} in messages, to a staged
+   * destination; {@code size} is -1 if unknown (standard input).
+   */
+  @SuppressWarnings("unchecked")
+  static WriteOutcome publish(
+      FencelineConfig config,
+      ConfiguredDestination destination,
+      FencingToken token,
+      OperationId operation,
+      InputStream content,
+      String what,
+      long size,
+      boolean progress,
+      PrintStream err) {
+    Interruption interruption = Interruption.process();
+    InputStream payload = interruption.payload(content);
+    if (progress && (size < 0 || size >= PROGRESS_THRESHOLD)) {
+      payload = new ProgressInputStream(payload, size, "publishing to " + destination.name(), err);
+    }
+    try (InputStream stream = payload) {
+      return interruption.publishing(
+          what,
+          destination.name(),
+          operation,
+          false,
+          () ->
+              config
+                  .fenceline()
+                  .publish(
+                      token,
+                      (Destination<InputStream>) destination.destination(),
+                      operation,
+                      stream));
+    } catch (IOException e) {
+      throw new StoreException(
+          "Cannot publish " + what + " to " + destination.name() + ": " + e.getMessage(), e, false);
     }
   }
 

@@ -148,6 +148,7 @@ final class RunCommand extends ConfiguredCommand {
       CompletableFuture<LeaseLoss> lost = new CompletableFuture<>();
       lease.onLost(lost::complete);
       ChildProcess child = ChildProcess.start(command, environment(lease), json ? err : null);
+      Interruption.process().running(child, grace); // a signal stops it, then releases the lease
       report.put("pid", child.pid());
       verbose(
           "running "

@@ -56,6 +56,21 @@ final class CliProcess implements AutoCloseable {
     return start(environment, null, args);
   }
 
+  /**
+   * As {@link #start(Map, String...)}, with standard input a pipe the test writes to ({@link
+   * #input()}).
+   */
+  static CliProcess startPiped(Map<String, String> environment, String... args) {
+    return start(environment, PIPED, args);
+  }
+
+  /** The process's standard input, after {@link #startPiped}. */
+  java.io.OutputStream input() {
+    return process.getOutputStream();
+  }
+
+  private static final Path PIPED = Path.of("piped standard input");
+
   /** As {@link #start(Map, String...)}, with standard input read from {@code stdin}. */
   static CliProcess start(Map<String, String> environment, Path stdin, String... args) {
     return start(null, List.of(), List.of(), environment, stdin, args);
@@ -106,7 +121,9 @@ final class CliProcess implements AutoCloseable {
     builder.redirectInput(
         stdin == null
             ? ProcessBuilder.Redirect.from(nullFile())
-            : ProcessBuilder.Redirect.from(stdin.toFile()));
+            : stdin == PIPED
+                ? ProcessBuilder.Redirect.PIPE
+                : ProcessBuilder.Redirect.from(stdin.toFile()));
     try {
       return new CliProcess(builder.start());
     } catch (IOException e) {

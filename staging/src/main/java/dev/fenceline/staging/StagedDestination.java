@@ -17,6 +17,7 @@ import dev.fenceline.spi.Pointer;
 import dev.fenceline.spi.PointerState;
 import dev.fenceline.spi.PointerStore;
 import dev.fenceline.spi.Receipt;
+import dev.fenceline.spi.ReceiptPrunedException;
 import dev.fenceline.spi.RegisterOutcome;
 import dev.fenceline.spi.RejectedStale;
 import dev.fenceline.spi.RequestFingerprint;
@@ -49,6 +50,12 @@ import java.util.stream.Stream;
  * PointerStore} that can (R6), following Iceberg's commit: stage, then swap one pointer.
  *
  * <ol>
+ *   <li>A retry is answered before staging: if the operation is recorded with a staged blob, the
+ *       payload is read once through SHA-256 (not stored) and compared with the recorded SHA-256.
+ *       The same payload is {@link AlreadyApplied} with the first receipt, another one is refused
+ *       with {@link dev.fenceline.spi.OperationConflictException}, as the atomic step below would;
+ *       either way nothing is uploaded. This costs a first attempt one more read at the pointer
+ *       store.
  *   <li>The payload is streamed to a new staging key no other write can collide with, {@code
  *       <prefix>/.fenceline/staging/<store-id>.<name>/<resource>/<epoch>-<operation>-<random>},
  *       computing its size and SHA-256 on the way. Nothing is buffered in memory. The staging area
@@ -61,7 +68,8 @@ import java.util.stream.Stream;
  *       receipt ({@code target}, {@code size}, {@code sha256}, and the epoch).
  *   <li>If the epoch was stale, the operation was already applied, or the operation ID was used for
  *       another payload ({@link dev.fenceline.spi.OperationConflictException}), the staged blob is
- *       deleted (best effort; otherwise the {@linkplain #sweep() sweep} removes it).
+ *       deleted (best effort; otherwise the {@linkplain #sweep() sweep} removes it). So is what a
+ *       failed upload left behind, for example when reading the payload failed.
  * </ol>
  *
  * <p>Guarantee: {@link dev.fenceline.spi.Guarantee#FENCED_BY_STAGING}. A reader that resolves the
@@ -149,7 +157,8 @@ public final class StagedDestination implements Destination<InputStream>, Suppor
 
   /**
    * Stages {@code payload} and publishes it if the token's epoch is current. The payload is read to
-   * its end; the caller closes it.
+   * its end; the caller closes it. A retry of an applied operation reads the payload only to hash
+   * it and stages nothing (see the class comment).
    *
    * @throws StoreException if the blob store or the pointer store failed; the previously published
    *     blob stays published. If {@link StoreException#outcomeUnknown()} is true the staged blob is
@@ -167,6 +176,10 @@ public final class StagedDestination implements Destination<InputStream>, Suppor
     if (token.epoch().isOlderThan(registered)) {
       return new RejectedStale(resource, token.epoch(), registered);
     }
+    Optional<WriteOutcome> replay = replayWithoutStaging(token, operation, payload);
+    if (replay.isPresent()) {
+      return replay.get();
+    }
     BlobKey key = stagingKey(token, operation);
     CountingDigestInputStream counted = new CountingDigestInputStream(payload);
     BlobInfo stored;
@@ -174,6 +187,10 @@ public final class StagedDestination implements Destination<InputStream>, Suppor
       stored = blobs.put(key, counted);
     } catch (StoreException e) {
       if (!e.outcomeUnknown()) {
+        // A blob store may leave part of the payload behind when the payload stream fails (a
+        // producer that crashed, a publish interrupted by a signal): nothing names it, so delete
+        // it now rather than leaving it to the sweep.
+        deleteQuietly(key);
         throw e;
       }
       // The blob store lost an answer: the blob may exist, but no pointer names it, so nothing
@@ -227,6 +244,82 @@ public final class StagedDestination implements Destination<InputStream>, Suppor
       deleteQuietly(key);
     }
     return outcome;
+  }
+
+  /**
+   * A retry of an operation this destination applied is answered before anything is staged: the
+   * payload is read once through SHA-256 (and not stored) and compared with the recorded one, the
+   * request fingerprint the pointer store would compare in its atomic step. Empty if the operation
+   * is not recorded, its receipt may have been pruned, or its receipt is not a staged blob of this
+   * resource with a size and SHA-256 (then the payload is staged and the atomic step decides, as
+   * for a first attempt).
+   */
+  private Optional<WriteOutcome> replayWithoutStaging(
+      FencingToken token, OperationId operation, InputStream payload) {
+    ResourceId resource = token.resource();
+    Optional<Receipt> found;
+    try {
+      found = pointers.lookup(resource, operation);
+    } catch (ReceiptPrunedException e) {
+      return Optional.empty();
+    }
+    Optional<String> recordedSha256 = found.flatMap(receipt -> stagedSha256(resource, receipt));
+    if (recordedSha256.isEmpty()) {
+      return Optional.empty();
+    }
+    Receipt receipt = found.get();
+    String sha256;
+    try {
+      CountingDigestInputStream counted = new CountingDigestInputStream(payload);
+      counted.transferTo(OutputStream.nullOutputStream());
+      sha256 = counted.sha256();
+    } catch (IOException e) {
+      throw new StoreException(
+          "Cannot publish "
+              + resource
+              + " for operation "
+              + operation
+              + ": reading the payload failed: "
+              + e.getMessage()
+              + "; nothing was published (the producer of the payload failed, not the store)",
+          e,
+          false);
+    }
+    // The answers of the atomic step, in its order: a stale token first, then a conflict (which
+    // registers nothing), then the replay (which checks the token and registers a newer epoch).
+    if (!sha256.equals(recordedSha256.get())) {
+      Epoch current = pointers.currentEpoch(resource);
+      if (token.epoch().isOlderThan(current)) {
+        return Optional.of(new RejectedStale(resource, token.epoch(), current));
+      }
+      throw OperationConflictException.differentRequest(
+          receipt, RequestFingerprint.ofSha256Hex(sha256));
+    }
+    RegisterOutcome registered = pointers.register(token);
+    if (registered instanceof RejectedStale stale) {
+      return Optional.of(stale);
+    }
+    return Optional.of(new AlreadyApplied(receipt));
+  }
+
+  /**
+   * The SHA-256 a receipt records, if it is a staged blob of this resource (written by {@link
+   * #write} or {@link #rollback}, whose request fingerprint is that SHA-256).
+   */
+  private Optional<String> stagedSha256(ResourceId resource, Receipt receipt) {
+    Map<String, String> attributes = receipt.attributes();
+    String target = attributes.get(PointerStore.TARGET_ATTRIBUTE);
+    String sha256 = attributes.get(SHA256_ATTRIBUTE);
+    String area = stagingRoot.resolve(resource.value()).value() + "/";
+    if (target == null
+        || sha256 == null
+        || attributes.get(SIZE_ATTRIBUTE) == null
+        || !target.startsWith(area)
+        || target.substring(area.length()).contains("/")
+        || !sha256.matches("[0-9a-f]{64}")) {
+      return Optional.empty();
+    }
+    return Optional.of(sha256);
   }
 
   @Override

@@ -1010,4 +1010,26 @@ public abstract class StagedDestinationContract extends DestinationContract<Inpu
         .isInstanceOf(StoreException.class)
         .hasMessageContaining("has size \"many\", which is not a byte count");
   }
+
+  @Test
+  void aRetryOfAnAppliedOperationIsAnsweredBeforeAnythingIsStaged() {
+    ResourceId resource = freshResource("staged-retry-first");
+    FencingToken token = token(resource, 7, "worker-a");
+    List<FencingStep> reached = new java.util.concurrent.CopyOnWriteArrayList<>();
+    StagedDestination staged =
+        staged((step, t, op) -> reached.add(step), Clock.systemUTC(), Duration.ofHours(1));
+    Receipt first = ((Applied) publish(staged, token, "report", "payload 1")).receipt();
+    reached.clear();
+
+    assertThat(publish(staged, token, "report", "payload 1")).isEqualTo(new AlreadyApplied(first));
+    assertThatThrownBy(() -> publish(staged, token, "report", "payload 2"))
+        .isInstanceOf(dev.fenceline.spi.OperationConflictException.class)
+        .hasMessageContaining("it was already applied under epoch 7 with a different request");
+
+    assertThat(reached)
+        .as("steps of the retries: nothing was staged, no pointer swap was tried")
+        .doesNotContain(FencingStep.AFTER_STAGE, FencingStep.BEFORE_LOCK);
+    assertThat(stagedBlobs(resource)).containsExactly(BlobKey.of(first.attributes().get("target")));
+    assertThat(published(resource)).contains("payload 1");
+  }
 }

@@ -10,7 +10,6 @@ import dev.fenceline.spi.BlobKey;
 import dev.fenceline.spi.BlobStore;
 import dev.fenceline.spi.Epoch;
 import dev.fenceline.spi.FencingToken;
-import dev.fenceline.spi.OperationConflictException;
 import dev.fenceline.spi.OperationId;
 import dev.fenceline.spi.Pointer;
 import dev.fenceline.spi.PointerStore;
@@ -173,13 +172,26 @@ class StagedDestinationFailuresTest {
             throw new StoreException("Cannot delete blob " + key + ": permission denied", null);
           }
         };
-    StagedDestination destination = over(notDeleting, pointers);
     Receipt first =
-        ((Applied) destination.write(token(1), OperationId.of("op"), payload("first"))).receipt();
+        ((Applied)
+                over(notDeleting, pointers).write(token(1), OperationId.of("op"), payload("first")))
+            .receipt();
+    // A newer owner registers while the second write is between staging and swapping, so the
+    // atomic step refuses it after its blob was staged. (A retry reusing the operation ID for
+    // another payload is refused before staging, so it no longer stages a blob to leave behind.)
+    StagedDestination overtaken =
+        StagedDestination.builder(notDeleting, pointers)
+            .prefix(BlobKey.of("published"))
+            .steps(
+                (step, token, operation) -> {
+                  if (step == dev.fenceline.spi.FencingStep.AFTER_STAGE) {
+                    pointers.register(token(2));
+                  }
+                })
+            .build();
 
-    assertThatThrownBy(
-            () -> destination.write(token(1), OperationId.of("op"), payload("something else")))
-        .isInstanceOf(OperationConflictException.class);
+    assertThat(overtaken.write(token(1), OperationId.of("op-2"), payload("something else")))
+        .isInstanceOf(dev.fenceline.spi.RejectedStale.class);
     assertThat(staged()).hasSize(2);
     pointers.register(token(2));
     SweepReport report =
