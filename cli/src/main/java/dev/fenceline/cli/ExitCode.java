@@ -32,6 +32,7 @@ public enum ExitCode {
       8,
       "command failed: run's CMD exited non-zero or was killed; its status is in --json"
           + " command-exit-code and on standard error"),
+  /**
    * Stopped by SIGHUP: the JVM's own status, 128 + 1. The upload was stopped, CMD stopped, the
    * lease released; one line on standard error says whether anything was published.
    */
