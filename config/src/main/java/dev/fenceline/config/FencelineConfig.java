@@ -65,6 +65,34 @@ public final class FencelineConfig implements AutoCloseable {
           "destinations");
 
   private static final Set<String> URL_KEYS = Set.of("url", "uri", "endpoint", "base-uri");
+
+  /** What a store can serve as. */
+  private enum Offer {
+    LEASE_ISSUER("a lease issuer"),
+    BLOB_STORE("a blob store"),
+    POINTER_STORE("pointer stores"),
+    INTENT_STORE("intent stores");
+
+    final String words;
+
+    Offer(String words) {
+      this.words = words;
+    }
+  }
+
+  /**
+   * What the stores of the adapter types this module knows offer, so that {@link #load} refuses a
+   * store in a role it cannot play without opening it. Keep in step with the adapters' factories
+   * (jdbc, vfs, s3, zookeeper); a type not listed is checked when its store opens. An s3 store's
+   * pointer stores still depend on its conditional-write probe.
+   */
+  private static final Map<String, Set<Offer>> KNOWN_OFFERS =
+      Map.of(
+          "jdbc", Set.of(Offer.LEASE_ISSUER, Offer.POINTER_STORE, Offer.INTENT_STORE),
+          "vfs", Set.of(Offer.BLOB_STORE),
+          "s3", Set.of(Offer.BLOB_STORE, Offer.POINTER_STORE),
+          "zookeeper", Set.of(Offer.LEASE_ISSUER, Offer.POINTER_STORE));
+
   private static final Pattern KEY_IN_MESSAGE = Pattern.compile("keys? \"([a-z0-9-]+)\"");
 
   private final Path file;
@@ -106,6 +134,17 @@ public final class FencelineConfig implements AutoCloseable {
     this.allowFencedAtIntent = root.bool("allow-fenced-at-intent").orElse(false);
     this.issuerStore = root.requiredString("issuer", "main   # a store of type jdbc");
     requireStore(root, "issuer", issuerStore);
+    if (!offers(issuerStore, Offer.LEASE_ISSUER)) {
+      throw root.valueError(
+          "issuer",
+          "store \""
+              + issuerStore
+              + "\" ("
+              + stores.get(issuerStore).type()
+              + ") offers no lease issuer, so it cannot issue leases",
+          "point issuer at a store of a type that issues leases: "
+              + typesOffering(Offer.LEASE_ISSUER));
+    }
     this.destinations = readDestinations(root);
   }
 
@@ -411,6 +450,7 @@ public final class FencelineConfig implements AutoCloseable {
           StagedDestinationConfig staged = StagedDestinationConfig.from(section);
           requireStore(section, "store", staged.store());
           staged.pointerStore().ifPresent(store -> requireStore(section, "pointer-store", store));
+          checkStaged(name, section, staged);
           staged
               .prefix()
               .ifPresent(
@@ -426,6 +466,28 @@ public final class FencelineConfig implements AutoCloseable {
         case "http" -> {
           HttpDestinationConfig http = HttpDestinationConfig.from(section);
           http.intentStore().ifPresent(store -> requireStore(section, "intent-store", store));
+          String intentStore = http.intentStore().orElse(issuerStore);
+          if (!offers(intentStore, Offer.INTENT_STORE)) {
+            throw section.keyError(
+                "intent-store",
+                "store " + describeStore(intentStore) + " offers no intent store",
+                "set intent-store: to a store of a type that records intents: "
+                    + typesOffering(Offer.INTENT_STORE));
+          }
+          try {
+            // Every check of the destination's builder, without building it (nothing connects).
+            configure(HttpApiDestination.builder().name(name), http);
+          } catch (ConfigurationException | IllegalArgumentException e) {
+            String key = httpKeyFor(e.getMessage(), section);
+            throw section.error(
+                section.location(key),
+                section.path(key),
+                "the http destination refused it: " + e.getMessage(),
+                null,
+                e);
+          }
+          http.requireKeyRetention(section);
+          http.requireRequestPath(section);
           http.bearerTokenEnv()
               .ifPresent(
                   variable -> {
@@ -458,6 +520,123 @@ public final class FencelineConfig implements AutoCloseable {
           "no store is called \"" + store + "\"",
           "configured stores: " + String.join(", ", stores.keySet()));
     }
+  }
+
+  /** Whether {@code store} offers {@code offer}; true for a type this module does not know. */
+  private boolean offers(String store, Offer offer) {
+    Set<Offer> known = KNOWN_OFFERS.get(stores.get(store).type());
+    return known == null || known.contains(offer);
+  }
+
+  /** The known store types that offer {@code offer}, for messages. */
+  private static String typesOffering(Offer offer) {
+    return String.join(
+        ", ",
+        KNOWN_OFFERS.entrySet().stream()
+            .filter(entry -> entry.getValue().contains(offer))
+            .map(Map.Entry::getKey)
+            .sorted()
+            .toList());
+  }
+
+  /**
+   * The checks of a staged destination that need no store opened: each store can play its role, and
+   * the pointer store it will publish through keeps at least {@code keep-versions} versions.
+   */
+  private void checkStaged(String name, Section section, StagedDestinationConfig config) {
+    String type = stores.get(config.store()).type();
+    if (!offers(config.store(), Offer.BLOB_STORE)) {
+      throw section.valueError(
+          "store",
+          "store " + describeStore(config.store()) + " offers no blob store to stage files in",
+          "point store at a vfs or s3 store; a "
+              + type
+              + " store serves as pointer-store or issuer");
+    }
+    String pointerStore;
+    if (config.pointerStore().isPresent()) {
+      pointerStore = config.pointerStore().get();
+      if (!offers(pointerStore, Offer.POINTER_STORE)) {
+        throw section.valueError(
+            "pointer-store",
+            "store " + describeStore(pointerStore) + " offers no pointer store",
+            "name a store that can check epochs, of type " + typesOffering(Offer.POINTER_STORE));
+      }
+    } else if (KNOWN_OFFERS.containsKey(type) && !offers(config.store(), Offer.POINTER_STORE)) {
+      if (issuerStore.equals(config.store())) {
+        throw section.valueError(
+            "store",
+            "store "
+                + describeStore(config.store())
+                + " cannot publish: it offers no pointer store (it cannot check epochs)",
+            "set pointer-store: to a store of type jdbc");
+      }
+      pointerStore = issuerStore;
+      if (!offers(pointerStore, Offer.POINTER_STORE)) {
+        throw root.valueError(
+            "issuer",
+            "store "
+                + describeStore(pointerStore)
+                + " offers no pointer store for destination "
+                + name
+                + ", whose store "
+                + describeStore(config.store())
+                + " has none of its own",
+            "set pointer-store: on destination " + name + " to a store of type jdbc");
+      }
+    } else {
+      pointerStore = config.store();
+    }
+    if (stores.get(pointerStore).settings() instanceof JdbcStoreConfig jdbc
+        && jdbc.pointerVersions().isPresent()
+        && config.keepVersions() > jdbc.pointerVersions().get()) {
+      throw keepVersionsError(section, config, pointerStore, jdbc);
+    }
+  }
+
+  private static ConfigFileException keepVersionsError(
+      Section section, StagedDestinationConfig config, String pointerStore, JdbcStoreConfig jdbc) {
+    // The store would prune pointer versions the sweep and rollbacks still count on.
+    return section.keyError(
+        "keep-versions",
+        "keep-versions "
+            + config.keepVersions()
+            + " is more than the "
+            + jdbc.pointerVersions().get()
+            + " pointer versions store "
+            + pointerStore
+            + " keeps (its pointer-versions)",
+        "raise pointer-versions of store "
+            + pointerStore
+            + " to at least "
+            + config.keepVersions()
+            + ", or lower keep-versions");
+  }
+
+  /** Applies the settings of {@code config} to {@code builder}; each setter checks its value. */
+  private HttpApiDestination.Builder configure(
+      HttpApiDestination.Builder builder, HttpDestinationConfig config) {
+    builder
+        .baseUri(config.baseUri())
+        .environment(environment)
+        .idempotencyKeyHeader(config.idempotencyKeyHeader())
+        .attemptTimeLimit(config.attemptTimeLimit())
+        .maxAttempts(config.maxAttempts())
+        .backoff(config.backoff().initial(), config.backoff().multiplier(), config.backoff().max())
+        .keysHonoured(config.keysHonoured())
+        .resendInDoubtWithoutLookup(config.resendInDoubtWithoutLookup());
+    config.bearerTokenEnv().ifPresent(builder::bearerTokenFromEnv);
+    config
+        .lookup()
+        .ifPresent(
+            lookup ->
+                builder.lookup(
+                    lookup.path(),
+                    lookup.recordPointer().orElse(null),
+                    lookup.keyPointer().orElse(null)));
+    config.keyRetention().ifPresent(builder::keyRetention);
+    config.receiptFields().forEach(builder::receiptField);
+    return builder;
   }
 
   private String knownTypes() {
@@ -657,21 +836,7 @@ public final class FencelineConfig implements AutoCloseable {
     if (stores.get(pointerStoreName).settings() instanceof JdbcStoreConfig jdbc
         && jdbc.pointerVersions().isPresent()
         && config.keepVersions() > jdbc.pointerVersions().get()) {
-      // The store would prune pointer versions the sweep and rollbacks still count on.
-      throw section.keyError(
-          "keep-versions",
-          "keep-versions "
-              + config.keepVersions()
-              + " is more than the "
-              + jdbc.pointerVersions().get()
-              + " pointer versions store "
-              + pointerStoreName
-              + " keeps (its pointer-versions)",
-          "raise pointer-versions of store "
-              + pointerStoreName
-              + " to at least "
-              + config.keepVersions()
-              + ", or lower keep-versions");
+      throw keepVersionsError(section, config, pointerStoreName, jdbc);
     }
     if (blobs instanceof SupportsPointerStoreRecord records) {
       // Every process checks, before its first publish, that it publishes through the pointer
@@ -746,31 +911,8 @@ public final class FencelineConfig implements AutoCloseable {
                         "set intent-store: to a store of type jdbc"));
     HttpApiDestination destination;
     try {
-      HttpApiDestination.Builder builder =
-          HttpApiDestination.builder()
-              .name(name)
-              .baseUri(config.baseUri())
-              .intentStore(intents)
-              .environment(environment)
-              .idempotencyKeyHeader(config.idempotencyKeyHeader())
-              .attemptTimeLimit(config.attemptTimeLimit())
-              .maxAttempts(config.maxAttempts())
-              .backoff(
-                  config.backoff().initial(), config.backoff().multiplier(), config.backoff().max())
-              .keysHonoured(config.keysHonoured())
-              .resendInDoubtWithoutLookup(config.resendInDoubtWithoutLookup());
-      config.bearerTokenEnv().ifPresent(builder::bearerTokenFromEnv);
-      config
-          .lookup()
-          .ifPresent(
-              lookup ->
-                  builder.lookup(
-                      lookup.path(),
-                      lookup.recordPointer().orElse(null),
-                      lookup.keyPointer().orElse(null)));
-      config.keyRetention().ifPresent(builder::keyRetention);
-      config.receiptFields().forEach(builder::receiptField);
-      destination = builder.build();
+      destination =
+          configure(HttpApiDestination.builder().name(name).intentStore(intents), config).build();
     } catch (ConfigurationException | IllegalArgumentException e) {
       String key = httpKeyFor(e.getMessage(), section);
       throw section.error(
