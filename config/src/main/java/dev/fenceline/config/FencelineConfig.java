@@ -44,9 +44,11 @@ import java.util.regex.Pattern;
  * }</pre>
  *
  * <p>{@link #load} reads and checks the whole file (syntax, keys, types, durations, environment
- * variables, store and adapter references) without connecting to anything. Stores are opened when
- * first needed ({@link #issuer()}, {@link #destination}, {@link #describe()}) and closed by {@link
- * #close()}. The file's format is documented in {@code examples/fenceline.yaml}.
+ * variables, store and adapter references, keys that do not apply to a store's kind, stores in
+ * roles their type cannot play, every destination's own checks) without connecting to anything.
+ * Stores are opened when first needed ({@link #issuer()}, {@link #destination}, {@link
+ * #describe()}) and closed by {@link #close()}. The file's format is documented in {@code
+ * examples/fenceline.yaml}.
  *
  * <p>Every problem with the file is a {@link ConfigFileException} naming the file, line, column,
  * key path and fix; a store that cannot be reached is a {@link StoreException}. Secrets never
@@ -205,9 +207,13 @@ public final class FencelineConfig implements AutoCloseable {
   }
 
   /**
-   * {@code text} with every secret of this file (values of secret keys, of secret environment
-   * variables, passwords in URLs) replaced by {@code ****}: for messages built outside this module,
-   * such as a failure a store reported while publishing.
+   * {@code text} with the credentials of URLs (user info, {@code password=} and similar parameters)
+   * and {@code Authorization} header values replaced by {@code ****}, and every unambiguous secret
+   * of this file (values of secret keys, of secret environment variables, passwords in URLs, bearer
+   * tokens: at least 8 characters of two kinds, or 16) replaced where it stands as a whole word:
+   * for messages built outside this module, such as a failure a store reported while publishing.
+   * Nothing else changes, so a short or common secret ({@code x}, {@code postgres}) never garbles
+   * the text; this module's own messages never show such a secret.
    */
   public String mask(String text) {
     return root.source().secrets().scrub(String.valueOf(text));

@@ -293,7 +293,7 @@ final class YamlTreeReader {
       }
     }
     // A tab in the indentation is the usual cause of whatever the parser says after it.
-    ConfigLocation tab = indentationTab(location.line() + 1);
+    ConfigLocation tab = indentationTab(location.line(), location.line() + 1);
     if (tab != null) {
       return new ConfigFileException(
           "Cannot load "
@@ -356,8 +356,11 @@ final class YamlTreeReader {
     return firstLine(message).replace("<block end>", "the end of the mapping").replace('\t', ' ');
   }
 
-  /** The first tab in the leading whitespace of lines 1 to {@code lastLine}, if any. */
-  private ConfigLocation indentationTab(int lastLine) {
+  /**
+   * The first tab in the leading whitespace of lines {@code firstLine} to {@code lastLine}, if any:
+   * the parser reports a tab that indents a line at that line or at the end of the one before.
+   */
+  private ConfigLocation indentationTab(int firstLine, int lastLine) {
     int line = 1;
     int column = 1;
     boolean leading = true;
@@ -369,7 +372,7 @@ final class YamlTreeReader {
         leading = true;
         continue;
       }
-      if (leading && c == '\t') {
+      if (leading && c == '\t' && line >= firstLine) {
         return new ConfigLocation(file, line, column);
       }
       if (c != ' ' && !(c == '-' && leading && nextIsSpace(i))) {

@@ -28,6 +28,7 @@ class HostileConfigTest {
         Arguments.of("tab-indentation.yaml", "6:1", "a tab indents this line"),
         Arguments.of("tab-after-spaces.yaml", "4:3", "YAML allows only spaces for indentation"),
         Arguments.of("tab-in-list-item.yaml", "13:1", "a tab indents this line"),
+        Arguments.of("tab-inside-block-scalar-is-content.yaml", "9:8", "quoted value that starts"),
         Arguments.of("deep-flow-nesting.yaml", "12:38", "nest deeper than 32 levels"),
         Arguments.of("deep-flow-mappings.yaml", "9:128", "nest deeper than 32 levels"),
         Arguments.of("deep-block-nesting.yaml", "33:65", "nest deeper than 32 levels"),
@@ -121,6 +122,32 @@ class HostileConfigTest {
     assertThat(error)
         .hasMessageContaining("more than the limit of 1048576 bytes (1 MiB)")
         .hasMessageContaining(file + ":1025:");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @org.junit.jupiter.params.provider.CsvSource(
+      delimiter = '|',
+      value = {
+        "part-size: 16 megabytes | 3:12 | is not a size",
+        "part-size: 1GiB | 3:12 | out of range (write a size from 5MiB (S3's smallest part) to 512MiB)",
+        "multipart-threshold: 1KiB | 3:22 | out of range",
+        "multipart-threshold: 3GiB | 3:22 | to 2GiB"
+      })
+  void anS3SizeTheAdapterWouldRefuseIsRefusedAtLoad(
+      String line, String lineColumn, String phrase, @TempDir Path directory) {
+    // The s3 adapter is not on this module's test class path: the store section is read alone.
+    Path file = ConfigFiles.write(directory, "type: s3\nbucket: reports\n" + line.strip() + "\n");
+    Section section =
+        new Section(
+            new Section.Source(name -> null, new Secrets()),
+            "stores.bucket",
+            YamlTreeReader.read(file));
+
+    ConfigFileException error =
+        catchThrowableOfType(ConfigFileException.class, () -> S3StoreConfig.from(section));
+
+    assertThat(error).isNotNull();
+    assertThat(error.getMessage()).contains(file + ":" + lineColumn).contains(phrase);
   }
 
   @Test
