@@ -31,9 +31,10 @@ import tools.jackson.dataformat.yaml.YAMLParser;
  * <p>Refused, each at its line and column and named: a file larger than {@value #MAX_BYTES} bytes,
  * bytes that are not UTF-8 (a UTF-8 byte order mark is skipped), a tab in the indentation, nesting
  * deeper than {@value #MAX_DEPTH} levels, aliases ({@code *name}, which would otherwise be read as
- * the string {@code name}), duplicate keys, a second document, an empty file and a top level that
- * is not a mapping. The parser's own errors (unclosed quotes and brackets, bad indentation) are
- * placed where the mistake starts.
+ * the string {@code name}), tags other than {@code !!str} ({@code !!binary}, {@code !env}, which
+ * would otherwise be dropped), duplicate keys, a second document, an empty file and a top level
+ * that is not a mapping. The parser's own errors (unclosed quotes and brackets, bad indentation)
+ * are placed where the mistake starts.
  */
 final class YamlTreeReader {
 
@@ -44,6 +45,10 @@ final class YamlTreeReader {
   static final int MAX_DEPTH = 32;
 
   private static final YAMLMapper MAPPER = YAMLMapper.builder().build();
+
+  /** The tags that make a value a string, which is what every value is read as. */
+  private static final java.util.Set<String> STRING_TAGS =
+      java.util.Set.of("!!str", "tag:yaml.org,2002:str");
 
   private final Path file;
   private final String text;
@@ -413,6 +418,23 @@ final class YamlTreeReader {
           location,
           path,
           null);
+    }
+    if (parser instanceof YAMLParser yaml && token != JsonToken.PROPERTY_NAME) {
+      String tag = yaml.getRawTag();
+      if (tag != null && !STRING_TAGS.contains(tag)) {
+        throw new ConfigFileException(
+            "Cannot configure "
+                + (path.isEmpty() ? "the file" : path)
+                + " at "
+                + location
+                + ": YAML tags such as \""
+                + tag
+                + "\" are not supported in a configuration file (remove the tag; quote a value to"
+                + " make it a string)",
+            location,
+            path,
+            null);
+      }
     }
     switch (token) {
       case START_OBJECT -> {
