@@ -70,16 +70,10 @@ public final class FencelineConfig implements AutoCloseable {
 
   /** What a store can serve as. */
   private enum Offer {
-    LEASE_ISSUER("a lease issuer"),
-    BLOB_STORE("a blob store"),
-    POINTER_STORE("pointer stores"),
-    INTENT_STORE("intent stores");
-
-    final String words;
-
-    Offer(String words) {
-      this.words = words;
-    }
+    LEASE_ISSUER,
+    BLOB_STORE,
+    POINTER_STORE,
+    INTENT_STORE
   }
 
   /**
@@ -577,19 +571,8 @@ public final class FencelineConfig implements AutoCloseable {
                 + " cannot publish: it offers no pointer store (it cannot check epochs)",
             "set pointer-store: to a store of type jdbc");
       }
+      // The issuer's store, which issues leases and so (jdbc, zookeeper) offers pointer stores.
       pointerStore = issuerStore;
-      if (!offers(pointerStore, Offer.POINTER_STORE)) {
-        throw root.valueError(
-            "issuer",
-            "store "
-                + describeStore(pointerStore)
-                + " offers no pointer store for destination "
-                + name
-                + ", whose store "
-                + describeStore(config.store())
-                + " has none of its own",
-            "set pointer-store: on destination " + name + " to a store of type jdbc");
-      }
     } else {
       pointerStore = config.store();
     }
