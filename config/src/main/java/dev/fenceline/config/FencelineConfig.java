@@ -489,6 +489,21 @@ public final class FencelineConfig implements AutoCloseable {
           http.requireKeyRetention(section);
           http.requireRequestPath(section);
           http.bearerTokenEnv()
+              .map(environment)
+              .filter(token -> token.chars().anyMatch(c -> c < 0x21 || c > 0x7e))
+              .filter(token -> !token.isBlank())
+              .ifPresent(
+                  token -> {
+                    throw section.valueError(
+                        "bearer-token-env",
+                        "environment variable "
+                            + http.bearerTokenEnv().get()
+                            + " holds whitespace, control or non-ASCII characters, which cannot"
+                            + " be sent in an Authorization header",
+                        "check how the variable is set, e.g. a trailing newline read from a"
+                            + " file; the value is not shown");
+                  });
+          http.bearerTokenEnv()
               .ifPresent(
                   variable -> {
                     String token = environment.apply(variable);

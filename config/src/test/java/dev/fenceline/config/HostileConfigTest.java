@@ -154,6 +154,34 @@ class HostileConfigTest {
   }
 
   @Test
+  void aBearerTokenThatCannotBeSentIsRefusedAtLoad(@TempDir Path directory) {
+    String yaml =
+        ConfigFiles.sqliteAndDirectory(directory)
+            + """
+            destinations:
+              payments:
+                type: http
+                base-uri: https://api.example.com/v1
+                bearer-token-env: PAYMENTS_API_TOKEN
+                max-attempts: 1
+                request: {path: /payments}
+            """;
+
+    ConfigFileException error =
+        catchThrowableOfType(
+            ConfigFileException.class,
+            () ->
+                ConfigFiles.load(directory, yaml, java.util.Map.of("PAYMENTS_API_TOKEN", "tok_9\n"))
+                    .close());
+
+    assertThat(error).isNotNull();
+    assertThat(error.getMessage())
+        .contains("destinations.payments.bearer-token-env at ")
+        .contains(":13:23: environment variable PAYMENTS_API_TOKEN holds whitespace")
+        .doesNotContain("tok_9");
+  }
+
+  @Test
   void aByteOrderMarkDoesNotShiftColumns(@TempDir Path directory) throws IOException {
     Path file = directory.resolve("fenceline.yaml");
     Files.write(
