@@ -49,9 +49,11 @@ import java.util.regex.Pattern;
  * }</pre>
  *
  * <p>{@link #load} reads and checks the whole file (syntax, keys, types, durations, environment
- * variables, store and adapter references) without connecting to anything. Stores are opened when
- * first needed ({@link #issuer()}, {@link #destination}, {@link #describe()}) and closed by {@link
- * #close()}. The file's format is documented in {@code examples/fenceline.yaml}.
+ * variables, store and adapter references, keys that do not apply to a store's kind, stores in
+ * roles their type cannot play, every destination's own checks) without connecting to anything.
+ * Stores are opened when first needed ({@link #issuer()}, {@link #destination}, {@link
+ * #describe()}) and closed by {@link #close()}. The file's format is documented in {@code
+ * examples/fenceline.yaml}.
  *
  * <p>Every problem with the file is a {@link ConfigFileException} naming the file, line, column,
  * key path and fix; a store that cannot be reached is a {@link StoreException}. Secrets never
@@ -70,6 +72,28 @@ public final class FencelineConfig implements AutoCloseable {
           "destinations");
 
   private static final Set<String> URL_KEYS = Set.of("url", "uri", "endpoint", "base-uri");
+
+  /** What a store can serve as. */
+  private enum Offer {
+    LEASE_ISSUER,
+    BLOB_STORE,
+    POINTER_STORE,
+    INTENT_STORE
+  }
+
+  /**
+   * What the stores of the adapter types this module knows offer, so that {@link #load} refuses a
+   * store in a role it cannot play without opening it. Keep in step with the adapters' factories
+   * (jdbc, vfs, s3, zookeeper); a type not listed is checked when its store opens. An s3 store's
+   * pointer stores still depend on its conditional-write probe.
+   */
+  private static final Map<String, Set<Offer>> KNOWN_OFFERS =
+      Map.of(
+          "jdbc", Set.of(Offer.LEASE_ISSUER, Offer.POINTER_STORE, Offer.INTENT_STORE),
+          "vfs", Set.of(Offer.BLOB_STORE),
+          "s3", Set.of(Offer.BLOB_STORE, Offer.POINTER_STORE),
+          "zookeeper", Set.of(Offer.LEASE_ISSUER, Offer.POINTER_STORE));
+
   private static final Pattern KEY_IN_MESSAGE = Pattern.compile("keys? \"([a-z0-9-]+)\"");
 
   private final Path file;
@@ -117,6 +141,17 @@ public final class FencelineConfig implements AutoCloseable {
     this.allowFencedAtIntent = root.bool("allow-fenced-at-intent").orElse(false);
     this.issuerStore = root.requiredString("issuer", "main   # a store of type jdbc");
     requireStore(root, "issuer", issuerStore);
+    if (!offers(issuerStore, Offer.LEASE_ISSUER)) {
+      throw root.valueError(
+          "issuer",
+          "store \""
+              + issuerStore
+              + "\" ("
+              + stores.get(issuerStore).type()
+              + ") offers no lease issuer, so it cannot issue leases",
+          "point issuer at a store of a type that issues leases: "
+              + typesOffering(Offer.LEASE_ISSUER));
+    }
     this.destinations = readDestinations(root);
   }
 
@@ -177,9 +212,13 @@ public final class FencelineConfig implements AutoCloseable {
   }
 
   /**
-   * {@code text} with every secret of this file (values of secret keys, of secret environment
-   * variables, passwords in URLs) replaced by {@code ****}: for messages built outside this module,
-   * such as a failure a store reported while publishing.
+   * {@code text} with the credentials of URLs (user info, {@code password=} and similar parameters)
+   * and {@code Authorization} header values replaced by {@code ****}, and every unambiguous secret
+   * of this file (values of secret keys, of secret environment variables, passwords in URLs, bearer
+   * tokens: at least 8 characters of two kinds, or 16) replaced where it stands as a whole word:
+   * for messages built outside this module, such as a failure a store reported while publishing.
+   * Nothing else changes, so a short or common secret ({@code x}, {@code postgres}) never garbles
+   * the text; this module's own messages never show such a secret.
    */
   public String mask(String text) {
     return root.source().secrets().scrub(String.valueOf(text));
@@ -583,6 +622,7 @@ public final class FencelineConfig implements AutoCloseable {
           StagedDestinationConfig staged = StagedDestinationConfig.from(section);
           requireStore(section, "store", staged.store());
           staged.pointerStore().ifPresent(store -> requireStore(section, "pointer-store", store));
+          checkStaged(name, section, staged);
           staged
               .prefix()
               .ifPresent(
@@ -598,6 +638,43 @@ public final class FencelineConfig implements AutoCloseable {
         case "http" -> {
           HttpDestinationConfig http = HttpDestinationConfig.from(section);
           http.intentStore().ifPresent(store -> requireStore(section, "intent-store", store));
+          String intentStore = http.intentStore().orElse(issuerStore);
+          if (!offers(intentStore, Offer.INTENT_STORE)) {
+            throw section.keyError(
+                "intent-store",
+                "store " + describeStore(intentStore) + " offers no intent store",
+                "set intent-store: to a store of a type that records intents: "
+                    + typesOffering(Offer.INTENT_STORE));
+          }
+          try {
+            // Every check of the destination's builder, without building it (nothing connects).
+            configure(HttpApiDestination.builder().name(name), http);
+          } catch (ConfigurationException | IllegalArgumentException e) {
+            String key = httpKeyFor(e.getMessage(), section);
+            throw section.error(
+                section.location(key),
+                section.path(key),
+                "the http destination refused it: " + e.getMessage(),
+                null,
+                e);
+          }
+          http.requireKeyRetention(section);
+          http.requireRequestPath(section);
+          http.bearerTokenEnv()
+              .map(environment)
+              .filter(token -> token.chars().anyMatch(c -> c < 0x21 || c > 0x7e))
+              .filter(token -> !token.isBlank())
+              .ifPresent(
+                  token -> {
+                    throw section.valueError(
+                        "bearer-token-env",
+                        "environment variable "
+                            + http.bearerTokenEnv().get()
+                            + " holds whitespace, control or non-ASCII characters, which cannot"
+                            + " be sent in an Authorization header",
+                        "check how the variable is set, e.g. a trailing newline read from a"
+                            + " file; the value is not shown");
+                  });
           // The token variable is read when the destination is first used (see destination()), so
           // that a file whose other destinations need no secret loads where it is unset.
           http.requireResendRule(section);
@@ -621,6 +698,112 @@ public final class FencelineConfig implements AutoCloseable {
           "no store is called \"" + store + "\"",
           "configured stores: " + String.join(", ", stores.keySet()));
     }
+  }
+
+  /** Whether {@code store} offers {@code offer}; true for a type this module does not know. */
+  private boolean offers(String store, Offer offer) {
+    Set<Offer> known = KNOWN_OFFERS.get(stores.get(store).type());
+    return known == null || known.contains(offer);
+  }
+
+  /** The known store types that offer {@code offer}, for messages. */
+  private static String typesOffering(Offer offer) {
+    return String.join(
+        ", ",
+        KNOWN_OFFERS.entrySet().stream()
+            .filter(entry -> entry.getValue().contains(offer))
+            .map(Map.Entry::getKey)
+            .sorted()
+            .toList());
+  }
+
+  /**
+   * The checks of a staged destination that need no store opened: each store can play its role, and
+   * the pointer store it will publish through keeps at least {@code keep-versions} versions.
+   */
+  private void checkStaged(String name, Section section, StagedDestinationConfig config) {
+    String type = stores.get(config.store()).type();
+    if (!offers(config.store(), Offer.BLOB_STORE)) {
+      throw section.valueError(
+          "store",
+          "store " + describeStore(config.store()) + " offers no blob store to stage files in",
+          "point store at a vfs or s3 store; a "
+              + type
+              + " store serves as pointer-store or issuer");
+    }
+    String pointerStore;
+    if (config.pointerStore().isPresent()) {
+      pointerStore = config.pointerStore().get();
+      if (!offers(pointerStore, Offer.POINTER_STORE)) {
+        throw section.valueError(
+            "pointer-store",
+            "store " + describeStore(pointerStore) + " offers no pointer store",
+            "name a store that can check epochs, of type " + typesOffering(Offer.POINTER_STORE));
+      }
+    } else if (KNOWN_OFFERS.containsKey(type) && !offers(config.store(), Offer.POINTER_STORE)) {
+      if (issuerStore.equals(config.store())) {
+        throw section.valueError(
+            "store",
+            "store "
+                + describeStore(config.store())
+                + " cannot publish: it offers no pointer store (it cannot check epochs)",
+            "set pointer-store: to a store of type jdbc");
+      }
+      // The issuer's store, which issues leases and so (jdbc, zookeeper) offers pointer stores.
+      pointerStore = issuerStore;
+    } else {
+      pointerStore = config.store();
+    }
+    if (stores.get(pointerStore).settings() instanceof JdbcStoreConfig jdbc
+        && jdbc.pointerVersions().isPresent()
+        && config.keepVersions() > jdbc.pointerVersions().get()) {
+      throw keepVersionsError(section, config, pointerStore, jdbc);
+    }
+  }
+
+  private static ConfigFileException keepVersionsError(
+      Section section, StagedDestinationConfig config, String pointerStore, JdbcStoreConfig jdbc) {
+    // The store would prune pointer versions the sweep and rollbacks still count on.
+    return section.keyError(
+        "keep-versions",
+        "keep-versions "
+            + config.keepVersions()
+            + " is more than the "
+            + jdbc.pointerVersions().get()
+            + " pointer versions store "
+            + pointerStore
+            + " keeps (its pointer-versions)",
+        "raise pointer-versions of store "
+            + pointerStore
+            + " to at least "
+            + config.keepVersions()
+            + ", or lower keep-versions");
+  }
+
+  /** Applies the settings of {@code config} to {@code builder}; each setter checks its value. */
+  private HttpApiDestination.Builder configure(
+      HttpApiDestination.Builder builder, HttpDestinationConfig config) {
+    builder
+        .baseUri(config.baseUri())
+        .environment(environment)
+        .idempotencyKeyHeader(config.idempotencyKeyHeader())
+        .attemptTimeLimit(config.attemptTimeLimit())
+        .maxAttempts(config.maxAttempts())
+        .backoff(config.backoff().initial(), config.backoff().multiplier(), config.backoff().max())
+        .keysHonoured(config.keysHonoured())
+        .resendInDoubtWithoutLookup(config.resendInDoubtWithoutLookup());
+    config.bearerTokenEnv().ifPresent(builder::bearerTokenFromEnv);
+    config
+        .lookup()
+        .ifPresent(
+            lookup ->
+                builder.lookup(
+                    lookup.path(),
+                    lookup.recordPointer().orElse(null),
+                    lookup.keyPointer().orElse(null)));
+    config.keyRetention().ifPresent(builder::keyRetention);
+    config.receiptFields().forEach(builder::receiptField);
+    return builder;
   }
 
   private String knownTypes() {
@@ -824,21 +1007,7 @@ public final class FencelineConfig implements AutoCloseable {
     if (stores.get(pointerStoreName).settings() instanceof JdbcStoreConfig jdbc
         && jdbc.pointerVersions().isPresent()
         && config.keepVersions() > jdbc.pointerVersions().get()) {
-      // The store would prune pointer versions the sweep and rollbacks still count on.
-      throw section.keyError(
-          "keep-versions",
-          "keep-versions "
-              + config.keepVersions()
-              + " is more than the "
-              + jdbc.pointerVersions().get()
-              + " pointer versions store "
-              + pointerStoreName
-              + " keeps (its pointer-versions)",
-          "raise pointer-versions of store "
-              + pointerStoreName
-              + " to at least "
-              + config.keepVersions()
-              + ", or lower keep-versions");
+      throw keepVersionsError(section, config, pointerStoreName, jdbc);
     }
     if (blobs instanceof SupportsPointerStoreRecord records) {
       // Every process checks, before its first publish, that it publishes through the pointer
@@ -941,31 +1110,8 @@ public final class FencelineConfig implements AutoCloseable {
                         "set intent-store: to a store of type jdbc"));
     HttpApiDestination destination;
     try {
-      HttpApiDestination.Builder builder =
-          HttpApiDestination.builder()
-              .name(name)
-              .baseUri(config.baseUri())
-              .intentStore(intents)
-              .environment(environment)
-              .idempotencyKeyHeader(config.idempotencyKeyHeader())
-              .attemptTimeLimit(config.attemptTimeLimit())
-              .maxAttempts(config.maxAttempts())
-              .backoff(
-                  config.backoff().initial(), config.backoff().multiplier(), config.backoff().max())
-              .keysHonoured(config.keysHonoured())
-              .resendInDoubtWithoutLookup(config.resendInDoubtWithoutLookup());
-      config.bearerTokenEnv().ifPresent(builder::bearerTokenFromEnv);
-      config
-          .lookup()
-          .ifPresent(
-              lookup ->
-                  builder.lookup(
-                      lookup.path(),
-                      lookup.recordPointer().orElse(null),
-                      lookup.keyPointer().orElse(null)));
-      config.keyRetention().ifPresent(builder::keyRetention);
-      config.receiptFields().forEach(builder::receiptField);
-      destination = builder.build();
+      destination =
+          configure(HttpApiDestination.builder().name(name).intentStore(intents), config).build();
     } catch (ConfigurationException | IllegalArgumentException e) {
       String key = httpKeyFor(e.getMessage(), section);
       throw section.error(

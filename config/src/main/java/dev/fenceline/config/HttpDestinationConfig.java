@@ -214,6 +214,72 @@ public record HttpDestinationConfig(
     }
   }
 
+  /**
+   * Refuses a {@code key-retention} that one write's own attempts could outlast: max attempts ×
+   * (attempt time limit + max backoff), the rule of {@code HttpApiDestination.Builder#build},
+   * checked here at load time for the file's line.
+   */
+  void requireKeyRetention(Section section) {
+    if (keyRetention.isEmpty()) {
+      return;
+    }
+    Duration ownRetries = attemptTimeLimit.plus(backoff.max()).multipliedBy(maxAttempts);
+    if (ownRetries.compareTo(keyRetention.get()) >= 0) {
+      throw section.valueError(
+          "key-retention",
+          "key-retention "
+              + Durations.format(keyRetention.get())
+              + " is not longer than one write's own attempts can take, "
+              + Durations.format(ownRetries)
+              + " (max-attempts "
+              + maxAttempts
+              + " × (attempt-time-limit "
+              + Durations.format(attemptTimeLimit)
+              + " + backoff max "
+              + Durations.format(backoff.max())
+              + ")), so the API could forget the key while the write still retries",
+          "set key-retention to how long the API really keeps keys, or lower max-attempts,"
+              + " attempt-time-limit or backoff.max well below it");
+    }
+  }
+
+  /**
+   * Refuses a {@code request.path} that cannot be sent: only {@code {resource}} and {@code
+   * {operation}} are replaced, and the path must be one {@code ApiRequest} takes (relative to the
+   * base URI, starting with /), checked at load time rather than at the first publish.
+   */
+  void requireRequestPath(Section section) {
+    Section template = section.section("request").orElseThrow();
+    java.util.regex.Matcher placeholder =
+        java.util.regex.Pattern.compile("\\{([^}]*)}").matcher(request.path());
+    while (placeholder.find()) {
+      if (!Set.of("resource", "operation").contains(placeholder.group(1))) {
+        throw template.valueError(
+            "path",
+            "unknown placeholder {" + placeholder.group(1) + "} in the request path",
+            "use {resource} or {operation}, e.g. /reports/{resource}");
+      }
+    }
+    String sample = request.path().replace("{resource}", "r").replace("{operation}", "o");
+    try {
+      dev.fenceline.http.ApiRequest.of(
+          request.method(),
+          sample,
+          request.contentType(),
+          Map.of(),
+          new dev.fenceline.http.ApiRequest.BytesBody(new byte[0]));
+    } catch (IllegalArgumentException | dev.fenceline.spi.ConfigurationException e) {
+      String key =
+          e.getMessage() != null && e.getMessage().contains("content type")
+              ? "content-type"
+              : "path";
+      throw template.valueError(
+          key,
+          "the request cannot be sent: " + e.getMessage(),
+          "give a path relative to the base URI, starting with /, e.g. /reports/{resource}");
+    }
+  }
+
   static HttpDestinationConfig from(Section section) {
     section.allowOnly(KEYS);
     String base = section.requiredString("base-uri", "https://api.example.com/v1");
@@ -225,6 +291,14 @@ public record HttpDestinationConfig(
           "base-uri",
           "\"" + section.shown("base-uri", base) + "\" is not a URL",
           "e.g. https://api.example.com/v1");
+    }
+    if (baseUri.getRawUserInfo() != null) {
+      throw section.valueError(
+          "base-uri",
+          "\""
+              + base.replace(baseUri.getRawUserInfo() + "@", Secrets.MASK + "@")
+              + "\" carries credentials (user information before the host)",
+          "remove them from the URL and give the API's token with bearer-token-env: VARIABLE");
     }
     Backoff backoff =
         section

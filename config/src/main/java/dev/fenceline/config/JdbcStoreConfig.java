@@ -11,7 +11,9 @@ import java.util.Set;
 /**
  * A store of {@code type: jdbc}: SQLite or PostgreSQL, offering the lease issuer, pointer stores
  * and intent stores. Keys are the {@code jdbc} adapter's ({@code
- * dev.fenceline.jdbc.JdbcAdapterFactory}) plus {@code pool-size}:
+ * dev.fenceline.jdbc.JdbcAdapterFactory}) plus {@code pool-size}; a {@code jdbc:sqlite:} store
+ * refuses the PostgreSQL-only ones ({@code user}, {@code password}, {@code pool-size}, the
+ * statement, connect, login, socket and migration timeouts) rather than ignore them:
  *
  * <table>
  *   <caption>jdbc keys</caption>
@@ -19,7 +21,7 @@ import java.util.Set;
  *   <tr><td>{@code url}</td><td>{@code jdbc:sqlite:/path/file.db} or {@code
  *       jdbc:postgresql://host:5432/db}</td><td>required</td></tr>
  *   <tr><td>{@code user}, {@code password}</td><td>PostgreSQL credentials (the password is masked
- *       everywhere)</td><td>none</td></tr>
+ *       everywhere); PostgreSQL only</td><td>none</td></tr>
  *   <tr><td>{@code pool-size}</td><td>PostgreSQL connection pool (HikariCP) size; not for
  *       SQLite</td><td>{@code 10} on PostgreSQL</td></tr>
  *   <tr><td>{@code lock-timeout}</td><td>wait for another writer's lock</td><td>{@code 8s}</td></tr>
@@ -97,6 +99,21 @@ public record JdbcStoreConfig(
           "login-timeout",
           "socket-timeout",
           "migration-timeout",
+          "unsafe-allow-epoch-rollback-on-crash",
+          "receipt-retention",
+          "pointer-versions",
+          "prune-every");
+
+  /**
+   * The keys that apply to a {@code jdbc:sqlite:} store: SQLite runs in the process, so it has no
+   * users, passwords, pools or network timeouts, and its migration waits with the lock timeout (as
+   * {@code JdbcStore.Builder} documents). The other keys of {@link #KEYS} are PostgreSQL's.
+   */
+  static final Set<String> SQLITE_KEYS =
+      Set.of(
+          "type",
+          "url",
+          "lock-timeout",
           "unsafe-allow-epoch-rollback-on-crash",
           "receipt-retention",
           "pointer-versions",
@@ -208,6 +225,20 @@ public record JdbcStoreConfig(
           "write jdbc:sqlite:/path/fenceline.db or jdbc:postgresql://host:5432/db");
     }
     Optional<Integer> poolSize = section.integer("pool-size", 1, 1000);
+    if (!isPostgres(url)) {
+      for (String key : section.keys()) {
+        if (!SQLITE_KEYS.contains(key) && !key.equals("pool-size") && section.has(key)) {
+          throw section.keyError(
+              key,
+              key
+                  + " does not apply to a jdbc:sqlite store: SQLite runs in this process, without"
+                  + " users, passwords, pools or network timeouts, so the key would be ignored",
+              "remove it, or point url at PostgreSQL (jdbc:postgresql://host:5432/db); keys for"
+                  + " jdbc:sqlite: "
+                  + String.join(", ", new java.util.TreeSet<>(SQLITE_KEYS)));
+        }
+      }
+    }
     if (poolSize.isPresent() && !isPostgres(url)) {
       throw section.keyError(
           "pool-size",

@@ -27,7 +27,8 @@ import java.util.Set;
  *       call-timeout}</td><td>durations ({@code call-timeout} bounds one request in all, the
  *       SDK's retries included)</td><td>the adapter's defaults (3 s, 10 s, 10 s, 20 s)</td></tr>
  *   <tr><td>{@code multipart-threshold}, {@code part-size}</td><td>sizes such as {@code 16MiB},
- *       passed to the adapter as written</td><td>the adapter's defaults</td></tr>
+ *       from 5 MiB to 2 GiB (part-size: 512 MiB), checked at load and passed to the adapter as
+ *       written</td><td>the adapter's defaults</td></tr>
  * </table>
  *
  * @param bucket the bucket
@@ -121,6 +122,11 @@ public record S3StoreConfig(
                         "write it like https://s3.example.com");
                   }
                 });
+    Optional<String> multipartThreshold = section.string("multipart-threshold");
+    Optional<String> partSize = section.string("part-size");
+    multipartThreshold.ifPresent(
+        text -> requireSize(section, "multipart-threshold", text, MAX_MULTIPART_THRESHOLD));
+    partSize.ifPresent(text -> requireSize(section, "part-size", text, MAX_PART_SIZE));
     return new S3StoreConfig(
         section.requiredString("bucket", "reports-prod"),
         section.string("prefix"),
@@ -131,7 +137,43 @@ public record S3StoreConfig(
         section.positiveDuration("socket-timeout"),
         section.positiveDuration("attempt-timeout"),
         section.positiveDuration("call-timeout"),
-        section.string("multipart-threshold"),
-        section.string("part-size"));
+        multipartThreshold,
+        partSize);
+  }
+
+  // The s3 adapter's rules (S3AdapterFactory's size syntax, S3Store.Builder's bounds), checked at
+  // load time for the file's line; config compiles without the s3 adapter.
+  private static final java.util.regex.Pattern SIZE =
+      java.util.regex.Pattern.compile(
+          "([0-9]{1,12})\\s*(B|KiB|MiB|GiB)?", java.util.regex.Pattern.CASE_INSENSITIVE);
+  private static final long MIN_PART_SIZE = 5L * 1024 * 1024;
+  private static final long MAX_PART_SIZE = 512L * 1024 * 1024;
+  private static final long MAX_MULTIPART_THRESHOLD = Integer.MAX_VALUE - 8L;
+
+  private static void requireSize(Section section, String key, String text, long max) {
+    java.util.regex.Matcher matcher = SIZE.matcher(text.strip());
+    if (!matcher.matches()) {
+      throw section.valueError(
+          key,
+          "\"" + section.shown(key, text) + "\" is not a size",
+          "write bytes or a number with KiB, MiB or GiB, e.g. 16MiB");
+    }
+    long factor =
+        switch (matcher.group(2) == null
+            ? "b"
+            : matcher.group(2).toLowerCase(java.util.Locale.ROOT)) {
+          case "kib" -> 1024L;
+          case "mib" -> 1024L * 1024;
+          case "gib" -> 1024L * 1024 * 1024;
+          default -> 1L;
+        };
+    long number = Long.parseLong(matcher.group(1));
+    if (number > max / factor || number * factor < MIN_PART_SIZE) {
+      throw section.valueError(
+          key,
+          text + " is out of range",
+          "write a size from 5MiB (S3's smallest part) to "
+              + (max == MAX_PART_SIZE ? "512MiB" : "2GiB"));
+    }
   }
 }

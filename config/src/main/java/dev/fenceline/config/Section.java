@@ -282,9 +282,37 @@ final class Section {
     return false;
   }
 
-  /** The value as it may be shown: masked for a secret key. */
+  /**
+   * The value of {@code key} as it may be shown: {@code ****} if the key is secret, as written
+   * ({@code ${NAME}} not replaced) if it was made from a secret environment variable, else the
+   * value; credentials in URLs masked.
+   */
   String shown(String key, String value) {
-    return Secrets.isSecretKey(key) ? Secrets.MASK : source.secrets().scrub(value);
+    if (Secrets.isSecretKey(key)) {
+      return Secrets.MASK;
+    }
+    if (secret(key)) {
+      // Made from a secret variable: shown as written, ${NAME} and all.
+      return Secrets.redactUrls(((ConfigNode.Scalar) node.get(key)).text());
+    }
+    return Secrets.redactUrls(value);
+  }
+
+  /** Whether the value of {@code key} is secret: a secret key, or made from a secret variable. */
+  boolean secret(String key) {
+    if (Secrets.isSecretKey(key)) {
+      return true;
+    }
+    ConfigNode value = node.get(key);
+    if (value instanceof ConfigNode.Scalar scalar && scalar.text().contains("${")) {
+      try {
+        return Interpolation.resolve(scalar.text(), name -> "").variables().stream()
+            .anyMatch(Secrets::isSecretVariable);
+      } catch (Interpolation.Unresolved e) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private String interpolate(String key, ConfigNode.Scalar scalar) {

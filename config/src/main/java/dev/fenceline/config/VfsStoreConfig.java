@@ -18,7 +18,8 @@ import java.util.Set;
  *   <tr><td>{@code uri}</td><td>{@code file:///var/lib/reports} or {@code
  *       sftp://host/srv/reports}</td><td>required</td></tr>
  *   <tr><td>{@code user}, {@code password}</td><td>SFTP credentials, both or neither (masked
- *       everywhere)</td><td>none</td></tr>
+ *       everywhere); SFTP only, like the next two: a {@code file://} or {@code ram://} store
+ *       refuses them</td><td>none</td></tr>
  *   <tr><td>{@code strict-host-key-checking}</td><td>SFTP host key check</td><td>{@code
  *       true}</td></tr>
  *   <tr><td>{@code timeout}</td><td>SFTP connect and read timeout</td><td>{@code 30s}</td></tr>
@@ -50,6 +51,12 @@ public record VfsStoreConfig(
           "strict-host-key-checking",
           "timeout",
           "allow-case-folding");
+
+  /**
+   * The keys that apply to a local ({@code file://}) or {@code ram://} directory; {@code sftp://}
+   * takes every key of {@link #KEYS}.
+   */
+  static final Set<String> LOCAL_KEYS = Set.of("type", "uri", "allow-case-folding");
 
   /** Validates the settings. */
   public VfsStoreConfig {
@@ -93,9 +100,33 @@ public record VfsStoreConfig(
         + "]";
   }
 
+  /** The URI's scheme in lower case; {@code file} for a plain path. */
+  private static String scheme(String uri) {
+    java.util.regex.Matcher matcher =
+        java.util.regex.Pattern.compile("^([A-Za-z][A-Za-z0-9+.-]*):").matcher(uri);
+    return matcher.find() ? matcher.group(1).toLowerCase(java.util.Locale.ROOT) : "file";
+  }
+
   static VfsStoreConfig from(Section section) {
     section.allowOnly(KEYS);
     String uri = section.requiredString("uri", "file:///var/lib/reports");
+    String scheme = scheme(uri);
+    if (scheme.equals("file") || scheme.equals("ram")) {
+      for (String key : section.keys()) {
+        if (!LOCAL_KEYS.contains(key) && section.has(key)) {
+          throw section.keyError(
+              key,
+              key
+                  + " does not apply to a vfs store on a "
+                  + scheme
+                  + ":// directory: it is an SFTP setting, so the key would be ignored",
+              "remove it, or point uri at an SFTP server (sftp://host/srv/reports); keys for "
+                  + scheme
+                  + "://: "
+                  + String.join(", ", new java.util.TreeSet<>(LOCAL_KEYS)));
+        }
+      }
+    }
     Optional<String> user = section.string("user");
     Optional<Secret> password = section.string("password").map(Secret::new);
     if (user.isPresent() != password.isPresent()) {

@@ -144,19 +144,37 @@ class ConfigRecordsTest {
         VfsStoreConfig.from(
             section(
                 """
-                {type: vfs, uri: '%s', strict-host-key-checking: false, timeout: 5s,
-                 allow-case-folding: true}
+                {type: vfs, uri: '%s', allow-case-folding: true}
                 """
                     .formatted(uri)));
     assertThat(vfs)
         .isEqualTo(
             new VfsStoreConfig(
-                uri, Optional.empty(), Optional.empty(), false, Duration.ofSeconds(5), true));
+                uri, Optional.empty(), Optional.empty(), true, Duration.ofSeconds(30), true));
+    // Every key reaches the adapter (the SFTP ones with their defaults), which takes them all.
+    assertThat(vfs.adapterKeys().keySet())
+        .containsExactlyInAnyOrderElementsOf(
+            VfsStoreConfig.KEYS.stream()
+                .filter(key -> !key.equals("type") && !key.equals("user"))
+                .filter(key -> !key.equals("password"))
+                .toList());
     try (Adapter adapter = AdapterRegistry.load().create("vfs", "files", vfs.adapterKeys())) {
       assertThat(adapter.blobStore()).isPresent();
     }
     VfsStoreConfig sftp =
-        VfsStoreConfig.from(section("{uri: 'sftp://h/srv', user: u, password: p}"));
+        VfsStoreConfig.from(
+            section(
+                "{uri: 'sftp://h/srv', user: u, password: p, strict-host-key-checking: false,"
+                    + " timeout: 5s, allow-case-folding: true}"));
+    assertThat(sftp)
+        .isEqualTo(
+            new VfsStoreConfig(
+                "sftp://h/srv",
+                Optional.of("u"),
+                Optional.of(new Secret("p")),
+                false,
+                Duration.ofSeconds(5),
+                true));
     assertThat(sftp.user()).contains("u");
     assertThat(sftp.password()).contains(new Secret("p"));
     assertThat(sftp.adapterKeys()).containsEntry("user", "u").containsEntry("password", "p");

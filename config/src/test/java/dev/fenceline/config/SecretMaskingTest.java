@@ -52,7 +52,7 @@ class SecretMaskingTest {
         loadFailure(
             """
             stores:
-              main: {type: jdbc, url: "jdbc:sqlite:/tmp/x.db", user: app, password: "%s", lock-timeout: "%s"}
+              main: {type: jdbc, url: "jdbc:postgresql://db/app", user: app, password: "%s", lock-timeout: "%s"}
             issuer: main
             """
                 .formatted(PASSWORD, PASSWORD));
@@ -168,6 +168,8 @@ class SecretMaskingTest {
   void maskHidesEverySecretOfTheFileInOutsideText() {
     String yaml =
         ConfigFiles.sqliteAndDirectory(directory)
+                .replace(
+                    "jdbc:sqlite:" + directory.resolve("fenceline.db"), "jdbc:postgresql://db/app")
                 .replace("type: jdbc", "type: jdbc\n    password: ${DB_PASSWORD}")
             + """
             allow-fenced-at-intent: true

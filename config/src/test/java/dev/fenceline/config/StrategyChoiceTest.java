@@ -149,15 +149,16 @@ class StrategyChoiceTest {
           reports: {store: main}
         """
             .formatted(directory.resolve("fenceline.db"));
-    try (FencelineConfig config = ConfigFiles.load(directory, yaml)) {
-      ConfigFileException error =
-          catchThrowableOfType(ConfigFileException.class, () -> config.destination("reports"));
-      assertThat(error.keyPath()).isEqualTo("destinations.reports.store");
-      assertThat(error)
-          .hasMessageEndingWith(
-              ": store main (jdbc) offers no blob store to stage files in (point store at a vfs or"
-                  + " s3 store; a jdbc store serves as pointer-store or issuer)");
-    }
+    // Refused by load: a jdbc store never offers a blob store, nothing needs to be opened.
+    ConfigFileException error =
+        catchThrowableOfType(
+            ConfigFileException.class, () -> ConfigFiles.load(directory, yaml).close());
+    assertThat(error.keyPath()).isEqualTo("destinations.reports.store");
+    assertThat(error.location().line()).isEqualTo(5);
+    assertThat(error)
+        .hasMessageEndingWith(
+            ": store main (jdbc) offers no blob store to stage files in (point store at a vfs or"
+                + " s3 store; a jdbc store serves as pointer-store or issuer)");
   }
 
   @Test
@@ -169,10 +170,14 @@ class StrategyChoiceTest {
         issuer: files
         """
             .formatted(directory.toUri());
-    try (FencelineConfig config = ConfigFiles.load(directory, yaml)) {
-      ConfigFileException error = catchThrowableOfType(ConfigFileException.class, config::issuer);
-      assertThat(error.keyPath()).isEqualTo("issuer");
-      assertThat(error).hasMessageContaining("store \"files\" (vfs) offers no lease issuer");
-    }
+    // Refused by load, with no destination at all: a vfs store never issues leases.
+    ConfigFileException error =
+        catchThrowableOfType(
+            ConfigFileException.class, () -> ConfigFiles.load(directory, yaml).close());
+    assertThat(error.keyPath()).isEqualTo("issuer");
+    assertThat(error.location().line()).isEqualTo(3);
+    assertThat(error)
+        .hasMessageContaining("store \"files\" (vfs) offers no lease issuer")
+        .hasMessageContaining("a type that issues leases: jdbc, zookeeper");
   }
 }

@@ -77,9 +77,36 @@ final class BearerToken {
     return "Bearer " + value;
   }
 
-  /** {@code text} with every occurrence of the token replaced by {@code ***}. */
+  /**
+   * {@code text} with every occurrence of the token that stands as a whole word (not inside a
+   * longer run of letters, digits and {@code _}) replaced by {@code ***}: an API that echoes the
+   * token is masked, and a short token ({@code x}) does not garble the rest ({@code exists}).
+   */
   String redact(String text) {
-    return text == null ? null : text.replace(value, "***");
+    if (text == null) {
+      return null;
+    }
+    StringBuilder out = new StringBuilder(text.length());
+    int copied = 0;
+    int at = text.indexOf(value);
+    while (at >= 0) {
+      int end = at + value.length();
+      boolean bounded =
+          (at == 0 || !wordCharacter(text.charAt(at - 1)))
+              && (end == text.length() || !wordCharacter(text.charAt(end)));
+      if (bounded) {
+        out.append(text, copied, at).append("***");
+        copied = end;
+        at = text.indexOf(value, end);
+      } else {
+        at = text.indexOf(value, at + 1);
+      }
+    }
+    return copied == 0 ? text : out.append(text, copied, text.length()).toString();
+  }
+
+  private static boolean wordCharacter(char c) {
+    return Character.isLetterOrDigit(c) || c == '_';
   }
 
   @Override
