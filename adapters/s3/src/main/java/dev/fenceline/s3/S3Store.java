@@ -413,7 +413,10 @@ public final class S3Store implements AutoCloseable {
           S3Client.builder()
               .forcePathStyle(pathStyle)
               .credentialsProvider(
-                  credentials != null ? credentials : DefaultCredentialsProvider.builder().build())
+                  new MarkedCredentials(
+                      credentials != null
+                          ? credentials
+                          : DefaultCredentialsProvider.builder().build()))
               .overrideConfiguration(
                   c -> c.apiCallAttemptTimeout(attemptTimeout).apiCallTimeout(callTimeout));
       if (httpClient != null) {
