@@ -83,6 +83,7 @@ public final class FencelineConfig implements AutoCloseable {
   private final Map<String, ConfiguredDestination> built = new LinkedHashMap<>();
   private Fenceline fenceline;
   private boolean closed;
+  private boolean forReading;
 
   /** One store section. */
   private record StoreEntry(
@@ -287,6 +288,24 @@ public final class FencelineConfig implements AutoCloseable {
       reports.add(destination(name).report());
     }
     return List.copyOf(reports);
+  }
+
+  /**
+   * Makes the stores opened from now on open for looking only ({@link
+   * AdapterFactory#createForReading}): a JDBC store then creates no tables and never takes the
+   * database's write lock, so {@code fenceline status} answers while another process holds it. Call
+   * it before the first store opens; what such stores would write may fail.
+   *
+   * @return this configuration
+   */
+  public synchronized FencelineConfig forReading() {
+    checkOpen();
+    if (!opened.isEmpty()) {
+      throw new IllegalStateException(
+          "Cannot open the stores of " + file + " for reading: some are open already");
+    }
+    forReading = true;
+    return this;
   }
 
   /** Closes the {@link #fenceline()} and every opened store; later calls fail. */
@@ -528,7 +547,10 @@ public final class FencelineConfig implements AutoCloseable {
     StoreEntry store = stores.get(name);
     Section section = store.section();
     try {
-      adapter = registry.create(store.type(), name, store.keys());
+      adapter =
+          forReading
+              ? registry.factory(store.type()).createForReading(name, store.keys())
+              : registry.create(store.type(), name, store.keys());
     } catch (ConfigurationException e) {
       String key = keyNamedIn(e.getMessage()).filter(section::has).orElse("type");
       throw section.error(
