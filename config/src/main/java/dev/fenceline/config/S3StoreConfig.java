@@ -28,6 +28,10 @@ import java.util.Set;
  *       SDK's retries included)</td><td>the adapter's defaults (3 s, 10 s, 10 s, 20 s)</td></tr>
  *   <tr><td>{@code multipart-threshold}, {@code part-size}</td><td>sizes such as {@code 16MiB},
  *       passed to the adapter as written</td><td>the adapter's defaults</td></tr>
+ *   <tr><td>{@code probe-cache}</td><td>how long a passing conditional-write probe of this
+ *       endpoint, bucket and prefix is kept in {@code $XDG_CACHE_HOME/fenceline/s3-probe} ({@code
+ *       ~/.cache/...}); {@code 0} probes in every process ({@code fenceline doctor --recheck}
+ *       probes afresh)</td><td>{@code 24h}</td></tr>
  * </table>
  *
  * @param bucket the bucket
@@ -41,6 +45,7 @@ import java.util.Set;
  * @param callTimeout see the table
  * @param multipartThreshold see the table
  * @param partSize see the table
+ * @param probeCache see the table; empty for the adapter's default, zero for none
  */
 public record S3StoreConfig(
     String bucket,
@@ -53,7 +58,8 @@ public record S3StoreConfig(
     Optional<Duration> attemptTimeout,
     Optional<Duration> callTimeout,
     Optional<String> multipartThreshold,
-    Optional<String> partSize) {
+    Optional<String> partSize,
+    Optional<Duration> probeCache) {
 
   static final Set<String> KEYS =
       Set.of(
@@ -68,7 +74,8 @@ public record S3StoreConfig(
           "attempt-timeout",
           "call-timeout",
           "multipart-threshold",
-          "part-size");
+          "part-size",
+          "probe-cache");
 
   /** Validates the settings. */
   public S3StoreConfig {
@@ -82,6 +89,7 @@ public record S3StoreConfig(
     requireNonNull(callTimeout, "callTimeout is null");
     requireNonNull(multipartThreshold, "multipartThreshold is null");
     requireNonNull(partSize, "partSize is null");
+    requireNonNull(probeCache, "probeCache is null");
   }
 
   /** The flat keys the {@code s3} adapter factory takes. */
@@ -98,6 +106,8 @@ public record S3StoreConfig(
     callTimeout.ifPresent(value -> keys.put("call-timeout", Durations.format(value)));
     multipartThreshold.ifPresent(value -> keys.put("multipart-threshold", value));
     partSize.ifPresent(value -> keys.put("part-size", value));
+    probeCache.ifPresent(
+        value -> keys.put("probe-cache", value.isZero() ? "0" : Durations.format(value)));
     return keys;
   }
 
@@ -132,6 +142,7 @@ public record S3StoreConfig(
         section.positiveDuration("attempt-timeout"),
         section.positiveDuration("call-timeout"),
         section.string("multipart-threshold"),
-        section.string("part-size"));
+        section.string("part-size"),
+        section.duration("probe-cache"));
   }
 }
