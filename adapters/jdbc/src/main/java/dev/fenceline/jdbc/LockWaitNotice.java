@@ -42,8 +42,15 @@ final class LockWaitNotice {
 
   private LockWaitNotice() {}
 
-  /** Runs {@code call}; if it has not returned after {@link #AFTER}, logs "waiting for ...". */
+  /**
+   * Runs {@code call}; if it has not returned after {@link #AFTER}, logs "waiting for ...". Calls
+   * on daemon threads (background work such as the lease renewals) get no notice: nobody waits for
+   * them at a terminal, and a renewal that waits too long ends in a lost lease, reported as such.
+   */
   static <T> T around(String waitedFor, Call<T> call) throws SQLException {
+    if (Thread.currentThread().isDaemon()) {
+      return call.run();
+    }
     ScheduledFuture<?> notice =
         TIMER.schedule(
             () -> LOG.log(System.Logger.Level.INFO, "waiting for " + waitedFor),
