@@ -44,6 +44,14 @@ abstract class ConfiguredCommand implements Callable<Integer> {
     this.err = err;
   }
 
+  /**
+   * True if the command only looks: its stores then open {@linkplain FencelineConfig#forReading for
+   * reading} (no tables created, no write lock taken). False by default.
+   */
+  boolean readOnly() {
+    return false;
+  }
+
   /** The subcommand's name, for messages and the JSON document. */
   abstract String name();
 
@@ -71,6 +79,9 @@ abstract class ConfiguredCommand implements Callable<Integer> {
     UnaryOperator<String> mask = UnaryOperator.identity();
     try {
       config = FencelineConfig.load(configFile);
+      if (readOnly()) {
+        config.forReading();
+      }
       mask = config::mask;
       int status = execute(config, report);
       closeQuietly(config, mask);

@@ -63,6 +63,13 @@ final class DoctorCommand extends ConfiguredCommand {
       description = "How long --advise watches for pauses (default 10s).")
   Duration observe;
 
+  @Option(
+      names = "--recheck",
+      description =
+          "Probe S3 endpoints' conditional writes again instead of using a cached pass (kept 24h"
+              + " in $XDG_CACHE_HOME/fenceline/s3-probe, see probe-cache), and refresh the cache.")
+  boolean recheck;
+
   DoctorCommand(PrintStream out, PrintStream err) {
     super(out, err);
   }
@@ -74,6 +81,7 @@ final class DoctorCommand extends ConfiguredCommand {
 
   @Override
   int execute(FencelineConfig config, Report report) {
+    S3ProbeRecheck.requestIf(recheck);
     ConfigCheck check = config.check();
     List<DestinationReport> rows = check.destinations();
     Guarantee weakestAllowed = weakestAllowed(config);

@@ -47,6 +47,7 @@ public final class Main {
     if (!demo && System.getenv("FENCELINE_DEBUG") == null) {
       LIBRARY_LOG.setLevel(java.util.logging.Level.SEVERE);
     }
+    CliLogging.install(System.err);
     System.exit(run(args, System.in, System.out, System.err));
   }
 

@@ -55,6 +55,22 @@ final class Publishing {
               LeaseStatus status = config.issuer().status(resource);
               Map<String, Object> details = new LinkedHashMap<>();
               details.put("lease", lease(status));
+              if (LeaseHolder.deadOnThisHost(status)) {
+                details.put("holder-running", false);
+                return new CommandFailure(
+                    ExitCode.LEASE_NOT_ACQUIRED,
+                    "Cannot acquire the lease on "
+                        + resource
+                        + ": it is "
+                        + LeaseHolder.deadHolderLine(status)
+                        + " at epoch "
+                        + status.epoch()
+                        + " (nothing was started; run again after that time: a holder that died"
+                        + " without releasing keeps the lease until its ttl ends, and a shorter"
+                        + " lease.ttl frees it sooner)",
+                    details,
+                    null);
+              }
               return new CommandFailure(
                   ExitCode.LEASE_NOT_ACQUIRED,
                   "Cannot acquire the lease on "

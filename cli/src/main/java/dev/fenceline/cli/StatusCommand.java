@@ -2,6 +2,7 @@ package dev.fenceline.cli;
 
 import dev.fenceline.config.ConfiguredDestination;
 import dev.fenceline.config.FencelineConfig;
+import dev.fenceline.spi.Epoch;
 import dev.fenceline.spi.LeaseStatus;
 import dev.fenceline.spi.Receipt;
 import dev.fenceline.spi.ResourceId;
@@ -43,24 +44,38 @@ final class StatusCommand extends ConfiguredCommand {
     return "status";
   }
 
+  /** Status only looks: its stores open read-only (no tables created, no write lock waited for). */
+  @Override
+  boolean readOnly() {
+    return true;
+  }
+
   @Override
   int execute(FencelineConfig config, Report report) {
     ResourceId resourceId = resource("resource", resource);
     LeaseStatus status = config.issuer().status(resourceId);
     report.put("lease", Publishing.lease(status));
     report.line("resource: " + resourceId);
+    boolean deadHolder = LeaseHolder.deadOnThisHost(status);
+    if (deadHolder) {
+      report.put("holder-running", false);
+    }
     report.line(
         "lease: "
-            + (status.held()
-                ? "held by "
-                    + status.holder().orElse("(unknown)")
-                    + " at epoch "
-                    + status.epoch()
-                    + status
-                        .expiresAt()
-                        .map(at -> ", expires " + at + " by the issuer's clock")
-                        .orElse("")
-                : "free (last epoch " + status.epoch() + ")"));
+            + (deadHolder
+                ? LeaseHolder.deadHolderLine(status) + " (epoch " + status.epoch() + ")"
+                : status.held()
+                    ? "held by "
+                        + status.holder().orElse("(unknown)")
+                        + " at epoch "
+                        + status.epoch()
+                        + status
+                            .expiresAt()
+                            .map(at -> ", expires " + at + " by the issuer's clock")
+                            .orElse("")
+                    : status.epoch().equals(Epoch.NONE)
+                        ? "free (no leases issued yet)"
+                        : "free (last epoch " + status.epoch() + ")"));
     if (destination == null) {
       return ExitCode.OK.code();
     }

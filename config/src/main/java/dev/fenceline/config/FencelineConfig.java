@@ -118,6 +118,7 @@ public final class FencelineConfig implements AutoCloseable {
 
   private Fenceline fenceline;
   private boolean closed;
+  private boolean forReading;
 
   /** One store section. */
   private record StoreEntry(
@@ -500,6 +501,24 @@ public final class FencelineConfig implements AutoCloseable {
     return result;
   }
 
+  /**
+   * Makes the stores opened from now on open for looking only ({@link
+   * AdapterFactory#createForReading}): a JDBC store then creates no tables and never takes the
+   * database's write lock, so {@code fenceline status} answers while another process holds it. Call
+   * it before the first store opens; what such stores would write may fail.
+   *
+   * @return this configuration
+   */
+  public synchronized FencelineConfig forReading() {
+    checkOpen();
+    if (!opened.isEmpty()) {
+      throw new IllegalStateException(
+          "Cannot open the stores of " + file + " for reading: some are open already");
+    }
+    forReading = true;
+    return this;
+  }
+
   /** Closes the {@link #fenceline()} and every opened store; later calls fail. */
   @Override
   public synchronized void close() {
@@ -878,7 +897,10 @@ public final class FencelineConfig implements AutoCloseable {
     StoreEntry store = stores.get(name);
     Section section = store.section();
     try {
-      adapter = registry.create(store.type(), name, store.keys());
+      adapter =
+          forReading
+              ? registry.factory(store.type()).createForReading(name, store.keys())
+              : registry.create(store.type(), name, store.keys());
     } catch (ConfigurationException e) {
       String key = keyNamedIn(e.getMessage()).filter(section::has).orElse("type");
       throw section.error(

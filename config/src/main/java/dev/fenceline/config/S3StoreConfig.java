@@ -29,6 +29,10 @@ import java.util.Set;
  *   <tr><td>{@code multipart-threshold}, {@code part-size}</td><td>sizes such as {@code 16MiB},
  *       from 5 MiB to 2 GiB (part-size: 512 MiB), checked at load and passed to the adapter as
  *       written</td><td>the adapter's defaults</td></tr>
+ *   <tr><td>{@code probe-cache}</td><td>how long a passing conditional-write probe of this
+ *       endpoint, bucket and prefix is kept in {@code $XDG_CACHE_HOME/fenceline/s3-probe} ({@code
+ *       ~/.cache/...}); {@code 0} probes in every process ({@code fenceline doctor --recheck}
+ *       probes afresh)</td><td>{@code 24h}</td></tr>
  * </table>
  *
  * @param bucket the bucket
@@ -42,6 +46,7 @@ import java.util.Set;
  * @param callTimeout see the table
  * @param multipartThreshold see the table
  * @param partSize see the table
+ * @param probeCache see the table; empty for the adapter's default, zero for none
  */
 public record S3StoreConfig(
     String bucket,
@@ -54,7 +59,8 @@ public record S3StoreConfig(
     Optional<Duration> attemptTimeout,
     Optional<Duration> callTimeout,
     Optional<String> multipartThreshold,
-    Optional<String> partSize) {
+    Optional<String> partSize,
+    Optional<Duration> probeCache) {
 
   static final Set<String> KEYS =
       Set.of(
@@ -69,7 +75,8 @@ public record S3StoreConfig(
           "attempt-timeout",
           "call-timeout",
           "multipart-threshold",
-          "part-size");
+          "part-size",
+          "probe-cache");
 
   /** Validates the settings. */
   public S3StoreConfig {
@@ -83,6 +90,7 @@ public record S3StoreConfig(
     requireNonNull(callTimeout, "callTimeout is null");
     requireNonNull(multipartThreshold, "multipartThreshold is null");
     requireNonNull(partSize, "partSize is null");
+    requireNonNull(probeCache, "probeCache is null");
   }
 
   /** The flat keys the {@code s3} adapter factory takes. */
@@ -99,6 +107,8 @@ public record S3StoreConfig(
     callTimeout.ifPresent(value -> keys.put("call-timeout", Durations.format(value)));
     multipartThreshold.ifPresent(value -> keys.put("multipart-threshold", value));
     partSize.ifPresent(value -> keys.put("part-size", value));
+    probeCache.ifPresent(
+        value -> keys.put("probe-cache", value.isZero() ? "0" : Durations.format(value)));
     return keys;
   }
 
@@ -138,7 +148,8 @@ public record S3StoreConfig(
         section.positiveDuration("attempt-timeout"),
         section.positiveDuration("call-timeout"),
         multipartThreshold,
-        partSize);
+        partSize,
+        section.duration("probe-cache"));
   }
 
   // The s3 adapter's rules (S3AdapterFactory's size syntax, S3Store.Builder's bounds), checked at

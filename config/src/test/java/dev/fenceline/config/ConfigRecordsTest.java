@@ -196,6 +196,7 @@ class ConfigRecordsTest {
                 Optional.empty(),
                 Optional.empty(),
                 Optional.empty(),
+                Optional.empty(),
                 Optional.empty()));
     assertThat(s3.adapterKeys()).isEqualTo(Map.of("bucket", "reports", "path-style", "false"));
   }
@@ -209,7 +210,7 @@ class ConfigRecordsTest {
                 {type: s3, bucket: reports, prefix: nightly, region: eu-central-1,
                  endpoint: 'http://127.0.0.1:9000', path-style: true, connect-timeout: 1s,
                  socket-timeout: 2s, attempt-timeout: 3s, call-timeout: 4s, multipart-threshold: 16MiB,
-                 part-size: 8MiB}
+                 part-size: 8MiB, probe-cache: 2h}
                 """));
     assertThat(s3)
         .isEqualTo(
@@ -224,12 +225,14 @@ class ConfigRecordsTest {
                 Optional.of(Duration.ofSeconds(3)),
                 Optional.of(Duration.ofSeconds(4)),
                 Optional.of("16MiB"),
-                Optional.of("8MiB")));
+                Optional.of("8MiB"),
+                Optional.of(Duration.ofHours(2))));
     assertThat(s3.adapterKeys())
         .containsEntry("endpoint", "http://127.0.0.1:9000")
         .containsEntry("part-size", "8MiB")
         .containsEntry("call-timeout", "4s")
-        .hasSize(11);
+        .containsEntry("probe-cache", "7200s")
+        .hasSize(12);
   }
 
   @Test

@@ -46,4 +46,18 @@ public interface AdapterFactory {
   default StorePreflight preflight(String instanceName, Map<String, String> config) {
     return StorePreflight.notChecked();
   }
+
+  /**
+   * Creates an adapter for looking only, as {@code fenceline status} does: opening it must not
+   * create, migrate or lock anything in the store (a database's tables, its write lock, a missing
+   * file), so that it answers while another process holds the store busy and leaves a store nobody
+   * has used yet untouched. Its components are for reads; what they would write may fail. The
+   * default creates the adapter as {@link #create} does: override it where opening changes the
+   * store.
+   *
+   * @see #create(String, Map)
+   */
+  default Adapter createForReading(String instanceName, Map<String, String> config) {
+    return create(instanceName, config);
+  }
 }

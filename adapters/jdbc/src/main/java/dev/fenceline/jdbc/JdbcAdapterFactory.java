@@ -90,9 +90,22 @@ public final class JdbcAdapterFactory implements AdapterFactory {
 
   @Override
   public Adapter create(String instanceName, Map<String, String> values) {
+    return create(instanceName, values, false);
+  }
+
+  /**
+   * A store {@linkplain JdbcStore.Builder#readOnly opened read-only}: no tables created, no write
+   * lock taken, a missing SQLite file not created.
+   */
+  @Override
+  public Adapter createForReading(String instanceName, Map<String, String> values) {
+    return create(instanceName, values, true);
+  }
+
+  private Adapter create(String instanceName, Map<String, String> values, boolean readOnly) {
     AdapterConfig config = AdapterConfig.of(name(), instanceName, values, KEYS);
     String url = config.required("url", "jdbc:sqlite:fenceline.db");
-    JdbcStore.Builder builder = JdbcStore.builder().url(url);
+    JdbcStore.Builder builder = JdbcStore.builder().url(url).readOnly(readOnly);
     Optional<String> user = config.optional("user");
     Optional<String> password = config.optional("password");
     user.ifPresent(builder::user);

@@ -174,6 +174,10 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
   @Override
   public LeaseStatus status(ResourceId resource) {
     requireNonNull(resource, "resource is null");
+    if (!store.tablesPresent()) {
+      // A read-only store on a database nobody has written to yet: no lease was ever handed out.
+      return new LeaseStatus(resource, Epoch.NONE, Optional.empty(), Optional.empty(), false);
+    }
     return store.read(
         "read the lease status of " + resource,
         connection -> {

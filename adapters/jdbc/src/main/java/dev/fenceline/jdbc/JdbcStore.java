@@ -226,6 +226,8 @@ public final class JdbcStore implements AutoCloseable {
   private final String unreachableHint;
   private final boolean unsafeAllowEpochRollbackOnCrash;
   private final Dialect dialect;
+  private final boolean readOnly;
+  private final Path sqliteFile;
   private final Optional<String> replicationWarning;
   private final Retention retention;
   private final Pruning pruning;
@@ -249,6 +251,19 @@ public final class JdbcStore implements AutoCloseable {
     this.unreachableHint = builder.unreachableHint();
     this.unsafeAllowEpochRollbackOnCrash = builder.unsafeAllowEpochRollbackOnCrash;
     this.tokenKeys = builder.tokenKeys;
+    this.readOnly = builder.readOnly;
+    this.sqliteFile = builder.sqliteFile;
+    if (readOnly && sqliteFile != null && !Files.exists(sqliteFile)) {
+      // Nothing to read, and opening a connection would create the file.
+      this.dialect = Dialect.SQLITE;
+      this.replicationWarning = Optional.empty();
+      this.firstStatementPrefix = "";
+      this.id = null;
+      this.retention = builder.retention;
+      this.pruning = null;
+      this.pruner = null;
+      return;
+    }
     Connection connection = null;
     Optional<String> replication = Optional.empty();
     boolean readCommittedByDefault = true;
@@ -269,12 +284,24 @@ public final class JdbcStore implements AutoCloseable {
         readCommittedByDefault =
             "read committed"
                 .equalsIgnoreCase(queryString(connection, "SHOW default_transaction_isolation"));
-      } else {
+      } else if (!readOnly) {
         enableWal(connection);
       }
     } catch (SQLException e) {
+      boolean busy = String.valueOf(e.getMessage()).contains("SQLITE_BUSY");
       throw new StoreException(
-          "Cannot open " + description + ": " + e.getMessage() + " (" + unreachableHint + ")", e);
+          "Cannot open "
+              + description
+              + ": "
+              + e.getMessage()
+              + " ("
+              + (busy
+                  ? "another connection or process holds the database's lock; retry when it is"
+                      + " done, or raise the lock timeout of "
+                      + lockTimeout
+                  : unreachableHint)
+              + ")",
+          e);
     } finally {
       if (connection != null) {
         closeAfter("open " + description, connection);
@@ -282,7 +309,18 @@ public final class JdbcStore implements AutoCloseable {
     }
     this.replicationWarning = replication;
     this.firstStatementPrefix = firstStatementPrefix(readCommittedByDefault, statementTimeout);
-    this.id = migrateSchema(builder.migrationTimeout);
+    // PostgreSQL migrates under an advisory lock, not the write lock: no read first (one round
+    // trip).
+    Optional<String> current =
+        readOnly || dialect == Dialect.SQLITE ? readSchema() : Optional.empty();
+    if (readOnly) {
+      this.id = current.orElse(null);
+    } else if (current.isPresent() && dialect == Dialect.SQLITE) {
+      // Tables of this version are there: no transaction, so no wait for the write lock.
+      this.id = current.get();
+    } else {
+      this.id = migrateSchema(builder.migrationTimeout);
+    }
     this.retention = builder.retention;
     this.pruning =
         new Pruning(
@@ -290,9 +328,48 @@ public final class JdbcStore implements AutoCloseable {
             builder.pruneClock == null ? Pruning.databaseClock(dialect) : builder.pruneClock,
             builder.pruneBatchSize);
     this.pruner =
-        builder.pruneEvery == null
+        builder.pruneEvery == null || readOnly
             ? null
             : pruning.startBackground(builder.pruneEvery, builder.pruneListener);
+  }
+
+  /**
+   * The issuer identity if Fenceline's tables are there at this build's schema version, read
+   * without a transaction (no write lock, no DDL); empty if they are missing or of another version.
+   *
+   * @throws ConfigurationException if the schema is newer than this build understands
+   */
+  private Optional<String> readSchema() {
+    return read(
+        "read Fenceline's tables",
+        connection -> {
+          try (ResultSet tables =
+              connection.getMetaData().getTables(null, null, "fenceline_schema", null)) {
+            if (!tables.next()) {
+              return Optional.empty();
+            }
+          }
+          int version;
+          try (Statement statement = connection.createStatement();
+              ResultSet rows = statement.executeQuery(Schema.CURRENT_VERSION)) {
+            version = rows.next() ? rows.getInt(1) : 0;
+          }
+          if (version > Schema.VERSION) {
+            throw new ConfigurationException(
+                "Cannot use this database: its Fenceline schema is version "
+                    + version
+                    + ", newer than version "
+                    + Schema.VERSION
+                    + " that this Fenceline understands (upgrade Fenceline)");
+          }
+          if (version != Schema.VERSION) {
+            return Optional.empty();
+          }
+          try (Statement statement = connection.createStatement();
+              ResultSet rows = statement.executeQuery("SELECT id FROM fenceline_issuer")) {
+            return rows.next() ? Optional.ofNullable(rows.getString(1)) : Optional.empty();
+          }
+        });
   }
 
   /**
@@ -387,6 +464,20 @@ public final class JdbcStore implements AutoCloseable {
   }
 
   /**
+   * True if Fenceline's tables are there. Always true for a store opened for writing (it created
+   * them); a {@linkplain Builder#readOnly read-only} store on a database where no process has
+   * written yet has none.
+   */
+  public boolean tablesPresent() {
+    return id != null;
+  }
+
+  /** True if the store was opened {@linkplain Builder#readOnly read-only}. */
+  public boolean readOnly() {
+    return readOnly;
+  }
+
+  /**
    * Opens a SQLite database file, creating it if missing: the embedded default.
    *
    * @param file the database file, shared by every process that fences the same resources
@@ -461,6 +552,10 @@ public final class JdbcStore implements AutoCloseable {
    * store identity of its pointer stores. Created with the tables, the same for every process.
    */
   public String id() {
+    if (id == null) {
+      throw new IllegalStateException(
+          "Cannot tell the identity of " + description + ": it has no Fenceline tables yet");
+    }
     return id;
   }
 
@@ -884,7 +979,7 @@ public final class JdbcStore implements AutoCloseable {
     if (dialect == Dialect.SQLITE) {
       try (Statement statement = connection.createStatement()) {
         // Takes the write lock now, so every read inside sees the latest commit (no upgrade race).
-        statement.execute("BEGIN IMMEDIATE");
+        LockWaitNotice.around(waitedFor(), () -> statement.execute("BEGIN IMMEDIATE"));
       }
       return;
     }
@@ -996,6 +1091,15 @@ public final class JdbcStore implements AutoCloseable {
     return false;
   }
 
+  /** What a SQLite lock wait is for, as the notice says it. */
+  private String waitedFor() {
+    return "the SQLite write lock on "
+        + (sqliteFile == null ? description : sqliteFile.toString())
+        + " (held by another connection or process; lock-timeout "
+        + LockWaitNotice.format(lockTimeout)
+        + ")";
+  }
+
   private void refuseInMemorySqlite(Connection connection) throws SQLException {
     String file =
         queryString(connection, "SELECT file FROM pragma_database_list WHERE name = 'main'");
@@ -1010,7 +1114,9 @@ public final class JdbcStore implements AutoCloseable {
   }
 
   private void enableWal(Connection connection) throws SQLException {
-    String mode = queryString(connection, "PRAGMA journal_mode = WAL");
+    String mode =
+        LockWaitNotice.around(
+            waitedFor(), () -> queryString(connection, "PRAGMA journal_mode = WAL"));
     if (!"wal".equalsIgnoreCase(mode)) {
       LOG.log(
           System.Logger.Level.WARNING,
@@ -1215,6 +1321,7 @@ public final class JdbcStore implements AutoCloseable {
     private Duration socketTimeout = DEFAULT_SOCKET_TIMEOUT;
     private Duration migrationTimeout = DEFAULT_MIGRATION_TIMEOUT;
     private boolean unsafeAllowEpochRollbackOnCrash;
+    private boolean readOnly;
     private TokenKeys tokenKeys;
     private Retention retention;
     private Duration pruneEvery;
@@ -1398,6 +1505,19 @@ public final class JdbcStore implements AutoCloseable {
      */
     public Builder tokenKeys(TokenKeys keys) {
       this.tokenKeys = requireNonNull(keys, "keys is null");
+      return this;
+    }
+
+    /**
+     * Opens the store for looking only, as {@code fenceline status} does: {@link #build()} creates
+     * no tables, migrates nothing, does not switch a SQLite file to WAL mode and never takes the
+     * database's write lock, so it answers while another process holds that lock; a SQLite file
+     * that does not exist is not created. With no tables yet ({@link JdbcStore#tablesPresent()}
+     * false) the issuer's {@link JdbcLeaseIssuer#status status} says that no lease was ever handed
+     * out. Only reads are meant for such a store: steps that write fail. Default: off.
+     */
+    public Builder readOnly(boolean readOnly) {
+      this.readOnly = readOnly;
       return this;
     }
 

@@ -65,10 +65,29 @@ class SqliteLockWaitTest {
   }
 
   @Test
-  void buildWhileAStuckWriterHoldsTheLockFailsWithinTheLockTimeout() throws Exception {
+  void buildOnCurrentTablesWhileAStuckWriterHoldsTheLockDoesNotWaitForIt() throws Exception {
     JdbcStore.builder().url(url()).build().close();
     try (Connection stuck = DriverManager.getConnection(url());
         Statement lock = stuck.createStatement()) {
+      lock.execute("BEGIN IMMEDIATE");
+
+      // The tables are there at this version: the open reads them, no write transaction.
+      try (JdbcStore store =
+          assertTimeoutPreemptively(
+              Duration.ofSeconds(5),
+              () -> JdbcStore.builder().url(url()).lockTimeout(Duration.ofSeconds(30)).build())) {
+        assertThat(store.tablesPresent()).isTrue();
+        assertThat(store.leaseIssuer().status(ResourceId.of("ledger/acct-42")).held()).isFalse();
+      }
+      lock.execute("ROLLBACK");
+    }
+  }
+
+  @Test
+  void buildOfNewTablesWhileAStuckWriterHoldsTheLockFailsWithinTheLockTimeout() throws Exception {
+    try (Connection stuck = DriverManager.getConnection(url());
+        Statement lock = stuck.createStatement()) {
+      lock.execute("PRAGMA journal_mode = WAL");
       lock.execute("BEGIN IMMEDIATE");
 
       StoreException failure =

@@ -6,6 +6,7 @@ import dev.fenceline.spi.AdapterFactory;
 import dev.fenceline.spi.BlobStore;
 import dev.fenceline.spi.PointerStore;
 import java.net.URI;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -20,9 +21,11 @@ import java.util.regex.Pattern;
  * path-style} ({@code false} by default), {@code connect-timeout}, {@code socket-timeout}, {@code
  * attempt-timeout}, {@code call-timeout} (durations such as {@code 20s}; defaults 3 s, 10 s, 10 s
  * and 20 s, see {@link S3Store.Builder#callTimeout}), {@code multipart-threshold} and {@code
- * part-size} (sizes such as {@code 16MiB}). Credentials are not configured here: they come from the
- * SDK's default provider chain (environment, system properties, profile, container or instance
- * role), and never appear in messages.
+ * part-size} (sizes such as {@code 16MiB}), {@code probe-cache} (how long a passing
+ * conditional-write probe is kept in {@code $XDG_CACHE_HOME/fenceline/s3-probe}, default {@code
+ * PT24H}; {@code 0} probes in every process, see {@link S3Store.Builder#probeCache}). Credentials
+ * are not configured here: they come from the SDK's default provider chain (environment, system
+ * properties, profile, container or instance role), and never appear in messages.
  *
  * <p>{@link Adapter#pointerStore(String)} probes the endpoint on first use and throws a {@link
  * dev.fenceline.spi.ConfigurationException} if it ignores conditional writes; use the blob store
@@ -42,7 +45,14 @@ public final class S3AdapterFactory implements AdapterFactory {
           "attempt-timeout",
           "call-timeout",
           "multipart-threshold",
-          "part-size");
+          "part-size",
+          "probe-cache");
+
+  /**
+   * The system property that makes every {@code s3} store created afterwards probe again instead of
+   * using a cached pass, and cache the new result ({@code fenceline doctor --recheck} sets it).
+   */
+  public static final String RECHECK_PROPERTY = "fenceline.s3.probe-recheck";
 
   private static final Pattern SIZE =
       Pattern.compile("([0-9]{1,12})\\s*(B|KiB|MiB|GiB)?", Pattern.CASE_INSENSITIVE);
@@ -76,6 +86,11 @@ public final class S3AdapterFactory implements AdapterFactory {
               }
               builder.partSize((int) (long) bytes);
             });
+    Duration probeCache = probeCache(config);
+    if (!probeCache.isZero()) {
+      builder.probeCache(ProbeCache.defaultDirectory(System::getenv), probeCache);
+    }
+    builder.recheckProbe(Boolean.getBoolean(RECHECK_PROPERTY));
     S3Store store = builder.build();
     return new Adapter() {
       @Override
@@ -93,6 +108,22 @@ public final class S3AdapterFactory implements AdapterFactory {
         store.close();
       }
     };
+  }
+
+  /** {@code probe-cache}: 24 hours unless set; {@code 0} for none. */
+  private static Duration probeCache(AdapterConfig config) {
+    Optional<String> value = config.optional("probe-cache");
+    if (value.isPresent() && value.get().trim().equals("0")) {
+      return Duration.ZERO;
+    }
+    Duration expiry = config.duration("probe-cache").orElse(ProbeCache.DEFAULT_EXPIRY);
+    if (expiry.isNegative()) {
+      throw config.error(
+          "key \"probe-cache\" has value \""
+              + value.orElseThrow()
+              + "\" (write how long a passing probe is kept, e.g. PT24H, or 0 to probe every time)");
+    }
+    return expiry;
   }
 
   private static URI uri(AdapterConfig config, String value) {

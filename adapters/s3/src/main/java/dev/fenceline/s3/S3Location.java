@@ -77,11 +77,23 @@ record S3Location(S3Client client, String bucket, String prefix, String endpoint
    * A {@link StoreException} for a failed request: {@code Cannot <action>: <cause> (<hint>)}. For a
    * write, the outcome is unknown unless the server answered 4xx: a lost answer may hide an applied
    * request, and S3 does not promise that a 5xx ({@code InternalError}, {@code SlowDown}) left
-   * nothing behind, also when the SDK made a single attempt (its retry quota can be spent).
+   * nothing behind, also when the SDK made a single attempt (its retry quota can be spent). Missing
+   * credentials are a known failure for writes too: the SDK finds none before it sends anything.
    */
   StoreException failure(String action, SdkException e, boolean writes) {
     String reason;
     boolean unknown;
+    if (MarkedCredentials.notFound(e)) {
+      // The SDK looks for credentials before it sends anything: nothing can have changed.
+      return new StoreException(
+          "Cannot "
+              + action
+              + ": no AWS credentials found (nothing was sent; give them with AWS_ACCESS_KEY_ID and"
+              + " AWS_SECRET_ACCESS_KEY, with AWS_PROFILE or ~/.aws/credentials, or with an instance"
+              + " or container role)",
+          e,
+          false);
+    }
     if (e instanceof S3Exception s3) {
       String code = s3.awsErrorDetails() == null ? null : s3.awsErrorDetails().errorCode();
       reason =

@@ -137,6 +137,15 @@ public final class S3PointerStore implements PointerStore, SupportsEpochReset {
     }
   }
 
+  /**
+   * The pointer store identity the bucket holds under the prefix, read without creating it; empty
+   * if there is none yet.
+   */
+  static Optional<String> readStoreId(S3Location location) {
+    String key = location.objectKey(PointerKeys.store());
+    return get(location, key).map(json -> "s3-" + parseStoreId(json, location.describe(key)));
+  }
+
   private static String parseStoreId(byte[] json, String shown) {
     try {
       JsonNode root = JSON.readTree(json);

@@ -8,6 +8,7 @@ import dev.fenceline.spi.Destination;
 import dev.fenceline.spi.StepListener;
 import dev.fenceline.spi.TokenKeys;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
@@ -64,6 +65,8 @@ public final class S3Store implements AutoCloseable {
   private final int partSize;
   private final S3BlobStore blobStore;
   private final TokenKeys tokenKeys;
+  private final ProbeCache probeCache;
+  private final boolean recheckProbe;
   private final Object probeLock = new Object();
   private ConditionalWrites conditionalWrites;
   private String pointerStoreId;
@@ -71,6 +74,12 @@ public final class S3Store implements AutoCloseable {
   private S3Store(Builder builder, S3Client client, String endpoint) {
     this.location = new S3Location(client, builder.bucket, builder.prefix, endpoint);
     this.tokenKeys = builder.tokenKeys;
+    this.probeCache =
+        builder.probeCacheDirectory == null
+            ? null
+            : new ProbeCache(
+                builder.probeCacheDirectory, builder.probeCacheExpiry, Clock.systemUTC());
+    this.recheckProbe = builder.recheckProbe;
     this.multipartThreshold = builder.multipartThreshold;
     this.partSize = builder.partSize;
     this.blobStore = new S3BlobStore(location, multipartThreshold, partSize);
@@ -92,13 +101,37 @@ public final class S3Store implements AutoCloseable {
    * result. A pass means no check failed, not that the endpoint is proven atomic under concurrent
    * writes (see {@link ConditionalWrites}).
    *
+   * <p>With a {@linkplain Builder#probeCache probe cache}, a pass cached for this endpoint, bucket
+   * and prefix is used instead while it has not expired and the bucket still holds the pointer
+   * store identity it was cached with (one GET instead of the probe); a fresh pass is cached with
+   * that identity (created if missing). {@linkplain Builder#recheckProbe Rechecking} probes anyway.
+   *
    * @throws dev.fenceline.spi.StoreException if the endpoint cannot be reached or refuses access
    */
   public ConditionalWrites conditionalWrites() {
     synchronized (probeLock) {
-      if (conditionalWrites == null) {
-        conditionalWrites = ConditionalWriteProbe.run(location);
+      if (conditionalWrites != null) {
+        return conditionalWrites;
       }
+      if (probeCache != null && !recheckProbe) {
+        Optional<ProbeCache.Entry> cached = probeCache.read(location);
+        if (cached.isPresent()
+            && S3PointerStore.readStoreId(location)
+                .filter(cached.get().storeId()::equals)
+                .isPresent()) {
+          pointerStoreId = cached.get().storeId();
+          conditionalWrites = cached.get().result();
+          return conditionalWrites;
+        }
+      }
+      ConditionalWrites probed = ConditionalWriteProbe.run(location);
+      if (probeCache != null && probed.honoured()) {
+        if (pointerStoreId == null) {
+          pointerStoreId = S3PointerStore.loadStoreId(location);
+        }
+        probeCache.write(location, probed, pointerStoreId);
+      }
+      conditionalWrites = probed;
       return conditionalWrites;
     }
   }
@@ -212,6 +245,9 @@ public final class S3Store implements AutoCloseable {
     private long multipartThreshold = DEFAULT_MULTIPART_THRESHOLD;
     private int partSize = DEFAULT_PART_SIZE;
     private TokenKeys tokenKeys;
+    private Path probeCacheDirectory;
+    private Duration probeCacheExpiry;
+    private boolean recheckProbe;
 
     private Builder(String bucket) {
       requireNonNull(bucket, "bucket is null");
@@ -386,6 +422,31 @@ public final class S3Store implements AutoCloseable {
     }
 
     /**
+     * Keeps a passing {@linkplain S3Store#conditionalWrites() probe} result in {@code directory}
+     * (one small JSON file per endpoint, bucket and prefix, written atomically) for {@code expiry},
+     * so that short-lived processes (a command run from cron) do not probe every time; see {@link
+     * S3Store#conditionalWrites()} for when a cached pass counts. Default: no cache, every store
+     * probes once. The {@code s3} adapter of the YAML configuration caches for 24 hours in {@code
+     * $XDG_CACHE_HOME/fenceline/s3-probe} ({@code ~/.cache/...}) unless {@code probe-cache: 0}.
+     *
+     * @throws ConfigurationException if the expiry is not positive
+     */
+    public Builder probeCache(Path directory, Duration expiry) {
+      this.probeCacheDirectory = requireNonNull(directory, "directory is null");
+      this.probeCacheExpiry = positive("probe cache expiry", expiry);
+      return this;
+    }
+
+    /**
+     * Probes even if the {@linkplain #probeCache probe cache} holds a pass, and caches the new
+     * result ({@code fenceline doctor --recheck}). Default: false.
+     */
+    public Builder recheckProbe(boolean recheck) {
+      this.recheckProbe = recheck;
+      return this;
+    }
+
+    /**
      * Builds the store and its SDK client. Nothing is sent yet.
      *
      * @throws ConfigurationException if the settings do not fit together
@@ -413,7 +474,10 @@ public final class S3Store implements AutoCloseable {
           S3Client.builder()
               .forcePathStyle(pathStyle)
               .credentialsProvider(
-                  credentials != null ? credentials : DefaultCredentialsProvider.builder().build())
+                  new MarkedCredentials(
+                      credentials != null
+                          ? credentials
+                          : DefaultCredentialsProvider.builder().build()))
               .overrideConfiguration(
                   c -> c.apiCallAttemptTimeout(attemptTimeout).apiCallTimeout(callTimeout));
       if (httpClient != null) {
