@@ -667,7 +667,9 @@ public final class FencelineConfig implements AutoCloseable {
           }
           try {
             // Every check of the destination's builder, without building it (nothing connects).
-            configure(HttpApiDestination.builder().name(name), http);
+            // An unset token variable is reported when the destination is first used (see
+            // destination()): here it gets a stand-in, so the other settings are still checked.
+            configure(HttpApiDestination.builder().name(name), http, withStandInToken(http));
           } catch (ConfigurationException | IllegalArgumentException e) {
             String key = httpKeyFor(e.getMessage(), section);
             throw section.error(
@@ -801,7 +803,9 @@ public final class FencelineConfig implements AutoCloseable {
 
   /** Applies the settings of {@code config} to {@code builder}; each setter checks its value. */
   private HttpApiDestination.Builder configure(
-      HttpApiDestination.Builder builder, HttpDestinationConfig config) {
+      HttpApiDestination.Builder builder,
+      HttpDestinationConfig config,
+      Function<String, String> environment) {
     builder
         .baseUri(config.baseUri())
         .environment(environment)
@@ -1105,6 +1109,21 @@ public final class FencelineConfig implements AutoCloseable {
     return buildHttp(entry, config, environment);
   }
 
+  /**
+   * This file's environment, with a stand-in value for the bearer-token variable of {@code config}
+   * if that is unset or blank here: for checks of the other settings, never for sending.
+   */
+  private Function<String, String> withStandInToken(HttpDestinationConfig config) {
+    Optional<String> variable = config.bearerTokenEnv();
+    return name -> {
+      String value = environment.apply(name);
+      boolean missing = value == null || value.isBlank();
+      return missing && variable.isPresent() && variable.get().equals(name)
+          ? "stand-in-token-for-checks"
+          : value;
+    };
+  }
+
   /** The variable of an http destination's bearer token, if it is unset or blank here. */
   private Optional<String> missingSecret(DestinationEntry entry, HttpDestinationConfig config) {
     return config
@@ -1133,7 +1152,9 @@ public final class FencelineConfig implements AutoCloseable {
     HttpApiDestination destination;
     try {
       destination =
-          configure(HttpApiDestination.builder().name(name).intentStore(intents), config).build();
+          configure(
+                  HttpApiDestination.builder().name(name).intentStore(intents), config, environment)
+              .build();
     } catch (ConfigurationException | IllegalArgumentException e) {
       String key = httpKeyFor(e.getMessage(), section);
       throw section.error(
