@@ -249,6 +249,9 @@ final class ReadCommand extends ConfiguredCommand {
               + " does not exist (create it first)");
     }
     Path part = createPart(directory, target);
+    // A signal halts the JVM without running the finally below: the JDK's exit hook deletes the
+    // part then (after the move the name no longer exists, so it deletes nothing).
+    part.toFile().deleteOnExit();
     boolean moved = false;
     try {
       try (InputStream in = staged.open(blob.resource(), blob.version());

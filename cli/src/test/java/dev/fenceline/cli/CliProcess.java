@@ -207,6 +207,11 @@ final class CliProcess implements AutoCloseable {
   }
 
   /** Waits for the exit (a failure detector: {@code timeout} is never expected to pass). */
+  /** True while the process runs. */
+  boolean isAlive() {
+    return process.isAlive();
+  }
+
   Result waitFor(Duration timeout) {
     try {
       if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
