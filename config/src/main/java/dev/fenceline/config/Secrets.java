@@ -154,8 +154,13 @@ final class Secrets {
     int at = text.indexOf(secret);
     while (at >= 0) {
       int end = at + secret.length();
-      boolean boundedBefore = at == 0 || !wordCharacter(text.charAt(at - 1));
-      boolean boundedAfter = end == text.length() || !wordCharacter(text.charAt(end));
+      // A side where the secret itself ends in a symbol is a boundary already ("pw!Secr3t").
+      boolean boundedBefore =
+          at == 0 || !wordCharacter(secret.charAt(0)) || !wordCharacter(text.charAt(at - 1));
+      boolean boundedAfter =
+          end == text.length()
+              || !wordCharacter(secret.charAt(secret.length() - 1))
+              || !wordCharacter(text.charAt(end));
       if (boundedBefore && boundedAfter) {
         out.append(text, copied, at).append(MASK);
         copied = end;

@@ -132,4 +132,16 @@ class ShortSecretsTest {
       assertThat(config.mask("id" + secret + "9")).isEqualTo("id" + secret + "9");
     }
   }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"!Secr3t9x", "Secr3t9x!", "#tok_live_5f3c9a81#"})
+  void anUnambiguousSecretWhoseEdgeIsASymbolIsMaskedEvenAgainstAWord(String secret) {
+    // The symbol is the boundary on its side: "pw!Secr3t9x" holds the secret, not a longer word.
+    String before = Character.isLetterOrDigit(secret.charAt(0)) ? " " : "pw";
+    String after = Character.isLetterOrDigit(secret.charAt(secret.length() - 1)) ? " " : "pw";
+    try (FencelineConfig config = ConfigFiles.load(directory, yaml(""), env(secret))) {
+      assertThat(config.mask("login " + before + secret + after + " refused"))
+          .isEqualTo("login " + before + "****" + after + " refused");
+    }
+  }
 }

@@ -92,8 +92,10 @@ final class BearerToken {
     while (at >= 0) {
       int end = at + value.length();
       boolean bounded =
-          (at == 0 || !wordCharacter(text.charAt(at - 1)))
-              && (end == text.length() || !wordCharacter(text.charAt(end)));
+          (at == 0 || !wordCharacter(value.charAt(0)) || !wordCharacter(text.charAt(at - 1)))
+              && (end == text.length()
+                  || !wordCharacter(value.charAt(value.length() - 1))
+                  || !wordCharacter(text.charAt(end)));
       if (bounded) {
         out.append(text, copied, at).append("***");
         copied = end;

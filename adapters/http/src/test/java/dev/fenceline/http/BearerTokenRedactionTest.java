@@ -26,4 +26,11 @@ class BearerTokenRedactionTest {
     assertThat(token.redact("bad token tok_live_5f3c9a81.")).isEqualTo("bad token ***.");
     assertThat(token.redact("xtok_live_5f3c9a81")).isEqualTo("xtok_live_5f3c9a81");
   }
+
+  @Test
+  void aTokenWhoseEdgeIsASymbolIsMaskedEvenNextToAWord() {
+    BearerToken token = BearerToken.fromEnvironment("T", Map.of("T", "!tok_live_5f3c9a81")::get);
+
+    assertThat(token.redact("pw!tok_live_5f3c9a81 refused")).isEqualTo("pw*** refused");
+  }
 }
