@@ -283,7 +283,10 @@ public abstract class StagedDestinationContract extends DestinationContract<Inpu
     assertThat(staged().sweep().deleted()).as("within the grace period").isEmpty();
     SweepReport report = stagedSweepingEverythingOld().sweep();
 
+    // A store shared by the contract's tests may hold other resources' old orphans: this
+    // resource's part of the sweep is the subject here.
     assertThat(report.deleted())
+        .filteredOn(key -> key.value().contains("/" + resource.value() + "/"))
         .singleElement()
         .satisfies(key -> assertThat(key.value()).contains("/33-report-"));
     assertThat(stagedBlobs(resource))
