@@ -20,23 +20,31 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code fenceline doctor}: validates the file, checks every store without creating anything,
- * prints each guarantee.
+ * {@code fenceline doctor}: validates the file, checks every store without creating or migrating
+ * anything (stores open {@linkplain #readOnly() for reading}), prints each guarantee.
  */
 @Command(
     name = "doctor",
     description = {
-      "Check the configuration without changing anything: validate the file, check every store"
-          + " (what publish would create, whether it can be written), open the stores that"
-          + " exist (running each adapter's checks), and print for every destination its type,"
+      "Check the configuration without creating or migrating anything: validate the file, check"
+          + " every store (what publish would create, whether it can be written), open the stores"
+          + " that exist for reading (no tables, no migration, no write lock; running each"
+          + " adapter's checks), and print for every destination its type,"
           + " capabilities, guarantee, the strategy chosen and why; for an http destination also"
           + " the rule its re-sends follow (lookup first, keys honoured, or send once) and what it"
           + " can still let through.",
-      "Creates nothing: a missing directory or SQLite file is reported as \"would create ...\""
+      "Creates no store: a missing directory or SQLite file is reported as \"would create ...\""
           + " (publish creates it); a directory or file that cannot be written as \"not"
           + " writable: DIR (read-only file system)\" or \"(permission denied)\", checked on the"
           + " nearest existing parent, and doctor then exits 6. Relative paths in the file"
-          + " resolve against the working directory.",
+          + " resolve against the working directory. A database without Fenceline's tables is"
+          + " reported as \"would create Fenceline's tables\", one with older tables as \"would"
+          + " migrate Fenceline's schema from vN to vM\" (publish does it).",
+      "Writes only what the checks need, removed again: an s3 store's conditional-write probe"
+          + " writes and deletes probe objects under <prefix>/.fenceline/probe/ (a pass is"
+          + " cached 24h; it may create the pointer store identity"
+          + " <prefix>/.fenceline/pointers/store.json once, as publish would); a vfs store's case"
+          + " check creates and deletes one probe file in its existing directory.",
       "A destination whose bearer token variable (bearer-token-env) is not set here is listed"
           + " as \"not usable: ...\" naming the variable, and does not change the exit status:"
           + " the file is fine, and the job's own environment must export it (publish to that"
@@ -77,6 +85,15 @@ final class DoctorCommand extends ConfiguredCommand {
   @Override
   String name() {
     return "doctor";
+  }
+
+  /**
+   * Doctor only looks: its stores open read-only, so a database gets no tables and no migration
+   * (reported as "would create ..." or "would migrate ...") and no write lock is waited for.
+   */
+  @Override
+  boolean readOnly() {
+    return true;
   }
 
   @Override
@@ -174,6 +191,7 @@ final class DoctorCommand extends ConfiguredCommand {
       fields.put("opened", preflight.readyToOpen());
       fields.put("would-create", preflight.wouldCreate());
       fields.put("problems", preflight.problems());
+      fields.put("would-change", store.wouldChange());
       stores.add(fields);
       if (!preflight.problems().isEmpty()) {
         report.line(subject + String.join("; ", preflight.problems()));
@@ -184,6 +202,12 @@ final class DoctorCommand extends ConfiguredCommand {
                 + "would create "
                 + String.join(", ", preflight.wouldCreate())
                 + " (publish creates it; doctor creates nothing)");
+      } else if (!store.wouldChange().isEmpty()) {
+        report.line(
+            subject
+                + "opened for reading; would "
+                + String.join("; would ", store.wouldChange())
+                + " (publish does it; doctor changes nothing)");
       } else {
         report.line(subject + "opened");
       }

@@ -27,13 +27,23 @@ public record ConfigCheck(List<StoreCheck> stores, List<DestinationReport> desti
    * @param name the store's name in the file
    * @param type its adapter type
    * @param preflight what opening it would create, and why it could not be written
+   * @param wouldChange for a store that was opened for reading: what opening it for writing (as
+   *     {@code publish} does) would still create or change in it, such as {@code create Fenceline's
+   *     tables (schema v4)} ({@link dev.fenceline.spi.Adapter#wouldChange()}); empty if nothing
    */
-  public record StoreCheck(String name, String type, StorePreflight preflight) {
-    /** Validates the fields. */
+  public record StoreCheck(
+      String name, String type, StorePreflight preflight, List<String> wouldChange) {
+    /** Validates the fields and copies the list. */
     public StoreCheck {
       requireNonNull(name, "name is null");
       requireNonNull(type, "type is null");
       requireNonNull(preflight, "preflight is null");
+      wouldChange = List.copyOf(requireNonNull(wouldChange, "wouldChange is null"));
+    }
+
+    /** A store check with nothing found by opening it. */
+    public StoreCheck(String name, String type, StorePreflight preflight) {
+      this(name, type, preflight, List.of());
     }
   }
 }

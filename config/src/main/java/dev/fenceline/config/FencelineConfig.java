@@ -414,6 +414,14 @@ public final class FencelineConfig implements AutoCloseable {
    * stores whose adapter does not check without opening ({@code s3}, PostgreSQL), are opened as
    * {@link #describe()} opens them.
    *
+   * <p>After {@link #forReading()} (as {@code fenceline doctor} calls it) the stores are opened for
+   * reading: a database is neither given Fenceline's tables nor migrated; what opening it for
+   * writing would do is in {@link ConfigCheck.StoreCheck#wouldChange()}, and its destinations' rows
+   * are built from a stand-in as for a store that does not exist yet. Without it, opening a ready
+   * database creates or migrates its tables. Either way an adapter's own checks run: an {@code s3}
+   * store's conditional-write probe writes and deletes probe objects, a {@code vfs} store's case
+   * check creates and deletes one probe file in its directory.
+   *
    * @throws ConfigFileException if a store or destination cannot be built as configured
    * @throws StoreException if a store that was opened cannot be reached
    */
@@ -424,16 +432,28 @@ public final class FencelineConfig implements AutoCloseable {
     try {
       for (StoreEntry store : stores.values()) {
         StorePreflight preflight = preflight(store);
-        storeChecks.add(new ConfigCheck.StoreCheck(store.name(), store.type(), preflight));
         Optional<Adapter> standIn =
             preflight.readyToOpen()
                 ? Optional.empty()
                 : StandInAdapter.of(store.name(), store.type());
+        List<String> wouldChange = List.of();
         if (standIn.isPresent()) {
           standIns.put(store.name(), standIn.get());
         } else {
-          adapter(store.name());
+          Adapter adapter = adapter(store.name());
+          if (forReading) {
+            // Opened read-only: a database without Fenceline's tables (or with older ones) is
+            // described from a stand-in, as one that does not exist yet, since the read-only
+            // store has no identity to build its components with.
+            wouldChange = adapter.wouldChange();
+            if (!wouldChange.isEmpty()) {
+              StandInAdapter.of(store.name(), store.type())
+                  .ifPresent(stand -> standIns.put(store.name(), stand));
+            }
+          }
         }
+        storeChecks.add(
+            new ConfigCheck.StoreCheck(store.name(), store.type(), preflight, wouldChange));
         if (!preflight.problems().isEmpty()) {
           unusable.put(store.name(), String.join("; ", preflight.problems()));
         }

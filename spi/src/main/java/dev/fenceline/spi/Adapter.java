@@ -1,5 +1,6 @@
 package dev.fenceline.spi;
 
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -37,6 +38,18 @@ public interface Adapter extends AutoCloseable {
   /** The blob store this adapter offers, if any. */
   default Optional<BlobStore> blobStore() {
     return Optional.empty();
+  }
+
+  /**
+   * For an adapter {@linkplain AdapterFactory#createForReading created for reading}: what opening
+   * the store for writing ({@link AdapterFactory#create}) would still create or change in it, one
+   * phrase each that follows "would", such as {@code create Fenceline's tables (schema v4)} or
+   * {@code migrate Fenceline's schema from v2 to v4}. {@code fenceline doctor} prints them and
+   * describes the store's destinations as it does for a store that does not exist yet. The default
+   * is empty: nothing is known to be missing.
+   */
+  default List<String> wouldChange() {
+    return List.of();
   }
 
   /**

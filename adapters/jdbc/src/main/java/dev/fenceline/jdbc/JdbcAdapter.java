@@ -7,6 +7,7 @@ import dev.fenceline.spi.IntentStore;
 import dev.fenceline.spi.LeaseIssuer;
 import dev.fenceline.spi.PointerStore;
 import dev.fenceline.spi.StoreException;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -47,6 +48,12 @@ public final class JdbcAdapter implements Adapter {
   @Override
   public Optional<IntentStore> intentStore(String name) {
     return Optional.of(store.intentStore(name));
+  }
+
+  /** What opening the store for writing would do to it: {@link JdbcStore#wouldChange()}. */
+  @Override
+  public List<String> wouldChange() {
+    return store.wouldChange();
   }
 
   /** Closes the store, then its connection pool. */

@@ -174,7 +174,9 @@ public final class JdbcAdapterFactory implements AdapterFactory {
         throw e;
       }
     } else {
-      createSqliteDirectory(url);
+      if (!readOnly) {
+        createSqliteDirectory(url);
+      }
       store = builder.build();
     }
     return new JdbcAdapter(store, pool);

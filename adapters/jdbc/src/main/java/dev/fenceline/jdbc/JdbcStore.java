@@ -227,6 +227,7 @@ public final class JdbcStore implements AutoCloseable {
   private final boolean unsafeAllowEpochRollbackOnCrash;
   private final Dialect dialect;
   private final boolean readOnly;
+  private final int schemaVersionFound;
   private final Path sqliteFile;
   private final Optional<String> replicationWarning;
   private final Retention retention;
@@ -259,6 +260,7 @@ public final class JdbcStore implements AutoCloseable {
       this.replicationWarning = Optional.empty();
       this.firstStatementPrefix = "";
       this.id = null;
+      this.schemaVersionFound = 0;
       this.retention = builder.retention;
       this.pruning = null;
       this.pruner = null;
@@ -311,8 +313,10 @@ public final class JdbcStore implements AutoCloseable {
     this.firstStatementPrefix = firstStatementPrefix(readCommittedByDefault, statementTimeout);
     // PostgreSQL migrates under an advisory lock, not the write lock: no read first (one round
     // trip).
-    Optional<String> current =
-        readOnly || dialect == Dialect.SQLITE ? readSchema() : Optional.empty();
+    SchemaFound found =
+        readOnly || dialect == Dialect.SQLITE ? readSchema() : new SchemaFound(0, null);
+    Optional<String> current = Optional.ofNullable(found.id());
+    this.schemaVersionFound = found.version();
     if (readOnly) {
       this.id = current.orElse(null);
     } else if (current.isPresent() && dialect == Dialect.SQLITE) {
@@ -334,19 +338,25 @@ public final class JdbcStore implements AutoCloseable {
   }
 
   /**
-   * The issuer identity if Fenceline's tables are there at this build's schema version, read
-   * without a transaction (no write lock, no DDL); empty if they are missing or of another version.
+   * What {@link #readSchema()} found: the schema version (0 without tables or rows), and the issuer
+   * identity if the tables are at this build's version (else null).
+   */
+  private record SchemaFound(int version, String id) {}
+
+  /**
+   * The schema version and, if Fenceline's tables are there at this build's schema version, the
+   * issuer identity, read without a transaction (no write lock, no DDL).
    *
    * @throws ConfigurationException if the schema is newer than this build understands
    */
-  private Optional<String> readSchema() {
+  private SchemaFound readSchema() {
     return read(
         "read Fenceline's tables",
         connection -> {
           try (ResultSet tables =
               connection.getMetaData().getTables(null, null, "fenceline_schema", null)) {
             if (!tables.next()) {
-              return Optional.empty();
+              return new SchemaFound(0, null);
             }
           }
           int version;
@@ -363,11 +373,11 @@ public final class JdbcStore implements AutoCloseable {
                     + " that this Fenceline understands (upgrade Fenceline)");
           }
           if (version != Schema.VERSION) {
-            return Optional.empty();
+            return new SchemaFound(version, null);
           }
           try (Statement statement = connection.createStatement();
               ResultSet rows = statement.executeQuery("SELECT id FROM fenceline_issuer")) {
-            return rows.next() ? Optional.ofNullable(rows.getString(1)) : Optional.empty();
+            return new SchemaFound(version, rows.next() ? rows.getString(1) : null);
           }
         });
   }
@@ -470,6 +480,29 @@ public final class JdbcStore implements AutoCloseable {
    */
   public boolean tablesPresent() {
     return id != null;
+  }
+
+  /**
+   * For a {@linkplain Builder#readOnly read-only} store: what opening it for writing would still do
+   * to the database, each a phrase that follows "would": {@code create Fenceline's tables (schema
+   * v4)}, or {@code migrate Fenceline's schema from v2 to v4}; empty if the tables are there at
+   * this build's version, and always empty for a store opened for writing (it did it).
+   */
+  public List<String> wouldChange() {
+    if (!readOnly || id != null) {
+      return List.of();
+    }
+    if (schemaVersionFound == 0) {
+      return List.of(
+          (sqliteFile != null && !Files.exists(sqliteFile)
+                  ? "create SQLite database " + sqliteFile + " and "
+                  : "create ")
+              + "Fenceline's tables (schema v"
+              + Schema.VERSION
+              + ")");
+    }
+    return List.of(
+        "migrate Fenceline's schema from v" + schemaVersionFound + " to v" + Schema.VERSION);
   }
 
   /** True if the store was opened {@linkplain Builder#readOnly read-only}. */
