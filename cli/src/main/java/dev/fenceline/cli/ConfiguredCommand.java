@@ -86,23 +86,41 @@ abstract class ConfiguredCommand implements Callable<Integer> {
       int status = execute(config, report);
       closeQuietly(config, mask);
       config = null;
-      // One value for the document and the process: they cannot disagree.
+      // One value for the document and the process: they cannot disagree, also when a signal
+      // arrives meanwhile (see Interruption#report).
       ExitCode exit = ExitCode.of(status);
-      print(report, exit, null, mask);
-      return exit.code();
+      UnaryOperator<String> masking = mask;
+      return Interruption.process()
+          .report(exit.code(), () -> printed(() -> print(report, exit, null, masking)));
     } catch (RuntimeException e) {
       CommandFailure failure = classify(e);
       if (config != null) {
         closeQuietly(config, mask);
       }
       String message = oneLine(mask.apply(failure.getMessage()));
-      if (!failure.alreadyOnStandardError()) {
-        err.println("fenceline: " + message);
-        err.flush();
-      }
-      failure.details().forEach(report::put);
-      print(report, failure.exitCode(), message, mask);
-      return failure.exitCode().code();
+      UnaryOperator<String> masking = mask;
+      return Interruption.process()
+          .report(
+              failure.exitCode().code(),
+              () ->
+                  printed(
+                      () -> {
+                        if (!failure.alreadyOnStandardError()) {
+                          err.println("fenceline: " + message);
+                        }
+                        failure.details().forEach(report::put);
+                        print(report, failure.exitCode(), message, masking);
+                      }));
+    }
+  }
+
+  /** Runs {@code print}, then flushes both streams: the JVM may halt right after. */
+  private void printed(Runnable print) {
+    try {
+      print.run();
+    } finally {
+      out.flush();
+      err.flush();
     }
   }
 

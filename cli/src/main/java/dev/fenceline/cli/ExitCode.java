@@ -68,7 +68,9 @@ public enum ExitCode {
       }
     }
     throw new IllegalArgumentException(
-        "Cannot exit with status " + code + ": fenceline's exit statuses are 0 to 8");
+        "Cannot exit with status "
+            + code
+            + ": fenceline's exit statuses are 0 to 8, and 129, 130 and 143 for a signal");
   }
 
   /** One line for {@code --help}. */

@@ -10,6 +10,7 @@ import dev.fenceline.spi.OperationId;
 import dev.fenceline.spi.RejectedStale;
 import dev.fenceline.spi.StoreException;
 import dev.fenceline.spi.WriteOutcome;
+import dev.fenceline.staging.RetryNotComparedException;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -23,6 +24,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.IntConsumer;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
@@ -36,10 +38,12 @@ import java.util.function.UnaryOperator;
  * pointer swap may have happened). The JVM then exits with 128 + the signal's number (130 for
  * SIGINT, 143 for SIGTERM), as it does for any signal.
  *
- * <p>The hook waits at most {@link #CLEANUP_LIMIT} and never longer than the lease's ttl (after
- * that the lease expires by itself; a leftover staged blob is the sweep's). The command's own
- * thread stops at the next step boundary ({@link #step}) once the hook has started, so the hook's
- * line is the only output about the publish.
+ * <p>After stopping CMD (TERM, then KILL after {@code --grace}), the hook waits at most {@link
+ * #CLEANUP_LIMIT}, never longer than the lease's ttl, for the store call under way and the lease's
+ * release together; the release keeps the last second of that (after that the lease expires by
+ * itself; a leftover staged blob is the sweep's). The command's own thread stops at the next step
+ * boundary ({@link #step}) once the hook has started, so the hook's line is the only output about
+ * the publish.
  *
  * <p>The signal's name is only observed (through {@code sun.misc.Signal}, where it exists, handing
  * the signal on to the JVM's own handler at once); everything else is the shutdown hook's.
@@ -64,6 +68,7 @@ final class Interruption {
   }
 
   private final PrintStream err;
+  private final IntConsumer halt;
   private final Object lock = new Object();
   private volatile String signal;
   private boolean hookInstalled;
@@ -81,10 +86,19 @@ final class Interruption {
   private int callsInFlight;
   private ChildProcess child;
   private Duration grace = Duration.ZERO;
+  private boolean childStarting;
+  private Integer reportedStatus; // the status of the report the command began to print
+  private boolean reportPrinted;
   private final List<Payload> payloads = new ArrayList<>();
 
   Interruption(PrintStream err) {
+    this(err, status -> Runtime.getRuntime().halt(status));
+  }
+
+  /** With {@code halt} instead of {@link Runtime#halt} (for tests). */
+  Interruption(PrintStream err, IntConsumer halt) {
     this.err = requireNonNull(err, "err is null");
+    this.halt = requireNonNull(halt, "halt is null");
   }
 
   /** The one of this process, whose hook runs when the JVM is told to exit. */
@@ -150,14 +164,70 @@ final class Interruption {
     }
   }
 
-  /** {@code run}'s CMD: the hook stops it (TERM, then KILL after {@code grace}) first. */
-  void running(ChildProcess child, Duration grace) {
+  /**
+   * Starts {@code run}'s CMD with {@code start}: the hook stops it (TERM, then KILL after {@code
+   * grace}) before it releases the lease. Once the hook has started, CMD is not started; a hook
+   * that starts while CMD is being started waits for the start to end (it ends by itself) and then
+   * stops CMD, so the lease is never released while CMD may still run.
+   */
+  ChildProcess start(Supplier<ChildProcess> start, Duration grace) {
     installHook();
-    child.shutdownGrace(grace);
     synchronized (lock) {
-      this.child = child;
+      if (interrupted) {
+        awaitHalt();
+      }
+      this.childStarting = true;
       this.grace = grace;
     }
+    ChildProcess started = null;
+    try {
+      started = start.get();
+      started.shutdownGrace(grace);
+      return started;
+    } finally {
+      synchronized (lock) {
+        this.child = started;
+        this.childStarting = false;
+        lock.notifyAll();
+        if (interrupted) {
+          awaitHalt(); // the hook stops CMD, releases the lease and reports
+        }
+      }
+    }
+  }
+
+  /**
+   * The gate the command passes before it prints its report (the JSON document, its lines, its
+   * error line) and exits with {@code status}: if a signal was observed or the hook has started,
+   * the command prints nothing and waits for the JVM to halt (the hook's line is the report, the
+   * status 128 + the signal's number). Otherwise {@code print} runs, and a hook that starts from
+   * now on waits for it (at most {@link #CLEANUP_LIMIT}) and halts the JVM with {@code status}, so
+   * that the printed report and the process's status always agree.
+   *
+   * @return {@code status}
+   */
+  int report(int status, Runnable print) {
+    synchronized (lock) {
+      if (interrupted || signal != null) {
+        awaitHalt();
+      }
+      reportedStatus = status;
+      reportPrinted = false;
+    }
+    try {
+      print.run();
+    } finally {
+      synchronized (lock) {
+        reportPrinted = true;
+        lock.notifyAll();
+      }
+    }
+    return status;
+  }
+
+  /** Records {@code signalName} as the observer does (for tests). */
+  void observed(String signalName) {
+    signal = signalName;
   }
 
   /**
@@ -252,6 +322,15 @@ final class Interruption {
     List<Payload> poisoned;
     Duration limit = CLEANUP_LIMIT;
     synchronized (lock) {
+      if (reportedStatus != null) {
+        // The command passed the gate: its report is (being) printed, the lease released.
+        if (signalName != null) {
+          awaitReport(System.nanoTime() + limit.toNanos());
+          err.flush();
+          halt.accept(reportedStatus); // the status the report names, not 128 + the signal's
+        }
+        return; // a normal exit, with that status
+      }
       boolean leaseHeld = lease != null && lease.state() == HeldLease.State.HELD;
       if (signalName == null && !leaseHeld) {
         return; // a normal exit: the command released what it held
@@ -260,6 +339,13 @@ final class Interruption {
         return; // no command holds or acquires a lease
       }
       interrupted = true;
+      while (childStarting) {
+        try {
+          lock.wait(); // CMD's start ends by itself: then it is stopped below
+        } catch (InterruptedException e) {
+          // Keep waiting: CMD must not be left running with the lease released.
+        }
+      }
       // From now on no read of the payload returns: an upload whose end was not read cannot be
       // published any more, so this phase decides what the line may say.
       seen = phase;
@@ -274,8 +360,11 @@ final class Interruption {
     if (command != null) {
       command.stop(grace);
     }
+    // The store call under way and the release share the limit; the release keeps the last
+    // second of it (half of it if it is shorter than 2 s).
     long deadline = System.nanoTime() + limit.toNanos();
-    boolean callsEnded = awaitCalls(deadline);
+    long reserve = Math.min(TimeUnit.SECONDS.toNanos(1), limit.toNanos() / 2);
+    boolean callsEnded = awaitCalls(deadline - reserve);
     HeldLease held;
     synchronized (lock) {
       held = lease;
@@ -325,6 +414,14 @@ final class Interruption {
         return (child != null ? "CMD was stopped and " : "") + "nothing was published";
       case UPLOADING:
         // The end of the payload was never read: no pointer can name this upload.
+        if (phase == Phase.ENDED && failure instanceof RetryNotComparedException replay) {
+          // A retry of an applied operation, stopped while hashing its payload.
+          return "this retry changed nothing (operation "
+              + replay.receipt().operation()
+              + " was already applied at epoch "
+              + replay.receipt().epoch()
+              + ")";
+        }
         return "nothing was published"
             + (callsEnded ? "" : " (a partial staged file may be left for the sweep)");
       default:
@@ -367,6 +464,22 @@ final class Interruption {
         + " to find out: it says already applied if it was published)";
   }
 
+  /** Waits, holding the lock, until the report is printed or {@code deadline} passes. */
+  private void awaitReport(long deadline) {
+    while (!reportPrinted) {
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        return;
+      }
+      try {
+        TimeUnit.NANOSECONDS.timedWait(lock, left);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+
   private boolean awaitCalls(long deadline) {
     synchronized (lock) {
       while (callsInFlight > 0) {
@@ -385,7 +498,7 @@ final class Interruption {
     }
   }
 
-  /** Releases the lease, bounded by {@code deadline} (at least a second for the release itself). */
+  /** Releases the lease, bounded by {@code deadline}. */
   private String release(HeldLease held, long deadline) {
     String resource = held.token().resource().value();
     boolean closedBefore = held.state() != HeldLease.State.HELD;
@@ -409,7 +522,7 @@ final class Interruption {
               thread.setDaemon(true);
               thread.start();
             });
-    long left = Math.max(deadline - System.nanoTime(), TimeUnit.SECONDS.toNanos(1));
+    long left = Math.max(deadline - System.nanoTime(), 0);
     try {
       release.get(left, TimeUnit.NANOSECONDS);
       return "the lease on " + resource + " was released";
@@ -509,7 +622,7 @@ final class Interruption {
       return new InterruptedIOException(
           "interrupted ("
               + (signal != null ? signal : "told to exit")
-              + "); nothing was published");
+              + "): the upload was stopped");
     }
 
     @Override

@@ -147,8 +147,11 @@ final class RunCommand extends ConfiguredCommand {
       }
       CompletableFuture<LeaseLoss> lost = new CompletableFuture<>();
       lease.onLost(lost::complete);
-      ChildProcess child = ChildProcess.start(command, environment(lease), json ? err : null);
-      Interruption.process().running(child, grace); // a signal stops it, then releases the lease
+      // Known to the hook before it starts: a signal stops it, and only then releases the lease.
+      ChildProcess child =
+          Interruption.process()
+              .start(
+                  () -> ChildProcess.start(command, environment(lease), json ? err : null), grace);
       report.put("pid", child.pid());
       verbose(
           "running "

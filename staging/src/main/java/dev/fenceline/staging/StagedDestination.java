@@ -274,16 +274,20 @@ public final class StagedDestination implements Destination<InputStream>, Suppor
       counted.transferTo(OutputStream.nullOutputStream());
       sha256 = counted.sha256();
     } catch (IOException e) {
-      throw new StoreException(
+      throw new RetryNotComparedException(
           "Cannot publish "
               + resource
               + " for operation "
               + operation
               + ": reading the payload failed: "
               + e.getMessage()
-              + "; nothing was published (the producer of the payload failed, not the store)",
-          e,
-          false);
+              + "; operation "
+              + operation
+              + " was already applied at epoch "
+              + receipt.epoch()
+              + "; this retry changed nothing (its payload could not be read to compare)",
+          receipt,
+          e);
     }
     // The answers of the atomic step, in its order: a stale token first, then a conflict (which
     // registers nothing), then the replay (which checks the token and registers a newer epoch).

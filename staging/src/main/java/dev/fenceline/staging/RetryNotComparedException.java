@@ -1,0 +1,33 @@
+package dev.fenceline.staging;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.fenceline.spi.Receipt;
+import dev.fenceline.spi.StoreException;
+
+/**
+ * A retry of an operation that was already applied could not read its payload to compare it with
+ * the applied one (the payload's producer failed, or the upload was interrupted): the retry changed
+ * nothing, and the operation stays applied as {@link #receipt()} says. {@link #outcomeUnknown()} is
+ * false.
+ */
+public final class RetryNotComparedException extends StoreException {
+  private static final long serialVersionUID = 1L;
+
+  private final transient Receipt receipt;
+
+  /**
+   * @param message the whole message, naming the operation and its epoch
+   * @param receipt the receipt of the applied operation
+   * @param cause the failure of the payload's read
+   */
+  public RetryNotComparedException(String message, Receipt receipt, Throwable cause) {
+    super(message, cause, false);
+    this.receipt = requireNonNull(receipt, "receipt is null");
+  }
+
+  /** The receipt of the operation as it was applied before this retry. */
+  public Receipt receipt() {
+    return receipt;
+  }
+}
