@@ -30,24 +30,8 @@ class DeadLeaseHolderTest {
     return dir.resolve("fenceline.db");
   }
 
-  private Path config() throws Exception {
-    Files.createDirectories(dir.resolve("reports"));
-    return Files.writeString(
-        dir.resolve("fenceline.yaml"),
-        """
-        stores:
-          main:
-            type: jdbc
-            url: jdbc:sqlite:%s
-          reports-dir:
-            type: vfs
-            uri: %s
-        issuer: main
-        destinations:
-          reports:
-            store: reports-dir
-        """
-            .formatted(db(), dir.resolve("reports").toUri()));
+  private Path config() {
+    return StagedCli.localConfig(dir, "", "");
   }
 
   /** {@code host:pid} of this host for a process that has ended. */

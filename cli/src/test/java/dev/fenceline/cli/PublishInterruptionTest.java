@@ -38,29 +38,9 @@ class PublishInterruptionTest {
 
   @TempDir Path dir;
 
-  private Path config() throws IOException {
-    Files.createDirectories(dir.resolve("reports"));
-    return Files.writeString(
-        dir.resolve("fenceline.yaml"),
-        """
-        stores:
-          main:
-            type: jdbc
-            url: jdbc:sqlite:%s
-            lock-timeout: 5s
-          reports-dir:
-            type: vfs
-            uri: %s
-        issuer: main
-        lease:
-          ttl: 60s
-          renew-every: 20s
-          holder: interrupt-test
-        destinations:
-          reports:
-            store: reports-dir
-        """
-            .formatted(dir.resolve("fenceline.db"), dir.resolve("reports").toUri()));
+  private Path config() {
+    return StagedCli.localConfig(
+        dir, "lock-timeout: 5s", "ttl: 60s\nrenew-every: 20s\nholder: interrupt-test");
   }
 
   private String[] publish(Path config, String operation, String file) {

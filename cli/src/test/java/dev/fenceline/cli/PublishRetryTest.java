@@ -41,24 +41,8 @@ class PublishRetryTest {
 
   @TempDir Path dir;
 
-  private Path config() throws IOException {
-    Files.createDirectories(dir.resolve("reports"));
-    return Files.writeString(
-        dir.resolve("fenceline.yaml"),
-        """
-        stores:
-          main:
-            type: jdbc
-            url: jdbc:sqlite:%s
-          reports-dir:
-            type: vfs
-            uri: %s
-        issuer: main
-        destinations:
-          reports:
-            store: reports-dir
-        """
-            .formatted(dir.resolve("fenceline.db"), dir.resolve("reports").toUri()));
+  private Path config() {
+    return StagedCli.localConfig(dir, "", "");
   }
 
   private static String[] publish(Path config, String file) {

@@ -30,28 +30,8 @@ class RunStreamsTest {
 
   @TempDir Path dir;
 
-  private Path config() throws Exception {
-    Files.createDirectories(dir.resolve("reports"));
-    return Files.writeString(
-        dir.resolve("fenceline.yaml"),
-        """
-        stores:
-          main:
-            type: jdbc
-            url: jdbc:sqlite:%s
-            lock-timeout: 5s
-          reports-dir:
-            type: vfs
-            uri: %s
-        issuer: main
-        lease:
-          ttl: 30s
-          holder: streams-test
-        destinations:
-          reports:
-            store: reports-dir
-        """
-            .formatted(dir.resolve("fenceline.db"), dir.resolve("reports").toUri()));
+  private Path config() {
+    return StagedCli.localConfig(dir, "lock-timeout: 5s", "ttl: 30s\nholder: streams-test");
   }
 
   /** What {@code fenceline run ... > out 2> err} left in {@code out} and {@code err}. */

@@ -30,34 +30,44 @@ final class StagedCli {
    * {@code extra} at the end (more destinations or stores, indented as top-level YAML).
    */
   static Path config(Path dir, String mainKeys, String reportsKeys, String extra) {
+    return write(dir, "lock-timeout: 5s\n" + mainKeys, "holder: shelf-test", reportsKeys, extra);
+  }
+
+  /**
+   * Writes {@code dir/fenceline.yaml}: store {@code main} on {@code dir/fenceline.db} with {@code
+   * mainKeys}, directory {@code reports-dir} on {@code dir/reports}, destination {@code reports},
+   * and a {@code lease:} section of {@code leaseKeys} if there are any.
+   */
+  static Path localConfig(Path dir, String mainKeys, String leaseKeys) {
+    return write(dir, mainKeys, leaseKeys, "", "");
+  }
+
+  private static Path write(
+      Path dir, String mainKeys, String leaseKeys, String reportsKeys, String extra) {
     try {
       Files.createDirectories(dir.resolve("reports"));
+      String lease = leaseKeys.isBlank() ? "" : "lease:\n" + indent(leaseKeys, 2);
       return Files.writeString(
           dir.resolve("fenceline.yaml"),
-          """
-          stores:
-            main:
-              type: jdbc
-              url: jdbc:sqlite:%s
-              lock-timeout: 5s
-          %s
-            reports-dir:
-              type: vfs
-              uri: %s
-          issuer: main
-          lease:
-            holder: shelf-test
-          destinations:
-            reports:
-              store: reports-dir
-          %s
-          %s"""
-              .formatted(
-                  dir.resolve("fenceline.db"),
-                  indent(mainKeys, 4),
-                  dir.resolve("reports").toUri(),
-                  indent(reportsKeys, 4),
-                  extra));
+          "stores:\n"
+              + "  main:\n"
+              + "    type: jdbc\n"
+              + "    url: jdbc:sqlite:"
+              + dir.resolve("fenceline.db")
+              + "\n"
+              + indent(mainKeys, 4)
+              + "  reports-dir:\n"
+              + "    type: vfs\n"
+              + "    uri: "
+              + dir.resolve("reports").toUri()
+              + "\n"
+              + "issuer: main\n"
+              + lease
+              + "destinations:\n"
+              + "  reports:\n"
+              + "    store: reports-dir\n"
+              + indent(reportsKeys, 4)
+              + extra);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

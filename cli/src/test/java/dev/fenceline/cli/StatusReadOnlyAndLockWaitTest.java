@@ -32,25 +32,8 @@ class StatusReadOnlyAndLockWaitTest {
   }
 
   /** A lock timeout longer than any test waits: a command that waits for the lock is seen. */
-  private Path config() throws Exception {
-    Files.createDirectories(dir.resolve("reports"));
-    return Files.writeString(
-        dir.resolve("fenceline.yaml"),
-        """
-        stores:
-          main:
-            type: jdbc
-            url: jdbc:sqlite:%s
-            lock-timeout: 40s
-          reports-dir:
-            type: vfs
-            uri: %s
-        issuer: main
-        destinations:
-          reports:
-            store: reports-dir
-        """
-            .formatted(db(), dir.resolve("reports").toUri()));
+  private Path config() {
+    return StagedCli.localConfig(dir, "lock-timeout: 40s", "");
   }
 
   /** Holds the database's write lock, as a process inside a long transaction does. */
