@@ -1,5 +1,6 @@
 package dev.fenceline.spi;
 
+import java.io.InputStream;
 import java.util.List;
 import java.util.Optional;
 
@@ -32,6 +33,20 @@ public interface Adapter extends AutoCloseable {
    * @throws IllegalArgumentException if the name breaks {@link Destination#NAME}
    */
   default Optional<IntentStore> intentStore(String name) {
+    return Optional.empty();
+  }
+
+  /**
+   * The fenced destination named {@code name} this adapter offers, if any: a {@link Destination}
+   * that checks epochs natively ({@link Capability#NATIVE_EPOCH_CHECK}, {@link
+   * Capability#OPERATION_RECORD}) and takes each change as the payload's bytes, read once and
+   * streamed (the caller closes the stream). A configuration file publishes to it as a destination
+   * of {@code type: fenced}. Its name scopes its operation records; it shares the registered epochs
+   * with the adapter's other components on the same store.
+   *
+   * @throws IllegalArgumentException if the name breaks {@link Destination#NAME}
+   */
+  default Optional<Destination<InputStream>> destination(String name) {
     return Optional.empty();
   }
 

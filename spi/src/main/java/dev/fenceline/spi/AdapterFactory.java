@@ -1,12 +1,20 @@
 package dev.fenceline.spi;
 
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Creates adapters from configuration. Implementations are found with {@link
  * java.util.ServiceLoader}: list the class in {@code
  * META-INF/services/dev.fenceline.spi.AdapterFactory}. A factory needs a public no-argument
  * constructor.
+ *
+ * <p>A factory declares its keys ({@link #configKeys()}) and the roles its stores can play ({@link
+ * #roles()}); Fenceline's YAML loader checks, locates and masks values from these declarations, and
+ * the configuration reference is generated from them. A factory reads its configuration through
+ * {@link AdapterConfig#of(AdapterFactory, String, Map)}, whose errors carry the key they are about
+ * ({@link ConfigurationException#key()}).
  */
 public interface AdapterFactory {
 
@@ -17,13 +25,51 @@ public interface AdapterFactory {
   String name();
 
   /**
+   * Every key this adapter understands, each declared once with its type, default and meaning (see
+   * {@link ConfigKey}). The default, an empty list, declares nothing: the loader then passes every
+   * key to {@link #create} unchecked, and treats every value as secret, since it cannot tell.
+   */
+  default List<ConfigKey> configKeys() {
+    return List.of();
+  }
+
+  /**
+   * What the adapters of this factory offer ({@link Adapter#leaseIssuer()}, {@link
+   * Adapter#pointerStore}, ...), so that a configuration naming a store for a role it cannot play
+   * is refused before anything opens. The default, an empty set, declares nothing: the roles are
+   * found out when the store is opened.
+   */
+  default Set<StoreRole> roles() {
+    return Set.of();
+  }
+
+  /**
+   * Checks {@code config} as {@link #create} would, opening, creating and connecting to nothing:
+   * unknown keys, missing required keys, values of the wrong type, and rules between keys (keys
+   * that go together, keys that do not apply to this kind of store). The default checks the
+   * declared keys ({@link AdapterConfig#of(AdapterFactory, String, Map)}); a factory with rules
+   * between keys overrides it, and its {@link #create} applies the same checks.
+   *
+   * @param instanceName the user's name for this instance, for messages
+   * @param config the configuration {@link #create} would take
+   * @throws ConfigurationException if the configuration is wrong; {@link
+   *     ConfigurationException#key()} names the key
+   */
+  default void validate(String instanceName, Map<String, String> config) {
+    if (!configKeys().isEmpty()) {
+      AdapterConfig.of(this, instanceName, config);
+    }
+  }
+
+  /**
    * Creates an adapter.
    *
    * @param instanceName the user's name for this instance, for messages
    * @param config flat configuration with kebab-case keys, such as {@code url}
    * @return the adapter; the caller closes it
    * @throws ConfigurationException if a key is missing, unknown or has a bad value; the message
-   *     names the instance, the key, the value and the fix
+   *     names the instance, the key, the value and the fix, and {@link
+   *     ConfigurationException#key()} the key
    * @throws UnsafeStoreException if the store cannot keep the guarantees (see the adapter's docs)
    * @throws StoreException if the store cannot be reached
    */

@@ -1,19 +1,60 @@
 package dev.fenceline.spi;
 
+import static java.util.Objects.requireNonNull;
+
+import java.util.Optional;
+
 /**
- * Configuration is missing, unknown or invalid. The message names the key, the value and the fix.
+ * Configuration is missing, unknown or invalid. The message names the key, the value and the fix;
+ * {@link #key()} carries the key as data, so that a configuration file loader can point at the line
+ * where it is written without reading the message.
  */
 public class ConfigurationException extends FencelineException {
 
   private static final long serialVersionUID = 1L;
 
+  /** The key the problem is about ({@link ConfigKey#name()}, dotted for nested keys), or null. */
+  private final String key;
+
   /** Creates the exception. */
   public ConfigurationException(String message) {
     super(message);
+    this.key = null;
   }
 
   /** Creates the exception, keeping the cause. */
   public ConfigurationException(String message, Throwable cause) {
     super(message, cause);
+    this.key = null;
+  }
+
+  /**
+   * Creates the exception about configuration key {@code key}, keeping the cause.
+   *
+   * @param key the key, as declared ({@link ConfigKey#name()}), such as {@code lock-timeout} or
+   *     {@code backoff.max}
+   * @param message the whole message, naming the key, the value (unless secret) and the fix
+   * @param cause the cause, or null
+   */
+  public ConfigurationException(String key, String message, Throwable cause) {
+    super(message, cause);
+    this.key = requireNonNull(key, "key is null");
+  }
+
+  /**
+   * An exception about configuration key {@code key}.
+   *
+   * @see #ConfigurationException(String, String, Throwable)
+   */
+  public static ConfigurationException about(String key, String message) {
+    return new ConfigurationException(key, message, null);
+  }
+
+  /**
+   * The key the problem is about, as declared by the adapter ({@link ConfigKey#name()}); empty if
+   * the problem is not about one key.
+   */
+  public Optional<String> key() {
+    return Optional.ofNullable(key);
   }
 }
