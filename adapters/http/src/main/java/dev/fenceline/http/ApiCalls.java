@@ -19,18 +19,13 @@ import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Arrays;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.LongSupplier;
@@ -486,7 +481,7 @@ final class ApiCalls {
       ResourceId resource,
       OperationId operation,
       Deadline deadline) {
-    URI uri = new ApiRequestPath(lookup.path(key, resource, operation)).resolve(baseUri);
+    URI uri = ApiRequest.resolve(baseUri, lookup.path(key, resource, operation));
     SendReport report =
         exchange(
             HttpRequest.newBuilder(uri).GET().header(keyHeader, key),
@@ -494,65 +489,7 @@ final class ApiCalls {
             true,
             BeforeAttempt.NONE,
             deadline);
-    Response response = report.response();
-    if (response == null) {
-      Throwable e = report.failure();
-      if (e instanceof CallNotPermittedException) {
-        return new Unavailable("the circuit breaker is open", e);
-      }
-      return new Unavailable("the lookup failed: " + describe(e), e);
-    }
-    if (response.status() == 404) {
-      return new NotFound(404);
-    }
-    if (response.status() != 200) {
-      return new Unavailable("the lookup answered HTTP " + response.status(), null);
-    }
-    if (response.truncated()) {
-      return new Unavailable(
-          "the lookup's answer is larger than " + maxResponseBytes + " bytes", null);
-    }
-    if (response.bodyError().isPresent()) {
-      return new Unavailable(
-          "the lookup's answer is incomplete: " + response.bodyError().get(), null);
-    }
-    JsonNode body;
-    try {
-      body = JSON.readTree(response.body());
-    } catch (JacksonException e) {
-      // Neither "found" nor "not found" can be read from it.
-      return new Unavailable("the lookup answered HTTP 200 with a body that is not JSON", null);
-    }
-    JsonNode record =
-        lookup.recordPointer().map(pointer -> body == null ? null : body.at(pointer)).orElse(body);
-    // A list endpoint answers 200 with an empty list when nothing matches: that is "not found".
-    if (record == null
-        || record.isMissingNode()
-        || record.isNull()
-        || ((record.isArray() || record.isObject()) && record.isEmpty())) {
-      return new NotFound(200);
-    }
-    if (lookup.keyPointer().isPresent()) {
-      JsonNode recorded = record.at(lookup.keyPointer().get());
-      if (!recorded.isString() || !recorded.stringValue().equals(key)) {
-        String shown =
-            recorded.isMissingNode()
-                ? "nothing"
-                : ApiRequest.quote(
-                    redact(recorded.isString() ? recorded.stringValue() : recorded.toString()));
-        return new Unavailable(
-            "the lookup's record holds "
-                + shown
-                + " at "
-                + lookup.keyPointer().get()
-                + " instead of the idempotency key "
-                + key
-                + ", so the lookup does not filter by key and cannot tell whether the API saw"
-                + " this operation (fix the lookup path)",
-            null);
-      }
-    }
-    return new Found(record);
+    return ResultLookup.read(lookup, key, report, maxResponseBytes, this::redact);
   }
 
   /** Parses a response body as JSON; empty if it is not JSON. */
@@ -708,140 +645,6 @@ final class ApiCalls {
   }
 
   /**
-   * Keeps at most {@code max} bytes of a body and stops reading past them: it requests one chunk at
-   * a time and cancels its subscription once the bound is exceeded, so a huge or endless body never
-   * takes more than {@code max} bytes (plus the client's one chunk in flight).
-   */
-  static final class BoundedBody implements HttpResponse.BodyHandler<Void> {
-    private final int max;
-    private final CompletableFuture<Void> done = new CompletableFuture<>();
-    private final Object lock = new Object();
-    private byte[] kept = new byte[0];
-    private int size;
-    private boolean truncated;
-    private boolean complete;
-    private boolean cancelled;
-    private Flow.Subscription subscription;
-    private HttpResponse.ResponseInfo info;
-
-    BoundedBody(int max) {
-      this.max = max;
-    }
-
-    @Override
-    public HttpResponse.BodySubscriber<Void> apply(HttpResponse.ResponseInfo responseInfo) {
-      synchronized (lock) {
-        this.info = responseInfo;
-      }
-      return new Subscriber();
-    }
-
-    /** Stops reading (idempotent). */
-    void cancel() {
-      Flow.Subscription toCancel;
-      synchronized (lock) {
-        cancelled = true;
-        toCancel = subscription;
-      }
-      if (toCancel != null) {
-        toCancel.cancel();
-      }
-    }
-
-    /** How many bytes are kept. */
-    int keptBytes() {
-      synchronized (lock) {
-        return size;
-      }
-    }
-
-    /** The answer so far, if its headers arrived; {@code bodyError} unless it is complete. */
-    Optional<Response> response(Optional<String> bodyError) {
-      synchronized (lock) {
-        if (info == null) {
-          return Optional.empty();
-        }
-        return Optional.of(
-            new Response(
-                info.statusCode(),
-                info.headers(),
-                Arrays.copyOf(kept, size),
-                truncated,
-                complete ? Optional.empty() : bodyError));
-      }
-    }
-
-    private final class Subscriber implements HttpResponse.BodySubscriber<Void> {
-      @Override
-      public CompletionStage<Void> getBody() {
-        return done;
-      }
-
-      @Override
-      public void onSubscribe(Flow.Subscription s) {
-        boolean cancelNow;
-        synchronized (lock) {
-          cancelNow = cancelled || subscription != null;
-          if (!cancelNow) {
-            subscription = s;
-          }
-        }
-        if (cancelNow) {
-          s.cancel();
-        } else {
-          s.request(1);
-        }
-      }
-
-      @Override
-      public void onNext(List<ByteBuffer> buffers) {
-        boolean stop;
-        synchronized (lock) {
-          for (ByteBuffer buffer : buffers) {
-            int take = Math.min(buffer.remaining(), max - size);
-            if (take > 0) {
-              if (kept.length < size + take) {
-                kept = Arrays.copyOf(kept, Math.min(max, Math.max(size + take, size * 2)));
-              }
-              buffer.get(kept, size, take);
-              size += take;
-            }
-            if (buffer.hasRemaining()) {
-              truncated = true;
-            }
-          }
-          stop = truncated || cancelled;
-          // Cut at the bound, the body is as complete as it will be; cancelled, it is not.
-          complete = truncated && !cancelled;
-        }
-        if (stop) {
-          subscription.cancel();
-          if (complete) {
-            done.complete(null);
-          } else {
-            done.completeExceptionally(new java.util.concurrent.CancellationException());
-          }
-        } else {
-          subscription.request(1);
-        }
-      }
-
-      @Override
-      public void onError(Throwable throwable) {
-        done.completeExceptionally(throwable);
-      }
-
-      @Override
-      public void onComplete() {
-        synchronized (lock) {
-          complete = true;
-        }
-        done.complete(null);
-      }
-    }
-  }
-
-  /**
    * True if the failure happened before a connection was open, so the request cannot have reached
    * the API: a refused connection or a connect timeout. A reset or a timeout on an open connection
    * may have delivered the request.
@@ -867,16 +670,5 @@ final class ApiCalls {
       }
     }
     return HttpRequest.BodyPublishers.ofByteArray(((ApiRequest.BytesBody) body).bytes());
-  }
-
-  /** A lookup path resolved like an {@link ApiRequest}'s. */
-  private record ApiRequestPath(String path) {
-    URI resolve(URI base) {
-      String prefix = base.toString();
-      if (prefix.endsWith("/")) {
-        prefix = prefix.substring(0, prefix.length() - 1);
-      }
-      return URI.create(prefix + path);
-    }
   }
 }
