@@ -315,6 +315,22 @@ public final class ApiRequest {
     return URI.create(prefix + path);
   }
 
+  /**
+   * A publisher that streams the body again, for one attempt.
+   *
+   * @throws BodyChangedException if a file body is gone
+   */
+  java.net.http.HttpRequest.BodyPublisher publisher() {
+    if (body instanceof FileBody file) {
+      try {
+        return java.net.http.HttpRequest.BodyPublishers.ofFile(file.file());
+      } catch (java.io.FileNotFoundException e) {
+        throw new BodyChangedException(file.file(), "the file is gone", e);
+      }
+    }
+    return java.net.http.HttpRequest.BodyPublishers.ofByteArray(((BytesBody) body).bytes());
+  }
+
   private static Set<String> reservedHeaders() {
     Set<String> reserved = new java.util.HashSet<>(HeaderNames.SET_BY_THE_DESTINATION);
     reserved.add("idempotency-key");

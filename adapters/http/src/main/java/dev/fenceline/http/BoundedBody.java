@@ -1,18 +1,27 @@
 package dev.fenceline.http;
 
+import java.io.IOException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Flow;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Keeps at most {@code max} bytes of a body and stops reading past them: it requests one chunk at a
  * time and cancels its subscription once the bound is exceeded, so a huge or endless body never
- * takes more than {@code max} bytes (plus the client's one chunk in flight).
+ * takes more than {@code max} bytes (plus the client's one chunk in flight). {@link #exchange} runs
+ * one exchange with it that ends within a time limit, body included.
  */
 final class BoundedBody implements HttpResponse.BodyHandler<Void> {
   private final int max;
@@ -28,6 +37,58 @@ final class BoundedBody implements HttpResponse.BodyHandler<Void> {
 
   BoundedBody(int max) {
     this.max = max;
+  }
+
+  /**
+   * One exchange of {@code http} that ends within {@code wait}, body included. {@code
+   * HttpRequest.timeout} alone ends only the wait for the headers; a server that then stalls the
+   * body would hold the caller forever. Past the limit the exchange is cancelled: the body
+   * subscription (stops reading) and the future with {@code cancel(true)}, which on the JDK's
+   * client (since 16) attempts to abort the exchange; on HTTP/1.1 that closes the connection.
+   *
+   * @param maxBytes how much of the body is kept
+   * @param limit the limit that {@code wait} comes from, as messages name it
+   * @return the answer, with {@link ApiCalls.Response#bodyError} if its headers arrived but its
+   *     body did not arrive completely
+   * @throws HttpTimeoutException if no headers arrived within the limit
+   * @throws IOException if the exchange failed before the headers arrived
+   */
+  static ApiCalls.Response exchange(
+      HttpClient client, HttpRequest http, int maxBytes, Duration wait, String limit)
+      throws IOException, InterruptedException {
+    BoundedBody body = new BoundedBody(maxBytes);
+    CompletableFuture<HttpResponse<Void>> future = client.sendAsync(http, body);
+    try {
+      future.get(wait.toNanos(), TimeUnit.NANOSECONDS);
+      return body.response(Optional.empty()).orElseThrow();
+    } catch (TimeoutException e) {
+      body.cancel();
+      future.cancel(true);
+      String why = "its body did not arrive within " + limit;
+      return body.response(Optional.of(why))
+          .orElseThrow(() -> new HttpTimeoutException("no answer within " + limit));
+    } catch (InterruptedException e) {
+      body.cancel();
+      future.cancel(true);
+      throw e;
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      Optional<ApiCalls.Response> partial =
+          body.response(Optional.of("its body was cut off (" + ApiCalls.describe(cause) + ")"));
+      if (partial.isPresent()) {
+        return partial.get();
+      }
+      if (cause instanceof IOException io) {
+        throw io;
+      }
+      if (cause instanceof RuntimeException runtime) {
+        throw runtime;
+      }
+      if (cause instanceof Error error) {
+        throw error;
+      }
+      throw new IOException(ApiCalls.describe(cause), cause);
+    }
   }
 
   @Override

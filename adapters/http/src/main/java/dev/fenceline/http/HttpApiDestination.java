@@ -23,13 +23,10 @@ import java.net.http.HttpClient;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.EnumSet;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
-import tools.jackson.core.JsonPointer;
 
 /**
  * One external HTTP API call per business operation, fenced at the intent ({@link
@@ -140,23 +137,12 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
   public static final int DEFAULT_MAX_RESPONSE_BYTES = EndpointSettings.DEFAULT_MAX_RESPONSE_BYTES;
 
   private final IntentEndpoint endpoint;
-  private final ResendRule resendRule;
   private final Set<Capability> capabilities;
 
-  private HttpApiDestination(Builder builder, EndpointSettings settings) {
-    this.endpoint =
-        new IntentEndpoint(
-            settings,
-            builder.intentStore,
-            Optional.ofNullable(builder.lookup),
-            new ReceiptFields(builder.fields),
-            builder.clock,
-            Optional.ofNullable(builder.keyRetention),
-            builder.resendInDoubtWithoutLookup,
-            builder.endpoint.nanoTime());
-    this.resendRule = builder.resendRule();
+  private HttpApiDestination(IntentEndpoint endpoint) {
+    this.endpoint = endpoint;
     EnumSet<Capability> set = EnumSet.of(Capability.FENCED_INTENT, Capability.IDEMPOTENCY_KEY);
-    if (builder.lookup != null) {
+    if (endpoint.lookup().isPresent()) {
       set.add(Capability.RESULT_LOOKUP);
     }
     this.capabilities = Set.copyOf(set);
@@ -196,7 +182,7 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
 
   /** The rule this destination re-sends by; see {@link ResendRule}. */
   public ResendRule resendRule() {
-    return resendRule;
+    return endpoint.resendRule();
   }
 
   /**
@@ -205,7 +191,7 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
    */
   public String describeResendRule() {
     String keyHeader = endpoint.settings().idempotencyKeyHeader();
-    return switch (resendRule) {
+    return switch (endpoint.resendRule()) {
       case LOOKUP_FIRST ->
           "lookup first: every re-send after an attempt that may have reached the API asks GET "
               + endpoint.lookup().orElseThrow().pathTemplate()
@@ -320,13 +306,7 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
   public static final class Builder {
     private final EndpointSettings.Builder endpoint =
         new EndpointSettings.Builder(EndpointSettings.Kind.INTENT);
-    private IntentStore intentStore;
-    private final Map<String, JsonPointer> fields = new LinkedHashMap<>();
-    private ApiCalls.LookupRequest lookup;
-    private Clock clock = Clock.systemUTC();
-    private Duration keyRetention;
-    private boolean resendInDoubtWithoutLookup;
-    private boolean keysHonoured;
+    private final IntentEndpoint.Builder intent = new IntentEndpoint.Builder(endpoint);
 
     private Builder() {}
 
@@ -347,7 +327,7 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
 
     /** Where intents are recorded (required), e.g. {@code JdbcStore.intentStore(name)}. */
     public Builder intentStore(IntentStore intentStore) {
-      this.intentStore = requireNonNull(intentStore, "intentStore is null");
+      intent.intentStore(intentStore);
       return this;
     }
 
@@ -448,7 +428,7 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
      * as receipt attribute {@code attribute}, e.g. {@code receiptField("payment-id", "/id")}.
      */
     public Builder receiptField(String attribute, String pointer) {
-      this.fields.put(attribute, ReceiptFields.check(attribute, pointer));
+      intent.receiptField(attribute, pointer);
       return this;
     }
 
@@ -485,7 +465,7 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
      * endpoints. Null checks nothing.
      */
     public Builder lookup(String pathTemplate, String recordPointer, String keyPointer) {
-      this.lookup = ResultLookup.request(pathTemplate, recordPointer, keyPointer);
+      intent.lookup(pathTemplate, recordPointer, keyPointer);
       return this;
     }
 
@@ -499,7 +479,7 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
      * Without a lookup, {@link #build} refuses it unless {@link #keysHonoured keysHonoured(true)}.
      */
     public Builder resendInDoubtWithoutLookup(boolean resend) {
-      this.resendInDoubtWithoutLookup = resend;
+      intent.resendInDoubtWithoutLookup(resend);
       return this;
     }
 
@@ -513,16 +493,8 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
      * again.
      */
     public Builder keysHonoured(boolean honoured) {
-      this.keysHonoured = honoured;
+      intent.keysHonoured(honoured);
       return this;
-    }
-
-    /** The rule the destination built now would re-send by. */
-    private ResendRule resendRule() {
-      if (lookup != null) {
-        return ResendRule.LOOKUP_FIRST;
-      }
-      return keysHonoured ? ResendRule.KEYS_HONOURED : ResendRule.SEND_ONCE;
     }
 
     /** The monotonic time source in nanoseconds for stalls before sending; tests only. */
@@ -554,8 +526,7 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
      * limit + max backoff)).
      */
     public Builder keyRetention(Duration retention) {
-      this.keyRetention =
-          ResilienceSettings.positive(HttpConfigKeys.KEY_RETENTION, "key retention", retention);
+      intent.keyRetention(retention);
       return this;
     }
 
@@ -564,7 +535,7 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
      * HttpApiDestination#lookup}; default UTC.
      */
     public Builder clock(Clock clock) {
-      this.clock = requireNonNull(clock, "clock is null");
+      intent.clock(clock);
       return this;
     }
 
@@ -584,93 +555,7 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
      *     #keysHonoured keysHonoured(true)}
      */
     public HttpApiDestination build() {
-      endpoint.check();
-      requireIntentStore();
-      requireResendRule();
-      requireKeyRetention();
-      return new HttpApiDestination(this, endpoint.build());
-    }
-
-    private void requireIntentStore() {
-      String name = endpoint.name();
-      if (intentStore == null) {
-        throw ConfigurationException.about(
-            HttpConfigKeys.INTENT_STORE,
-            "Cannot build "
-                + endpoint.subject()
-                + ": no intent store is set (call intentStore(jdbcStore.intentStore(\""
-                + name
-                + "\")); intents are what fences the calls)");
-      }
-      if (!intentStore.name().equals(name)) {
-        throw ConfigurationException.about(
-            HttpConfigKeys.INTENT_STORE,
-            "Cannot build "
-                + endpoint.subject()
-                + " with intent store "
-                + ApiRequest.quote(intentStore.name())
-                + ": the names must match, or the destination would see another one's intents"
-                + " (open the intent store as \""
-                + name
-                + "\")");
-      }
-    }
-
-    /** Re-sends without a lookup rely on the API honouring keys: they must be declared. */
-    private void requireResendRule() {
-      if (lookup != null || keysHonoured) {
-        return;
-      }
-      if (endpoint.maxAttempts() > 1) {
-        throw ConfigurationException.about(
-            HttpConfigKeys.KEYS_HONOURED,
-            "Cannot build "
-                + endpoint.subject()
-                + ": no lookup request is configured and max attempts "
-                + endpoint.maxAttempts()
-                + " re-sends a request whose answer was lost without asking the API, relying on it"
-                + " to honour the idempotency key in header "
-                + endpoint.idempotencyKeyHeader()
-                + " (configure a lookup, e.g. lookup(\"/payments?idempotency_key={key}\","
-                + " \"/data/0\", \"/idempotency_key\"), so that every re-send asks first; declare"
-                + " keysHonoured(true) if the API replays the stored result for a repeated key; or"
-                + " send once with maxAttempts(1))");
-      }
-      if (resendInDoubtWithoutLookup) {
-        throw ConfigurationException.about(
-            HttpConfigKeys.RESEND_IN_DOUBT_WITHOUT_LOOKUP,
-            "Cannot build "
-                + endpoint.subject()
-                + " with resendInDoubtWithoutLookup(true): without a lookup request it re-sends an"
-                + " operation that may have landed, relying on the API to honour the idempotency key"
-                + " in header "
-                + endpoint.idempotencyKeyHeader()
-                + " (declare keysHonoured(true) if the API replays the stored result for a repeated"
-                + " key, or configure a lookup)");
-      }
-    }
-
-    /** The API must keep keys longer than one write's own attempts can take. */
-    private void requireKeyRetention() {
-      if (keyRetention == null) {
-        return;
-      }
-      Duration ownRetries = endpoint.longestRetrying();
-      if (ownRetries.compareTo(keyRetention) >= 0) {
-        throw ConfigurationException.about(
-            HttpConfigKeys.KEY_RETENTION,
-            "Cannot build "
-                + endpoint.subject()
-                + " with key retention "
-                + keyRetention
-                + ": one write's own attempts can take up to "
-                + ownRetries
-                + " (max attempts × (attempt time limit "
-                + endpoint.attemptTimeLimit()
-                + " + max backoff)), so the API could forget the key while the write still"
-                + " retries (lower maxAttempts, attemptTimeLimit or the max backoff well below the"
-                + " key retention)");
-      }
+      return new HttpApiDestination(intent.build());
     }
   }
 }

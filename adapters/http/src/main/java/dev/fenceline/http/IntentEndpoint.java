@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.fenceline.spi.AlreadyApplied;
 import dev.fenceline.spi.Applied;
+import dev.fenceline.spi.ConfigurationException;
 import dev.fenceline.spi.FencingToken;
 import dev.fenceline.spi.Intent;
 import dev.fenceline.spi.IntentStore;
@@ -19,7 +20,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.LongSupplier;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonPointer;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * What every write of one {@link HttpApiDestination} shares: the endpoint, the intent store, the
@@ -33,6 +37,7 @@ final class IntentEndpoint {
   static final System.Logger LOG = System.getLogger(HttpApiDestination.class.getName());
 
   private static final int MAX_EXCERPT = 200;
+  private static final JsonMapper JSON = JsonMapper.builder().build();
 
   private final EndpointSettings settings;
   private final IntentStore intents;
@@ -43,28 +48,18 @@ final class IntentEndpoint {
   private final boolean resendInDoubtWithoutLookup;
   private final LongSupplier nanoTime;
 
-  /**
-   * @param lookup the lookup request, empty for none
-   * @param keyRetention how long the API keeps keys, empty for as long as operations are retried
-   * @param nanoTime the monotonic time source for stalls before sending
-   */
-  IntentEndpoint(
-      EndpointSettings settings,
-      IntentStore intents,
-      Optional<ApiCalls.LookupRequest> lookup,
-      ReceiptFields fields,
-      Clock clock,
-      Optional<Duration> keyRetention,
-      boolean resendInDoubtWithoutLookup,
-      LongSupplier nanoTime) {
-    this.settings = requireNonNull(settings, "settings is null");
-    this.intents = requireNonNull(intents, "intents is null");
-    this.lookup = requireNonNull(lookup, "lookup is null");
-    this.fields = requireNonNull(fields, "fields is null");
-    this.clock = requireNonNull(clock, "clock is null");
-    this.keyRetention = requireNonNull(keyRetention, "keyRetention is null");
-    this.resendInDoubtWithoutLookup = resendInDoubtWithoutLookup;
-    this.nanoTime = requireNonNull(nanoTime, "nanoTime is null");
+  private final HttpApiDestination.ResendRule resendRule;
+
+  private IntentEndpoint(Builder builder, EndpointSettings settings) {
+    this.settings = settings;
+    this.intents = builder.intentStore;
+    this.lookup = Optional.ofNullable(builder.lookup);
+    this.fields = new ReceiptFields(builder.fields);
+    this.clock = builder.clock;
+    this.keyRetention = Optional.ofNullable(builder.keyRetention);
+    this.resendInDoubtWithoutLookup = builder.resendInDoubtWithoutLookup;
+    this.nanoTime = builder.endpoint.nanoTime();
+    this.resendRule = builder.resendRule();
   }
 
   String name() {
@@ -86,6 +81,11 @@ final class IntentEndpoint {
   /** The lookup request, empty if none is configured. */
   Optional<ApiCalls.LookupRequest> lookup() {
     return lookup;
+  }
+
+  /** The rule re-sends go by. */
+  HttpApiDestination.ResendRule resendRule() {
+    return resendRule;
   }
 
   boolean resendInDoubtWithoutLookup() {
@@ -180,7 +180,7 @@ final class IntentEndpoint {
       }
       return attributes;
     }
-    Optional<JsonNode> document = ApiCalls.parse(response.body());
+    Optional<JsonNode> document = parse(response.body());
     if (document.isEmpty()) {
       attributes.put("response-error", "the body is not JSON; fields not read");
       LOG.log(
@@ -197,6 +197,16 @@ final class IntentEndpoint {
     }
     fields.addTo(document.get(), attributes);
     return attributes;
+  }
+
+  /** Parses a response body as JSON; empty if it is not JSON. */
+  private static Optional<JsonNode> parse(byte[] body) {
+    try {
+      JsonNode node = JSON.readTree(body);
+      return Optional.ofNullable(node).filter(n -> !n.isMissingNode());
+    } catch (JacksonException e) {
+      return Optional.empty();
+    }
   }
 
   /** The receipt attributes of a record the lookup found. */
@@ -283,5 +293,164 @@ final class IntentEndpoint {
           unavailable.cause());
     }
     return Optional.empty();
+  }
+
+  /**
+   * The validating builder of the settings only {@link HttpApiDestination} has (its endpoint
+   * settings are {@link EndpointSettings}); each setting is documented on {@link
+   * HttpApiDestination.Builder}, and each refusal carries the YAML key of the http destination it
+   * is about. Not thread-safe.
+   */
+  static final class Builder {
+    private final EndpointSettings.Builder endpoint;
+    private IntentStore intentStore;
+    private final Map<String, JsonPointer> fields = new LinkedHashMap<>();
+    private ApiCalls.LookupRequest lookup;
+    private Clock clock = Clock.systemUTC();
+    private Duration keyRetention;
+    private boolean resendInDoubtWithoutLookup;
+    private boolean keysHonoured;
+
+    /**
+     * @param endpoint the endpoint settings the cross-checks of {@link #build} read
+     */
+    Builder(EndpointSettings.Builder endpoint) {
+      this.endpoint = requireNonNull(endpoint, "endpoint is null");
+    }
+
+    void intentStore(IntentStore intentStore) {
+      this.intentStore = requireNonNull(intentStore, "intentStore is null");
+    }
+
+    void receiptField(String attribute, String pointer) {
+      this.fields.put(attribute, ReceiptFields.check(attribute, pointer));
+    }
+
+    void lookup(String pathTemplate, String recordPointer, String keyPointer) {
+      this.lookup = ResultLookup.request(pathTemplate, recordPointer, keyPointer);
+    }
+
+    void resendInDoubtWithoutLookup(boolean resend) {
+      this.resendInDoubtWithoutLookup = resend;
+    }
+
+    void keysHonoured(boolean honoured) {
+      this.keysHonoured = honoured;
+    }
+
+    void keyRetention(Duration retention) {
+      this.keyRetention =
+          ResilienceSettings.positive(HttpConfigKeys.KEY_RETENTION, "key retention", retention);
+    }
+
+    void clock(Clock clock) {
+      this.clock = requireNonNull(clock, "clock is null");
+    }
+
+    /** The rule the destination built now would re-send by. */
+    private HttpApiDestination.ResendRule resendRule() {
+      if (lookup != null) {
+        return HttpApiDestination.ResendRule.LOOKUP_FIRST;
+      }
+      return keysHonoured
+          ? HttpApiDestination.ResendRule.KEYS_HONOURED
+          : HttpApiDestination.ResendRule.SEND_ONCE;
+    }
+
+    /**
+     * Checks the endpoint's required settings, then these against them, then builds the endpoint
+     * settings (reading the bearer token).
+     *
+     * @throws ConfigurationException as {@link HttpApiDestination.Builder#build} says
+     */
+    IntentEndpoint build() {
+      endpoint.check();
+      requireIntentStore();
+      requireResendRule();
+      requireKeyRetention();
+      return new IntentEndpoint(this, endpoint.build());
+    }
+
+    private void requireIntentStore() {
+      String name = endpoint.name();
+      if (intentStore == null) {
+        throw ConfigurationException.about(
+            HttpConfigKeys.INTENT_STORE,
+            "Cannot build "
+                + endpoint.subject()
+                + ": no intent store is set (call intentStore(jdbcStore.intentStore(\""
+                + name
+                + "\")); intents are what fences the calls)");
+      }
+      if (!intentStore.name().equals(name)) {
+        throw ConfigurationException.about(
+            HttpConfigKeys.INTENT_STORE,
+            "Cannot build "
+                + endpoint.subject()
+                + " with intent store "
+                + ApiRequest.quote(intentStore.name())
+                + ": the names must match, or the destination would see another one's intents"
+                + " (open the intent store as \""
+                + name
+                + "\")");
+      }
+    }
+
+    /** Re-sends without a lookup rely on the API honouring keys: they must be declared. */
+    private void requireResendRule() {
+      if (lookup != null || keysHonoured) {
+        return;
+      }
+      if (endpoint.maxAttempts() > 1) {
+        throw ConfigurationException.about(
+            HttpConfigKeys.KEYS_HONOURED,
+            "Cannot build "
+                + endpoint.subject()
+                + ": no lookup request is configured and max attempts "
+                + endpoint.maxAttempts()
+                + " re-sends a request whose answer was lost without asking the API, relying on it"
+                + " to honour the idempotency key in header "
+                + endpoint.idempotencyKeyHeader()
+                + " (configure a lookup, e.g. lookup(\"/payments?idempotency_key={key}\","
+                + " \"/data/0\", \"/idempotency_key\"), so that every re-send asks first; declare"
+                + " keysHonoured(true) if the API replays the stored result for a repeated key; or"
+                + " send once with maxAttempts(1))");
+      }
+      if (resendInDoubtWithoutLookup) {
+        throw ConfigurationException.about(
+            HttpConfigKeys.RESEND_IN_DOUBT_WITHOUT_LOOKUP,
+            "Cannot build "
+                + endpoint.subject()
+                + " with resendInDoubtWithoutLookup(true): without a lookup request it re-sends an"
+                + " operation that may have landed, relying on the API to honour the idempotency key"
+                + " in header "
+                + endpoint.idempotencyKeyHeader()
+                + " (declare keysHonoured(true) if the API replays the stored result for a repeated"
+                + " key, or configure a lookup)");
+      }
+    }
+
+    /** The API must keep keys longer than one write's own attempts can take. */
+    private void requireKeyRetention() {
+      if (keyRetention == null) {
+        return;
+      }
+      Duration ownRetries = endpoint.longestRetrying();
+      if (ownRetries.compareTo(keyRetention) >= 0) {
+        throw ConfigurationException.about(
+            HttpConfigKeys.KEY_RETENTION,
+            "Cannot build "
+                + endpoint.subject()
+                + " with key retention "
+                + keyRetention
+                + ": one write's own attempts can take up to "
+                + ownRetries
+                + " (max attempts × (attempt time limit "
+                + endpoint.attemptTimeLimit()
+                + " + max backoff)), so the API could forget the key while the write still"
+                + " retries (lower maxAttempts, attemptTimeLimit or the max backoff well below the"
+                + " key retention)");
+      }
+    }
   }
 }

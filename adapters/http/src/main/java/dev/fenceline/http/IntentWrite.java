@@ -151,16 +151,7 @@ final class IntentWrite {
               + " sent now",
           null);
     }
-    IntentEndpoint.LOG.log(
-        System.Logger.Level.INFO,
-        () ->
-            "The API never saw operation "
-                + operation
-                + " of "
-                + resource
-                + " (key "
-                + key
-                + "); sending it again under the same key");
+    logNeverSaw(System.Logger.Level.INFO, "sending it again under the same key");
     effectIsThisCalls = true;
     return Optional.empty();
   }
@@ -278,8 +269,13 @@ final class IntentWrite {
               + " was not sent",
           unavailable.cause());
     }
+    logNeverSaw(System.Logger.Level.DEBUG, "sending attempt " + attempt + " under the same key");
+  }
+
+  /** Logs that the lookup says the API never saw this operation, and what is sent now. */
+  private void logNeverSaw(System.Logger.Level level, String sendingNow) {
     IntentEndpoint.LOG.log(
-        System.Logger.Level.DEBUG,
+        level,
         () ->
             "The API never saw operation "
                 + operation
@@ -287,9 +283,8 @@ final class IntentWrite {
                 + resource
                 + " (key "
                 + key
-                + "); sending attempt "
-                + attempt
-                + " under the same key");
+                + "); "
+                + sendingNow);
   }
 
   /**

@@ -157,16 +157,10 @@ final class NativeAnswers {
     if (report.attempts() > 1) {
       reason += " on the last of " + report.attempts() + " attempts";
     }
-    String hint;
-    if (!report.mayHaveReached()) {
-      hint = "nothing reached the API; retry when it is reachable";
-    } else if (changes) {
-      hint =
-          "the API may have applied it; retry with the same operation ID, which sends the same"
-              + " idempotency key, or look the result up";
-    } else {
-      hint = "retry later";
-    }
+    String hint =
+        report.mayHaveReached()
+            ? unknownOutcomeHint(changes)
+            : "nothing reached the API; retry when it is reachable";
     throw new StoreException(
         "Cannot " + action + ": " + reason + " from " + uri + " (" + hint + ")",
         failure,
@@ -233,21 +227,22 @@ final class NativeAnswers {
             + " the API needs the issuer's keys)");
   }
 
+  /** What to do after a request whose outcome is unknown: one that {@code changes}, or a read. */
+  private static String unknownOutcomeHint(boolean changes) {
+    return changes
+        ? "the API may have applied it; retry with the same operation ID, which sends the same"
+            + " idempotency key, or look the result up"
+        : "retry later";
+  }
+
   StoreException failed(String action, ApiCalls.Response response, boolean changes) {
     int status = response.status();
     boolean unknown = status >= 500 || status < 400 || status == protocol.staleTokenStatus();
-    String hint;
-    if (!unknown) {
-      hint =
-          "the API refused the request and changed nothing; fix the request or the destination's"
-              + " configuration before retrying";
-    } else if (changes) {
-      hint =
-          "the API may have applied it; retry with the same operation ID, which sends the same"
-              + " idempotency key, or look the result up";
-    } else {
-      hint = "retry later";
-    }
+    String hint =
+        unknown
+            ? unknownOutcomeHint(changes)
+            : "the API refused the request and changed nothing; fix the request or the"
+                + " destination's configuration before retrying";
     return new StoreException(
         "Cannot "
             + action
@@ -307,6 +302,11 @@ final class NativeAnswers {
         .receiptAttributes()
         .forEach((attribute, pointer) -> nodes.put(attribute, body.at(pointer)));
     return nodes;
+  }
+
+  /** The epoch at {@code pointer} of a 2xx answer's JSON body. */
+  Epoch epochIn(String action, ApiCalls.Response response, JsonPointer pointer, boolean applied) {
+    return epochAt(action, json(action, response, applied), pointer, response, applied);
   }
 
   Epoch epochAt(

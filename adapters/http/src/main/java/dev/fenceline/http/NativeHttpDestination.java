@@ -27,7 +27,6 @@ import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.EnumSet;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
@@ -106,21 +105,17 @@ import java.util.function.Function;
  */
 public final class NativeHttpDestination implements Destination<ApiRequest>, SupportsEpochReset {
 
-  private final EndpointSettings settings;
-  private final NativeProtocol protocol;
-  private final NativeAnswers answers;
+  private final NativeEndpoint endpoint;
   private final Set<Capability> capabilities;
 
-  private NativeHttpDestination(EndpointSettings settings, NativeProtocol protocol) {
-    this.settings = settings;
-    this.protocol = protocol;
-    this.answers = new NativeAnswers(settings.name(), protocol, settings.calls());
+  private NativeHttpDestination(NativeEndpoint endpoint) {
+    this.endpoint = endpoint;
     EnumSet<Capability> set = EnumSet.noneOf(Capability.class);
-    if (protocol.replay().isPresent()) {
+    if (endpoint.protocol().replay().isPresent()) {
       set.add(Capability.NATIVE_EPOCH_CHECK);
       set.add(Capability.OPERATION_RECORD);
     }
-    if (protocol.lookupPath().isPresent()) {
+    if (endpoint.protocol().lookupPath().isPresent()) {
       set.add(Capability.RESULT_LOOKUP);
     }
     this.capabilities = Collections.unmodifiableSet(set);
@@ -133,24 +128,12 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
 
   @Override
   public String name() {
-    return settings.name();
+    return endpoint.name();
   }
 
   @Override
   public Set<Capability> capabilities() {
     return capabilities;
-  }
-
-  EndpointSettings settings() {
-    return settings;
-  }
-
-  NativeProtocol protocol() {
-    return protocol;
-  }
-
-  NativeAnswers answers() {
-    return answers;
   }
 
   /**
@@ -172,7 +155,7 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
     requireNonNull(token, "token is null");
     requireNonNull(operation, "operation is null");
     requireNonNull(request, "request is null");
-    return new NativeWrite(this, token, operation, request).run();
+    return new NativeWrite(endpoint, token, operation, request).run();
   }
 
   /**
@@ -189,33 +172,7 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
   @Override
   public RegisterOutcome register(FencingToken token) {
     requireNonNull(token, "token is null");
-    String action = "register " + token + " at " + name();
-    URI uri =
-        settings.resolve(
-            protocol.registerPath().expand(Map.of("resource", token.resource().value())));
-    // One attempt: without a key, a repeat would answer with the repeat's previous epoch.
-    ApiCalls.Response response =
-        answers.answer(
-            action,
-            true,
-            uri,
-            settings
-                .calls()
-                .call(
-                    "POST",
-                    uri,
-                    Map.of(protocol.tokenHeader(), protocol.tokenFormat().encode(token)),
-                    answers::retryableRead,
-                    false));
-    if (NativeAnswers.isSuccess(response)) {
-      return answers.registered(action, token, response);
-    }
-    Optional<RejectedStale> stale = answers.stale(action, token, response);
-    if (stale.isPresent()) {
-      return stale.get();
-    }
-    answers.refuseIfUntrusted(action, token, response);
-    throw answers.failed(action, response, true);
+    return endpoint.register(token);
   }
 
   /**
@@ -229,39 +186,7 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
   public Optional<Receipt> lookup(ResourceId resource, OperationId operation) {
     requireNonNull(resource, "resource is null");
     requireNonNull(operation, "operation is null");
-    return lookup(resource, operation, settings.calls().deadline());
-  }
-
-  /** {@link #lookup(ResourceId, OperationId)} within what is left of a write's deadline. */
-  Optional<Receipt> lookup(ResourceId resource, OperationId operation, ApiCalls.Deadline deadline) {
-    String action = "look up operation " + operation + " of " + resource + " at " + name();
-    if (protocol.lookupPath().isEmpty()) {
-      throw new UnsupportedCapabilityException(
-          "Cannot "
-              + action
-              + ": no lookup request is configured (call lookupRequest(path) with the API's"
-              + " lookup by idempotency key, e.g. /operations?key={idempotency-key})");
-    }
-    String key = IdempotencyKeys.of(name(), resource, operation);
-    URI uri =
-        settings.resolve(
-            protocol
-                .lookupPath()
-                .get()
-                .expand(Map.of("resource", resource.value(), "idempotency-key", key)));
-    ApiCalls.Response response =
-        answers.answer(
-            action,
-            false,
-            uri,
-            settings.calls().call("GET", uri, Map.of(), answers::retryableRead, true, deadline));
-    if (response.status() == 404) {
-      return Optional.empty();
-    }
-    if (NativeAnswers.isSuccess(response)) {
-      return Optional.of(answers.receipt(action, resource, operation, response, false));
-    }
-    throw answers.failed(action, response, false);
+    return endpoint.lookup(resource, operation, endpoint.settings().calls().deadline());
   }
 
   /**
@@ -273,24 +198,7 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
   @Override
   public Epoch currentEpoch(ResourceId resource) {
     requireNonNull(resource, "resource is null");
-    String action = "read the current epoch of " + resource + " at " + name();
-    URI uri =
-        settings.resolve(protocol.currentEpochPath().expand(Map.of("resource", resource.value())));
-    ApiCalls.Response response =
-        answers.answer(
-            action,
-            false,
-            uri,
-            settings.calls().call("GET", uri, Map.of(), answers::retryableRead, true));
-    if (NativeAnswers.isSuccess(response)) {
-      return answers.epochAt(
-          action,
-          answers.json(action, response, false),
-          protocol.currentEpochPointer(),
-          response,
-          false);
-    }
-    throw answers.failed(action, response, false);
+    return endpoint.currentEpoch(resource);
   }
 
   /**
@@ -305,42 +213,7 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
     requireNonNull(resource, "resource is null");
     requireNonNull(epoch, "epoch is null");
     requireNonNull(reason, "reason is null");
-    String action = "reset the registered epoch of " + resource + " to " + epoch + " at " + name();
-    if (protocol.resetPath().isEmpty()) {
-      throw new UnsupportedCapabilityException(
-          "Cannot "
-              + action
-              + ": no reset request is configured (call resetRequest(path) with the API's admin"
-              + " reset, e.g. /fencing/reset?resource={resource}&epoch={epoch}&reason={reason})");
-    }
-    URI uri =
-        settings.resolve(
-            protocol
-                .resetPath()
-                .get()
-                .expand(
-                    Map.of(
-                        "resource",
-                        resource.value(),
-                        "epoch",
-                        Long.toString(epoch.value()),
-                        "reason",
-                        reason)));
-    ApiCalls.Response response =
-        answers.answer(
-            action,
-            true,
-            uri,
-            settings.calls().call("POST", uri, Map.of(), answers::retryableRead, false));
-    if (NativeAnswers.isSuccess(response)) {
-      return answers.epochAt(
-          action,
-          answers.json(action, response, true),
-          protocol.previousEpochPointer(),
-          response,
-          true);
-    }
-    throw answers.failed(action, response, true);
+    return endpoint.resetRegisteredEpoch(resource, epoch, reason);
   }
 
   @Override
@@ -348,7 +221,7 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
     return "NativeHttpDestination["
         + name()
         + " at "
-        + settings.baseUri()
+        + endpoint.settings().baseUri()
         + ", "
         + capabilities
         + "]";
@@ -356,7 +229,7 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
 
   /** The circuit breaker every request of this destination goes through. */
   public CircuitBreaker circuitBreaker() {
-    return settings.calls().breaker();
+    return endpoint.settings().calls().breaker();
   }
 
   /**
@@ -542,8 +415,8 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
     }
 
     /**
-     * Sends {@code Authorization: Bearer <value of variable>}. The variable is read when the
-     * destination is built; its value never appears in messages or logs.
+     * As {@link HttpApiDestination.Builder#bearerTokenFromEnv}: sends {@code Authorization: Bearer}
+     * with the value of {@code variable}, read when the destination is built and never shown.
      */
     public Builder bearerTokenFromEnv(String variable) {
       endpoint.bearerTokenFromEnv(variable);
@@ -596,31 +469,28 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
       return this;
     }
 
-    /**
-     * Exponential backoff between attempts: {@code initial}, times {@code multiplier} (at least 1)
-     * per retry, at most {@code max}; defaults 500 ms, 2.0, 2 s.
-     */
+    /** As {@link HttpApiDestination.Builder#backoff}; defaults 500 ms, 2.0, 2 s. */
     public Builder backoff(Duration initial, double multiplier, Duration max) {
       endpoint.backoff(initial, multiplier, max);
       return this;
     }
 
-    /** The randomization factor of the backoff, in [0, 1); default 0.5. */
+    /** As {@link HttpApiDestination.Builder#jitter}: in [0, 1), default 0.5. */
     public Builder jitter(double jitter) {
       endpoint.jitter(jitter);
       return this;
     }
 
     /**
-     * A circuit breaker built from {@code config}; IO failures and 5xx answers count as errors. By
-     * default: 50% failures over the last 10 calls (at least 5), open for 30 s.
+     * As {@link HttpApiDestination.Builder#circuitBreaker(CircuitBreakerConfig)}: IO failures and
+     * 5xx answers count as errors; by default 50% failures over the last 10 calls, open for 30 s.
      */
     public Builder circuitBreaker(CircuitBreakerConfig config) {
       endpoint.circuitBreaker(config);
       return this;
     }
 
-    /** An existing circuit breaker (e.g. from a registry, shared), reported to as above. */
+    /** As {@link HttpApiDestination.Builder#circuitBreaker(CircuitBreaker)}. */
     public Builder circuitBreaker(CircuitBreaker breaker) {
       endpoint.circuitBreaker(breaker);
       return this;
@@ -635,7 +505,7 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
     public NativeHttpDestination build() {
       endpoint.check();
       NativeProtocol checked = protocol.build(endpoint.subject(), endpoint.idempotencyKeyHeader());
-      return new NativeHttpDestination(endpoint.build(), checked);
+      return new NativeHttpDestination(new NativeEndpoint(endpoint.build(), checked));
     }
   }
 }

@@ -23,7 +23,7 @@ import java.util.Optional;
  */
 final class NativeWrite {
 
-  private final NativeHttpDestination destination;
+  private final NativeEndpoint endpoint;
   private final NativeProtocol protocol;
   private final NativeAnswers answers;
   private final FencingToken token;
@@ -36,27 +36,24 @@ final class NativeWrite {
 
   /** A write that starts now: its deadline, shared by the send and the lookups, starts here. */
   NativeWrite(
-      NativeHttpDestination destination,
-      FencingToken token,
-      OperationId operation,
-      ApiRequest request) {
-    this.destination = requireNonNull(destination, "destination is null");
-    this.protocol = destination.protocol();
-    this.answers = destination.answers();
+      NativeEndpoint endpoint, FencingToken token, OperationId operation, ApiRequest request) {
+    this.endpoint = requireNonNull(endpoint, "endpoint is null");
+    this.protocol = endpoint.protocol();
+    this.answers = endpoint.answers();
     this.token = requireNonNull(token, "token is null");
     this.operation = requireNonNull(operation, "operation is null");
     this.request = requireNonNull(request, "request is null");
     this.resource = token.resource();
-    this.action = "write operation " + operation + " of " + resource + " to " + destination.name();
+    this.action = "write operation " + operation + " of " + resource + " to " + endpoint.name();
     refuseOwnHeaders();
-    this.key = IdempotencyKeys.of(destination.name(), resource, operation);
-    this.deadline = destination.settings().calls().deadline();
+    this.key = IdempotencyKeys.of(endpoint.name(), resource, operation);
+    this.deadline = endpoint.settings().calls().deadline();
   }
 
   /** The request must not set the token or idempotency key header: a second value is never sent. */
   private void refuseOwnHeaders() {
     for (String own :
-        new String[] {protocol.tokenHeader(), destination.settings().idempotencyKeyHeader()}) {
+        new String[] {protocol.tokenHeader(), endpoint.settings().idempotencyKeyHeader()}) {
       // request.headers() ignores case.
       if (request.headers().containsKey(own)) {
         throw new IllegalArgumentException(
@@ -74,7 +71,7 @@ final class NativeWrite {
     // Retried under the same key only if the API replays results: then a repeat that finds the
     // operation applied answers the stored result; without replay it could apply it twice.
     ApiCalls.SendReport report =
-        destination
+        endpoint
             .settings()
             .calls()
             .send(
@@ -83,12 +80,13 @@ final class NativeWrite {
                 Map.of(protocol.tokenHeader(), protocol.tokenFormat().encode(token)),
                 answers::retryableWrite,
                 protocol.replay().isPresent(),
+                ApiCalls.BeforeAttempt.NONE,
                 deadline);
     if (report.failure() instanceof ApiRequest.BodyChangedException changed) {
       throw bodyChanged(report, changed);
     }
     ApiCalls.Response response =
-        answers.answer(action, true, request.resolve(destination.settings().baseUri()), report);
+        answers.answer(action, true, request.resolve(endpoint.settings().baseUri()), report);
     if (NativeAnswers.isSuccess(response)) {
       Receipt receipt = answers.receipt(action, resource, operation, response, true);
       return answers.replayed(response) ? new AlreadyApplied(receipt) : new Applied(receipt);
@@ -129,7 +127,7 @@ final class NativeWrite {
   private RuntimeException conflict(ApiCalls.Response response, ApiCalls.SendReport report) {
     Optional<Receipt> recorded =
         protocol.lookupPath().isPresent()
-            ? destination.lookup(resource, operation, deadline)
+            ? endpoint.lookup(resource, operation, deadline)
             : Optional.empty();
     if (recorded.isPresent()) {
       return OperationConflictException.differentRequest(recorded.get(), request.fingerprint());
@@ -213,7 +211,7 @@ final class NativeWrite {
           true);
     }
     try {
-      return destination.lookup(resource, operation, deadline);
+      return endpoint.lookup(resource, operation, deadline);
     } catch (StoreException e) {
       throw new StoreException(
           "Cannot "
