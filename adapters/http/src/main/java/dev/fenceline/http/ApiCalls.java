@@ -17,28 +17,16 @@ import java.net.http.HttpClient;
 import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Arrays;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Flow;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
-import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonPointer;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The one place that talks HTTP for both modes: it adds the credentials ({@link BearerToken}) and
@@ -56,10 +44,10 @@ final class ApiCalls {
   static final Set<Integer> RETRYABLE_STATUSES = Set.of(409, 429, 500, 502, 503, 504);
 
   /** {@link #RETRYABLE_STATUSES} as a per-call predicate. */
-  static final Predicate<Response> RETRYABLE = statusIn(RETRYABLE_STATUSES);
+  static final Predicate<Response> RETRYABLE =
+      response -> RETRYABLE_STATUSES.contains(response.status());
 
   private static final System.Logger LOG = System.getLogger(ApiCalls.class.getName());
-  private static final JsonMapper JSON = JsonMapper.builder().build();
 
   /**
    * An answer of the API: its status line and headers arrived, so it is a definite answer.
@@ -316,12 +304,6 @@ final class ApiCalls {
     return attemptTimeout;
   }
 
-  /** A predicate that retries exactly the answers with one of {@code statuses}. */
-  static Predicate<Response> statusIn(Set<Integer> statuses) {
-    Set<Integer> copy = Set.copyOf(statuses);
-    return response -> copy.contains(response.status());
-  }
-
   /**
    * Sends {@code request} under {@code key}, retrying lost answers and {@link #RETRYABLE}, asking
    * {@code before} before every attempt.
@@ -333,19 +315,6 @@ final class ApiCalls {
   /** A new deadline of one call: the call time limit from now. */
   Deadline deadline() {
     return new Deadline(callTimeLimit, nanoTime);
-  }
-
-  /**
-   * As {@link #send(String, ApiRequest, Map, Predicate, boolean, BeforeAttempt)}, never stopped.
-   */
-  SendReport send(
-      String key,
-      ApiRequest request,
-      Map<String, String> extraHeaders,
-      Predicate<Response> retryable,
-      boolean retry,
-      Deadline deadline) {
-    return send(key, request, extraHeaders, retryable, retry, BeforeAttempt.NONE, deadline);
   }
 
   /**
@@ -370,7 +339,7 @@ final class ApiCalls {
     requireNonNull(deadline, "deadline is null");
     HttpRequest.BodyPublisher publisher;
     try {
-      publisher = publisher(request.body());
+      publisher = request.publisher();
     } catch (ApiRequest.BodyChangedException gone) {
       return new SendReport(null, gone, false, false, 0);
     }
@@ -432,16 +401,7 @@ final class ApiCalls {
     }
     HttpRequest http = builder.build();
     Attempts attempts = new Attempts();
-    // A backoff never waits past the deadline; the attempt after it then finds it passed.
-    IntervalBiFunction<Object> backoff = retryConfig.getIntervalBiFunction();
-    Retry retry =
-        Retry.of(
-            name + (retried ? "-retried" : "-once"),
-            RetryConfig.from(retried ? retryConfig : onceConfig)
-                .intervalBiFunction(
-                    (attempt, either) ->
-                        Math.min(backoff.apply(attempt, either), deadline.remaining().toMillis()))
-                .build());
+    Retry retry = retry(retried, deadline);
     try {
       Response response =
           retry.executeCheckedSupplier(() -> attempt(http, retryable, attempts, before, deadline));
@@ -470,6 +430,20 @@ final class ApiCalls {
     }
   }
 
+  /**
+   * The retry of one send: a backoff never waits past the deadline (the attempt after it fails).
+   */
+  private Retry retry(boolean retried, Deadline deadline) {
+    IntervalBiFunction<Object> backoff = retryConfig.getIntervalBiFunction();
+    return Retry.of(
+        name + (retried ? "-retried" : "-once"),
+        RetryConfig.from(retried ? retryConfig : onceConfig)
+            .intervalBiFunction(
+                (attempt, either) ->
+                    Math.min(backoff.apply(attempt, either), deadline.remaining().toMillis()))
+            .build());
+  }
+
   /** Looks the result of the operation sent under {@code key} up, within a call of its own. */
   LookupResult lookup(
       LookupRequest lookup, String key, ResourceId resource, OperationId operation) {
@@ -486,7 +460,7 @@ final class ApiCalls {
       ResourceId resource,
       OperationId operation,
       Deadline deadline) {
-    URI uri = new ApiRequestPath(lookup.path(key, resource, operation)).resolve(baseUri);
+    URI uri = ApiRequest.resolve(baseUri, lookup.path(key, resource, operation));
     SendReport report =
         exchange(
             HttpRequest.newBuilder(uri).GET().header(keyHeader, key),
@@ -494,75 +468,7 @@ final class ApiCalls {
             true,
             BeforeAttempt.NONE,
             deadline);
-    Response response = report.response();
-    if (response == null) {
-      Throwable e = report.failure();
-      if (e instanceof CallNotPermittedException) {
-        return new Unavailable("the circuit breaker is open", e);
-      }
-      return new Unavailable("the lookup failed: " + describe(e), e);
-    }
-    if (response.status() == 404) {
-      return new NotFound(404);
-    }
-    if (response.status() != 200) {
-      return new Unavailable("the lookup answered HTTP " + response.status(), null);
-    }
-    if (response.truncated()) {
-      return new Unavailable(
-          "the lookup's answer is larger than " + maxResponseBytes + " bytes", null);
-    }
-    if (response.bodyError().isPresent()) {
-      return new Unavailable(
-          "the lookup's answer is incomplete: " + response.bodyError().get(), null);
-    }
-    JsonNode body;
-    try {
-      body = JSON.readTree(response.body());
-    } catch (JacksonException e) {
-      // Neither "found" nor "not found" can be read from it.
-      return new Unavailable("the lookup answered HTTP 200 with a body that is not JSON", null);
-    }
-    JsonNode record =
-        lookup.recordPointer().map(pointer -> body == null ? null : body.at(pointer)).orElse(body);
-    // A list endpoint answers 200 with an empty list when nothing matches: that is "not found".
-    if (record == null
-        || record.isMissingNode()
-        || record.isNull()
-        || ((record.isArray() || record.isObject()) && record.isEmpty())) {
-      return new NotFound(200);
-    }
-    if (lookup.keyPointer().isPresent()) {
-      JsonNode recorded = record.at(lookup.keyPointer().get());
-      if (!recorded.isString() || !recorded.stringValue().equals(key)) {
-        String shown =
-            recorded.isMissingNode()
-                ? "nothing"
-                : ApiRequest.quote(
-                    redact(recorded.isString() ? recorded.stringValue() : recorded.toString()));
-        return new Unavailable(
-            "the lookup's record holds "
-                + shown
-                + " at "
-                + lookup.keyPointer().get()
-                + " instead of the idempotency key "
-                + key
-                + ", so the lookup does not filter by key and cannot tell whether the API saw"
-                + " this operation (fix the lookup path)",
-            null);
-      }
-    }
-    return new Found(record);
-  }
-
-  /** Parses a response body as JSON; empty if it is not JSON. */
-  static Optional<JsonNode> parse(byte[] body) {
-    try {
-      JsonNode node = JSON.readTree(body);
-      return Optional.ofNullable(node).filter(n -> !n.isMissingNode());
-    } catch (JacksonException e) {
-      return Optional.empty();
-    }
+    return ResultLookup.read(lookup, key, report, maxResponseBytes, this::redact);
   }
 
   /** {@code text} with the bearer token replaced by {@code ***}. */
@@ -586,6 +492,26 @@ final class ApiCalls {
     if (deadline.passed()) {
       throw new CallTimeLimitPassed(deadline.limit());
     }
+    Response response = exchangeCounted(http, attempts, deadline);
+    response
+        .bodyError()
+        .ifPresent(
+            why ->
+                debugAttempt(attempts, http, "answered HTTP " + response.status() + " but " + why));
+    if (retryable.test(response)) {
+      attempts.lost = true;
+      debugAttempt(attempts, http, "answered HTTP " + response.status() + ", retryable");
+      throw new RetryableAnswer(response);
+    }
+    return response;
+  }
+
+  /**
+   * One attempt through the circuit breaker, counted: whether it may have reached the API, and its
+   * answer or failure reported to the breaker (IO failures and 5xx are errors).
+   */
+  private Response exchangeCounted(HttpRequest http, Attempts attempts, Deadline deadline)
+      throws IOException, InterruptedException {
     attempts.begin();
     breaker.acquirePermission();
     long start = breaker.getCurrentTimestamp();
@@ -619,30 +545,12 @@ final class ApiCalls {
     } else {
       breaker.onSuccess(elapsed(start), breaker.getTimestampUnit());
     }
-    response
-        .bodyError()
-        .ifPresent(
-            why ->
-                debugAttempt(attempts, http, "answered HTTP " + response.status() + " but " + why));
-    if (retryable.test(response)) {
-      attempts.lost = true;
-      debugAttempt(attempts, http, "answered HTTP " + response.status() + ", retryable");
-      throw new RetryableAnswer(response);
-    }
     return response;
   }
 
   /**
-   * One exchange that ends within the attempt's time limit, body included. {@code
-   * HttpRequest.timeout} alone ends only the wait for the headers; a server that then stalls the
-   * body would hold the caller forever. Past the limit the exchange is cancelled: the body
-   * subscription (stops reading) and the future with {@code cancel(true)}, which on the JDK's
-   * client (since 16) attempts to abort the exchange; on HTTP/1.1 that closes the connection.
-   *
-   * @return the answer, with {@link Response#bodyError} if its headers arrived but its body did not
-   *     arrive completely
-   * @throws HttpTimeoutException if no headers arrived within the limit
-   * @throws IOException if the exchange failed before the headers arrived
+   * One exchange that ends within the attempt's time limit, or what is left of the call's deadline
+   * if that is shorter, body included ({@link BoundedBody#exchange}).
    */
   private Response timeLimited(HttpRequest http, Deadline deadline)
       throws IOException, InterruptedException {
@@ -653,39 +561,7 @@ final class ApiCalls {
         cutByDeadline
             ? "the rest (" + wait + ") of the call time limit of " + deadline.limit()
             : "the attempt time limit of " + attemptTimeout;
-    BoundedBody body = new BoundedBody(maxResponseBytes);
-    CompletableFuture<HttpResponse<Void>> future = client.sendAsync(http, body);
-    try {
-      future.get(wait.toNanos(), TimeUnit.NANOSECONDS);
-      return body.response(Optional.empty()).orElseThrow();
-    } catch (TimeoutException e) {
-      body.cancel();
-      future.cancel(true);
-      String why = "its body did not arrive within " + limit;
-      return body.response(Optional.of(why))
-          .orElseThrow(() -> new HttpTimeoutException("no answer within " + limit));
-    } catch (InterruptedException e) {
-      body.cancel();
-      future.cancel(true);
-      throw e;
-    } catch (ExecutionException e) {
-      Throwable cause = e.getCause();
-      Optional<Response> partial =
-          body.response(Optional.of("its body was cut off (" + describe(cause) + ")"));
-      if (partial.isPresent()) {
-        return partial.get();
-      }
-      if (cause instanceof IOException io) {
-        throw io;
-      }
-      if (cause instanceof RuntimeException runtime) {
-        throw runtime;
-      }
-      if (cause instanceof Error error) {
-        throw error;
-      }
-      throw new IOException(describe(cause), cause);
-    }
+    return BoundedBody.exchange(client, http, maxResponseBytes, wait, limit);
   }
 
   private static void debugAttempt(Attempts attempts, HttpRequest http, String what) {
@@ -708,140 +584,6 @@ final class ApiCalls {
   }
 
   /**
-   * Keeps at most {@code max} bytes of a body and stops reading past them: it requests one chunk at
-   * a time and cancels its subscription once the bound is exceeded, so a huge or endless body never
-   * takes more than {@code max} bytes (plus the client's one chunk in flight).
-   */
-  static final class BoundedBody implements HttpResponse.BodyHandler<Void> {
-    private final int max;
-    private final CompletableFuture<Void> done = new CompletableFuture<>();
-    private final Object lock = new Object();
-    private byte[] kept = new byte[0];
-    private int size;
-    private boolean truncated;
-    private boolean complete;
-    private boolean cancelled;
-    private Flow.Subscription subscription;
-    private HttpResponse.ResponseInfo info;
-
-    BoundedBody(int max) {
-      this.max = max;
-    }
-
-    @Override
-    public HttpResponse.BodySubscriber<Void> apply(HttpResponse.ResponseInfo responseInfo) {
-      synchronized (lock) {
-        this.info = responseInfo;
-      }
-      return new Subscriber();
-    }
-
-    /** Stops reading (idempotent). */
-    void cancel() {
-      Flow.Subscription toCancel;
-      synchronized (lock) {
-        cancelled = true;
-        toCancel = subscription;
-      }
-      if (toCancel != null) {
-        toCancel.cancel();
-      }
-    }
-
-    /** How many bytes are kept. */
-    int keptBytes() {
-      synchronized (lock) {
-        return size;
-      }
-    }
-
-    /** The answer so far, if its headers arrived; {@code bodyError} unless it is complete. */
-    Optional<Response> response(Optional<String> bodyError) {
-      synchronized (lock) {
-        if (info == null) {
-          return Optional.empty();
-        }
-        return Optional.of(
-            new Response(
-                info.statusCode(),
-                info.headers(),
-                Arrays.copyOf(kept, size),
-                truncated,
-                complete ? Optional.empty() : bodyError));
-      }
-    }
-
-    private final class Subscriber implements HttpResponse.BodySubscriber<Void> {
-      @Override
-      public CompletionStage<Void> getBody() {
-        return done;
-      }
-
-      @Override
-      public void onSubscribe(Flow.Subscription s) {
-        boolean cancelNow;
-        synchronized (lock) {
-          cancelNow = cancelled || subscription != null;
-          if (!cancelNow) {
-            subscription = s;
-          }
-        }
-        if (cancelNow) {
-          s.cancel();
-        } else {
-          s.request(1);
-        }
-      }
-
-      @Override
-      public void onNext(List<ByteBuffer> buffers) {
-        boolean stop;
-        synchronized (lock) {
-          for (ByteBuffer buffer : buffers) {
-            int take = Math.min(buffer.remaining(), max - size);
-            if (take > 0) {
-              if (kept.length < size + take) {
-                kept = Arrays.copyOf(kept, Math.min(max, Math.max(size + take, size * 2)));
-              }
-              buffer.get(kept, size, take);
-              size += take;
-            }
-            if (buffer.hasRemaining()) {
-              truncated = true;
-            }
-          }
-          stop = truncated || cancelled;
-          // Cut at the bound, the body is as complete as it will be; cancelled, it is not.
-          complete = truncated && !cancelled;
-        }
-        if (stop) {
-          subscription.cancel();
-          if (complete) {
-            done.complete(null);
-          } else {
-            done.completeExceptionally(new java.util.concurrent.CancellationException());
-          }
-        } else {
-          subscription.request(1);
-        }
-      }
-
-      @Override
-      public void onError(Throwable throwable) {
-        done.completeExceptionally(throwable);
-      }
-
-      @Override
-      public void onComplete() {
-        synchronized (lock) {
-          complete = true;
-        }
-        done.complete(null);
-      }
-    }
-  }
-
-  /**
    * True if the failure happened before a connection was open, so the request cannot have reached
    * the API: a refused connection or a connect timeout. A reset or a timeout on an open connection
    * may have delivered the request.
@@ -856,27 +598,5 @@ final class ApiCalls {
   static String describe(Throwable e) {
     String message = e.getMessage();
     return e.getClass().getSimpleName() + (message == null ? "" : " " + message);
-  }
-
-  private static HttpRequest.BodyPublisher publisher(ApiRequest.Body body) {
-    if (body instanceof ApiRequest.FileBody file) {
-      try {
-        return HttpRequest.BodyPublishers.ofFile(file.file());
-      } catch (java.io.FileNotFoundException e) {
-        throw new ApiRequest.BodyChangedException(file.file(), "the file is gone", e);
-      }
-    }
-    return HttpRequest.BodyPublishers.ofByteArray(((ApiRequest.BytesBody) body).bytes());
-  }
-
-  /** A lookup path resolved like an {@link ApiRequest}'s. */
-  private record ApiRequestPath(String path) {
-    URI resolve(URI base) {
-      String prefix = base.toString();
-      if (prefix.endsWith("/")) {
-        prefix = prefix.substring(0, prefix.length() - 1);
-      }
-      return URI.create(prefix + path);
-    }
   }
 }

@@ -20,7 +20,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.regex.Pattern;
 
 /**
  * One call to an external API: the change an HTTP destination applies for one business operation.
@@ -38,19 +37,8 @@ import java.util.regex.Pattern;
 public final class ApiRequest {
 
   private static final Set<String> METHODS = Set.of("POST", "PUT", "PATCH", "DELETE");
-  private static final Pattern HEADER_NAME = Pattern.compile("[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}");
-  private static final Set<String> RESERVED_HEADERS =
-      Set.of(
-          "authorization",
-          "idempotency-key",
-          "fencing-token",
-          "content-type",
-          "content-length",
-          "host",
-          "connection",
-          "expect",
-          "upgrade",
-          "transfer-encoding");
+  // What the destination sets itself, and the default key and token headers.
+  private static final Set<String> RESERVED_HEADERS = reservedHeaders();
 
   /** A request body that can be sent again on every attempt. */
   public sealed interface Body permits BytesBody, FileBody {
@@ -150,7 +138,7 @@ public final class ApiRequest {
         (name, value) -> {
           requireNonNull(name, "header name is null");
           requireNonNull(value, "value of header " + name + " is null");
-          if (!HEADER_NAME.matcher(name).matches()) {
+          if (!HeaderNames.HEADER_NAME.matcher(name).matches()) {
             throw new IllegalArgumentException(
                 "Cannot send header " + quote(name) + ": it is not a valid HTTP header name");
           }
@@ -315,11 +303,39 @@ public final class ApiRequest {
 
   /** The URI of this request under {@code base} (the destination's base URI). */
   public URI resolve(URI base) {
+    return resolve(base, path);
+  }
+
+  /** {@code path} (relative, starting with /) under {@code base}, as every request is sent. */
+  static URI resolve(URI base, String path) {
     String prefix = base.toString();
     if (prefix.endsWith("/")) {
       prefix = prefix.substring(0, prefix.length() - 1);
     }
     return URI.create(prefix + path);
+  }
+
+  /**
+   * A publisher that streams the body again, for one attempt.
+   *
+   * @throws BodyChangedException if a file body is gone
+   */
+  java.net.http.HttpRequest.BodyPublisher publisher() {
+    if (body instanceof FileBody file) {
+      try {
+        return java.net.http.HttpRequest.BodyPublishers.ofFile(file.file());
+      } catch (java.io.FileNotFoundException e) {
+        throw new BodyChangedException(file.file(), "the file is gone", e);
+      }
+    }
+    return java.net.http.HttpRequest.BodyPublishers.ofByteArray(((BytesBody) body).bytes());
+  }
+
+  private static Set<String> reservedHeaders() {
+    Set<String> reserved = new java.util.HashSet<>(HeaderNames.SET_BY_THE_DESTINATION);
+    reserved.add("idempotency-key");
+    reserved.add("fencing-token");
+    return Set.copyOf(reserved);
   }
 
   private static void validatePath(String path) {

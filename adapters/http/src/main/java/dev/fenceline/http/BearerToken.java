@@ -31,7 +31,8 @@ final class BearerToken {
     requireNonNull(variable, "variable is null");
     String value = environment.apply(variable);
     if (value == null || value.isBlank()) {
-      throw new dev.fenceline.spi.ConfigurationException(
+      throw dev.fenceline.spi.ConfigurationException.about(
+          HttpConfigKeys.BEARER_TOKEN_ENV,
           "Cannot read the bearer token from environment variable "
               + variable
               + ": it is not set or blank (export "
@@ -40,7 +41,8 @@ final class BearerToken {
     }
     // Not stripped: a token with stray whitespace is refused rather than silently changed.
     if (value.chars().anyMatch(c -> c < 0x21 || c > 0x7e)) {
-      throw new dev.fenceline.spi.ConfigurationException(
+      throw dev.fenceline.spi.ConfigurationException.about(
+          HttpConfigKeys.BEARER_TOKEN_ENV,
           "Cannot use the bearer token in environment variable "
               + variable
               + ": it contains whitespace, control or non-ASCII characters (check how the"
@@ -58,7 +60,8 @@ final class BearerToken {
   static String checkVariable(String variable) {
     requireNonNull(variable, "variable is null");
     if (!VARIABLE.matcher(variable).matches()) {
-      throw new dev.fenceline.spi.ConfigurationException(
+      throw dev.fenceline.spi.ConfigurationException.about(
+          HttpConfigKeys.BEARER_TOKEN_ENV,
           "Cannot read the bearer token from environment variable "
               + ApiRequest.quote(variable)
               + ": it is not a variable name (expected [A-Za-z_][A-Za-z0-9_]*, e.g."

@@ -1,5 +1,8 @@
 package dev.fenceline.http;
 
+import static java.util.Objects.requireNonNull;
+
+import dev.fenceline.spi.ConfigurationException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import tools.jackson.core.JsonPointer;
@@ -21,6 +24,50 @@ final class ReceiptFields {
 
   ReceiptFields(Map<String, JsonPointer> fields) {
     this.fields = Map.copyOf(fields);
+  }
+
+  /**
+   * Checks a receipt field: its attribute name and its JSON pointer.
+   *
+   * @throws ConfigurationException about {@code receipt-fields}
+   */
+  static JsonPointer check(String attribute, String pointer) {
+    requireNonNull(attribute, "attribute is null");
+    requireNonNull(pointer, "pointer is null");
+    if (!attribute.matches("[a-z0-9][a-z0-9.-]{0,63}") || RESERVED.contains(attribute)) {
+      throw ConfigurationException.about(
+          HttpConfigKeys.RECEIPT_FIELDS,
+          "Cannot use receipt field "
+              + ApiRequest.quote(attribute)
+              + ": names are 1 to 64 characters from [a-z0-9.-] and not one of "
+              + new java.util.TreeSet<>(RESERVED)
+              + " (e.g. payment-id)");
+    }
+    return pointer(HttpConfigKeys.RECEIPT_FIELDS, "receipt field " + attribute, pointer);
+  }
+
+  /**
+   * Compiles a JSON pointer into an answer that a setting gives.
+   *
+   * @param key the YAML key of the setting
+   * @param what the setting, for the message
+   * @throws ConfigurationException about {@code key} if it is not a JSON pointer
+   */
+  static JsonPointer pointer(String key, String what, String pointer) {
+    try {
+      return JsonPointer.compile(pointer);
+    } catch (IllegalArgumentException e) {
+      throw new ConfigurationException(
+          key,
+          "Cannot use JSON pointer "
+              + ApiRequest.quote(pointer)
+              + " for "
+              + what
+              + ": "
+              + e.getMessage()
+              + " (a pointer starts with /, e.g. /id or /data/0/id)",
+          e);
+    }
   }
 
   /** True if no field is configured. */

@@ -3,7 +3,6 @@ package dev.fenceline.http;
 import static java.util.Objects.requireNonNull;
 
 import java.util.Locale;
-import java.util.regex.Pattern;
 
 /**
  * How an API that replays results says that an answer is a replay: the stored result of an earlier
@@ -14,8 +13,6 @@ import java.util.regex.Pattern;
  * dev.fenceline.spi.Capability#OPERATION_RECORD}.
  */
 public final class ReplayMarker {
-
-  private static final Pattern HEADER_NAME = Pattern.compile("[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}");
 
   private final String headerName;
   private final String headerValue;
@@ -36,7 +33,7 @@ public final class ReplayMarker {
   public static ReplayMarker header(String name, String value) {
     requireNonNull(name, "name is null");
     requireNonNull(value, "value is null");
-    if (!HEADER_NAME.matcher(name).matches()) {
+    if (!HeaderNames.HEADER_NAME.matcher(name).matches()) {
       throw new IllegalArgumentException(
           "Cannot use replay header "
               + ApiRequest.quote(name)

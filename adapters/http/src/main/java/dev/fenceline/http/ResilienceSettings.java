@@ -76,7 +76,8 @@ public final class ResilienceSettings {
 
   /** The overall bound of one call, attempts, backoffs and lookups included; default 20 s. */
   void callTimeLimit(Duration limit) {
-    this.callTimeLimit = positive("call time limit", limit);
+    // No YAML key: the call time limit is a builder setting only.
+    this.callTimeLimit = positive(null, "call time limit", limit);
   }
 
   /** The overall bound of one call. */
@@ -87,7 +88,8 @@ public final class ResilienceSettings {
   /** Attempts per request, the first included, 1 to 20; default 3. */
   void maxAttempts(int maxAttempts) {
     if (maxAttempts < 1 || maxAttempts > 20) {
-      throw new ConfigurationException(
+      throw ConfigurationException.about(
+          HttpConfigKeys.MAX_ATTEMPTS,
           "Cannot use max attempts "
               + maxAttempts
               + ": expected 1 to 20 (1 = no retry; every retry reuses the idempotency key)");
@@ -104,14 +106,16 @@ public final class ResilienceSettings {
    * Exponential backoff: {@code initial}, times {@code multiplier} per retry, at most {@code max}.
    */
   void backoff(Duration initial, double multiplier, Duration max) {
-    Duration first = positive("initial backoff", initial);
-    Duration last = positive("max backoff", max);
+    Duration first = positive(HttpConfigKeys.BACKOFF_INITIAL, "initial backoff", initial);
+    Duration last = positive(HttpConfigKeys.BACKOFF_MAX, "max backoff", max);
     if (!(multiplier >= 1.0) || multiplier > 10.0) {
-      throw new ConfigurationException(
+      throw ConfigurationException.about(
+          HttpConfigKeys.BACKOFF_MULTIPLIER,
           "Cannot use backoff multiplier " + multiplier + ": expected 1.0 to 10.0 (e.g. 2.0)");
     }
     if (last.compareTo(first) < 0) {
-      throw new ConfigurationException(
+      throw ConfigurationException.about(
+          HttpConfigKeys.BACKOFF_MAX,
           "Cannot use max backoff "
               + last
               + ": it is shorter than the initial backoff "
@@ -126,6 +130,7 @@ public final class ResilienceSettings {
   /** The randomization factor of the backoff, in [0, 1); default 0.5. */
   void jitter(double jitter) {
     if (!(jitter >= 0.0) || jitter >= 1.0) {
+      // No YAML key: jitter is a builder setting only.
       throw new ConfigurationException(
           "Cannot use backoff jitter " + jitter + ": expected at least 0 and below 1 (e.g. 0.5)");
     }
@@ -182,11 +187,18 @@ public final class ResilienceSettings {
                 .build());
   }
 
-  private static Duration positive(String what, Duration value) {
+  /**
+   * Checks a duration setting.
+   *
+   * @param key the YAML key of the setting, or null if YAML does not offer it
+   */
+  static Duration positive(String key, String what, Duration value) {
     requireNonNull(value, what + " is null");
     if (value.isNegative() || value.isZero()) {
-      throw new ConfigurationException(
-          "Cannot use " + what + " " + value + ": expected a positive duration (e.g. PT10S)");
+      throw HttpConfigKeys.refusal(
+          key,
+          "Cannot use " + what + " " + value + ": expected a positive duration (e.g. PT10S)",
+          null);
     }
     return value;
   }

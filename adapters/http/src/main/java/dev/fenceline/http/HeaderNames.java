@@ -1,0 +1,59 @@
+package dev.fenceline.http;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/** The rule for header names: what a header name is, and which ones a destination sets itself. */
+final class HeaderNames {
+
+  /** An HTTP header name (an RFC 9110 token), at most 64 characters. */
+  static final Pattern HEADER_NAME = Pattern.compile("[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}");
+
+  /**
+   * Headers a destination sets itself (credentials, body framing) or that the JDK's client refuses
+   * to send ({@code connection}, {@code content-length}, {@code expect}, {@code host}, {@code
+   * upgrade}): no setting may name one of them, lower case.
+   */
+  static final Set<String> SET_BY_THE_DESTINATION =
+      Set.of(
+          "authorization",
+          "content-type",
+          "content-length",
+          "host",
+          "connection",
+          "expect",
+          "upgrade",
+          "transfer-encoding");
+
+  private HeaderNames() {}
+
+  /**
+   * Checks the header name a setting gives.
+   *
+   * @param key the YAML key of the setting, or null if YAML does not offer it
+   * @param what the setting, e.g. {@code idempotency key header}
+   * @param example a good value, shown in the message
+   * @throws dev.fenceline.spi.ConfigurationException if it is not a header name or names a header
+   *     the destination sets otherwise
+   */
+  static String check(String key, String what, String header, String example) {
+    requireNonNull(header, "header is null");
+    if (!HEADER_NAME.matcher(header).matches()
+        || SET_BY_THE_DESTINATION.contains(header.toLowerCase(Locale.ROOT))) {
+      throw HttpConfigKeys.refusal(
+          key,
+          "Cannot use "
+              + what
+              + " "
+              + ApiRequest.quote(header)
+              + ": expected an HTTP header name that the destination does not set otherwise (e.g. "
+              + example
+              + ")",
+          null);
+    }
+    return header;
+  }
+}
