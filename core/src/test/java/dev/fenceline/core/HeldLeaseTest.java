@@ -9,7 +9,6 @@ import dev.fenceline.spi.FencingToken;
 import dev.fenceline.spi.Lease;
 import dev.fenceline.spi.LeaseIssuer;
 import dev.fenceline.spi.LeaseLostException;
-import dev.fenceline.spi.LeaseStatus;
 import dev.fenceline.spi.OperationId;
 import dev.fenceline.spi.Pointer;
 import dev.fenceline.spi.RejectedStale;
@@ -20,7 +19,6 @@ import dev.fenceline.tck.memory.InMemoryPointerStore;
 import dev.fenceline.tck.memory.MutableClock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -220,32 +218,12 @@ class HeldLeaseTest {
   void leasesAreRenewedInTheBackground() throws InterruptedException {
     CountDownLatch renewed = new CountDownLatch(2);
     LeaseIssuer counting =
-        new LeaseIssuer() {
-          @Override
-          public String id() {
-            return issuer.id();
-          }
-
-          @Override
-          public Optional<Lease> tryAcquire(ResourceId resource, String holder, Duration ttl) {
-            return issuer.tryAcquire(resource, holder, ttl);
-          }
-
+        new ForwardingLeaseIssuer(issuer) {
           @Override
           public Lease renew(Lease lease) {
             Lease result = issuer.renew(lease);
             renewed.countDown();
             return result;
-          }
-
-          @Override
-          public boolean release(Lease lease) {
-            return issuer.release(lease);
-          }
-
-          @Override
-          public LeaseStatus status(ResourceId resource) {
-            return issuer.status(resource);
           }
         };
     try (Fenceline fenceline =

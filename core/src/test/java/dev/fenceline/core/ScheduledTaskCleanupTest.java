@@ -3,6 +3,7 @@ package dev.fenceline.core;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fenceline.spi.ResourceId;
+import dev.fenceline.tck.CapturedWarnings;
 import dev.fenceline.tck.memory.InMemoryLeaseIssuer;
 import dev.fenceline.tck.memory.MutableClock;
 import java.time.Duration;
@@ -12,7 +13,6 @@ import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
@@ -112,24 +112,8 @@ class ScheduledTaskCleanupTest {
 
   @Test
   void warnsOnceAboutASchedulerThatKeepsCancelledTasks() {
-    List<LogRecord> warnings = new ArrayList<>();
-    Handler capture =
-        new Handler() {
-          @Override
-          public void publish(LogRecord record) {
-            if (record.getLevel().intValue() >= Level.WARNING.intValue()) {
-              warnings.add(record);
-            }
-          }
-
-          @Override
-          public void flush() {}
-
-          @Override
-          public void close() {}
-        };
-    Logger logger = Logger.getLogger(Fenceline.class.getName());
-    logger.addHandler(capture);
+    CapturedWarnings captured = CapturedWarnings.of(Fenceline.class);
+    List<LogRecord> warnings = captured.records();
     ScheduledExecutorService wrapped = Executors.newSingleThreadScheduledExecutor();
     ScheduledThreadPoolExecutor pool = new ScheduledThreadPoolExecutor(1);
     try {
@@ -153,7 +137,7 @@ class ScheduledTaskCleanupTest {
           .contains("up to PT9S")
           .contains("new ScheduledThreadPoolExecutor(1)");
     } finally {
-      logger.removeHandler(capture);
+      captured.close();
       wrapped.shutdownNow();
       pool.shutdownNow();
     }

@@ -4,7 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import dev.fenceline.spi.Lease;
 import dev.fenceline.spi.LeaseIssuer;
-import dev.fenceline.spi.LeaseStatus;
 import dev.fenceline.spi.ResourceId;
 import java.time.Duration;
 import java.util.Optional;
@@ -15,15 +14,14 @@ import java.util.function.UnaryOperator;
  * A lease issuer over an in-memory one whose calls take a chosen time on the worker's fake
  * monotonic clock, and whose renewals a test can script (fail, block, refuse).
  */
-final class ScriptedLeaseIssuer implements LeaseIssuer {
+final class ScriptedLeaseIssuer extends ForwardingLeaseIssuer {
 
-  private final LeaseIssuer delegate;
   private final AtomicLong nanos;
   private volatile Duration delay = Duration.ZERO;
   private volatile UnaryOperator<Lease> renewal;
 
   ScriptedLeaseIssuer(LeaseIssuer delegate, AtomicLong nanos) {
-    this.delegate = requireNonNull(delegate, "delegate is null");
+    super(delegate);
     this.nanos = requireNonNull(nanos, "nanos is null");
     this.renewal = delegate::renew;
   }
@@ -40,11 +38,6 @@ final class ScriptedLeaseIssuer implements LeaseIssuer {
   }
 
   @Override
-  public String id() {
-    return delegate.id();
-  }
-
-  @Override
   public Optional<Lease> tryAcquire(ResourceId resource, String holder, Duration ttl) {
     nanos.addAndGet(delay.toNanos());
     return delegate.tryAcquire(resource, holder, ttl);
@@ -54,15 +47,5 @@ final class ScriptedLeaseIssuer implements LeaseIssuer {
   public Lease renew(Lease lease) {
     nanos.addAndGet(delay.toNanos());
     return renewal.apply(lease);
-  }
-
-  @Override
-  public boolean release(Lease lease) {
-    return delegate.release(lease);
-  }
-
-  @Override
-  public LeaseStatus status(ResourceId resource) {
-    return delegate.status(resource);
   }
 }

@@ -5,11 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.fenceline.spi.Lease;
 import dev.fenceline.spi.LeaseIssuer;
 import dev.fenceline.spi.LeaseSignals;
-import dev.fenceline.spi.LeaseStatus;
 import dev.fenceline.spi.LeaseWatch;
-import dev.fenceline.spi.ResourceId;
-import java.time.Duration;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -17,14 +13,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * lease, so the test can play the issuer that lost contact with its store, and counts the watches
  * that are open.
  */
-final class SignallingLeaseIssuer implements LeaseIssuer {
+final class SignallingLeaseIssuer extends ForwardingLeaseIssuer {
 
-  private final LeaseIssuer delegate;
   private final AtomicInteger openWatches = new AtomicInteger();
   private volatile LeaseSignals signals;
 
   SignallingLeaseIssuer(LeaseIssuer delegate) {
-    this.delegate = requireNonNull(delegate, "delegate is null");
+    super(delegate);
   }
 
   /** The signals of the lease watched last. */
@@ -54,30 +49,5 @@ final class SignallingLeaseIssuer implements LeaseIssuer {
         }
       }
     };
-  }
-
-  @Override
-  public String id() {
-    return delegate.id();
-  }
-
-  @Override
-  public Optional<Lease> tryAcquire(ResourceId resource, String holder, Duration ttl) {
-    return delegate.tryAcquire(resource, holder, ttl);
-  }
-
-  @Override
-  public Lease renew(Lease lease) {
-    return delegate.renew(lease);
-  }
-
-  @Override
-  public boolean release(Lease lease) {
-    return delegate.release(lease);
-  }
-
-  @Override
-  public LeaseStatus status(ResourceId resource) {
-    return delegate.status(resource);
   }
 }

@@ -2,16 +2,11 @@ package dev.fenceline.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fenceline.tck.Payloads;
+import dev.fenceline.staging.SmallHeapPublish;
+import dev.fenceline.staging.SmallHeapPublish.Measured;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,40 +23,9 @@ class LargePublishTest {
 
   @Test
   void aOneGibPublishRunsIn128MibOfHeap() throws Exception {
-    String java = ProcessHandle.current().info().command().orElse("java");
-    Process child =
-        new ProcessBuilder(
-                List.of(
-                    java,
-                    "-Xmx128m",
-                    "-cp",
-                    System.getProperty("java.class.path"),
-                    LargePublish.class.getName(),
-                    directory.toString(),
-                    Long.toString(ONE_GIB),
-                    Long.toString(SEED)))
-            .redirectError(ProcessBuilder.Redirect.INHERIT)
-            .start();
-    CompletableFuture<String> output =
-        CompletableFuture.supplyAsync(
-            () -> {
-              try {
-                return new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-              } catch (IOException e) {
-                return "IOException " + e.getMessage();
-              }
-            });
-    // Computed here while the child works; streamed, so this JVM holds no payload either.
-    String expected = Payloads.sha256(Payloads.generated(ONE_GIB, SEED));
+    Measured measured =
+        SmallHeapPublish.run(LargePublish.class, 128L << 20, ONE_GIB, SEED, directory.toString());
 
-    assertThat(child.waitFor(10, TimeUnit.MINUTES)).as("the child finished").isTrue();
-    Map<String, String> measured = parse(output.get(1, TimeUnit.MINUTES));
-    assertThat(child.exitValue()).as("exit code, output %s", measured).isZero();
-    assertThat(measured)
-        .containsEntry("OUTCOME", "Applied")
-        .containsEntry("PUBLISHED_SHA256", expected)
-        .containsEntry("READ_SHA256", expected);
-    assertThat(Long.parseLong(measured.get("MAX_HEAP_BYTES"))).isLessThanOrEqualTo(128L << 20);
     try (var blobs = Files.walk(directory.resolve("blobs"))) {
       assertThat(blobs.filter(Files::isRegularFile).mapToLong(LargePublishTest::size).sum())
           .isEqualTo(ONE_GIB);
@@ -79,16 +43,5 @@ class LargePublishTest {
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
-  }
-
-  private static Map<String, String> parse(String output) {
-    Map<String, String> values = new HashMap<>();
-    for (String line : output.split("\n")) {
-      int space = line.indexOf(' ');
-      if (space > 0) {
-        values.put(line.substring(0, space), line.substring(space + 1).trim());
-      }
-    }
-    return values;
   }
 }

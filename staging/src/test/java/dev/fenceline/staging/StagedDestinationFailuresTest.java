@@ -32,7 +32,6 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -66,40 +65,6 @@ class StagedDestinationFailuresTest {
   private List<BlobKey> staged() {
     try (Stream<BlobInfo> all = memoryBlobs.list(BlobKey.of("published"))) {
       return all.map(BlobInfo::key).toList();
-    }
-  }
-
-  /** Forwards every call; tests override the calls they interfere with. */
-  private static class ForwardingBlobStore implements BlobStore {
-    final BlobStore delegate;
-
-    ForwardingBlobStore(BlobStore delegate) {
-      this.delegate = delegate;
-    }
-
-    @Override
-    public BlobInfo put(BlobKey key, InputStream content) {
-      return delegate.put(key, content);
-    }
-
-    @Override
-    public InputStream open(BlobKey key) {
-      return delegate.open(key);
-    }
-
-    @Override
-    public Optional<BlobInfo> stat(BlobKey key) {
-      return delegate.stat(key);
-    }
-
-    @Override
-    public boolean delete(BlobKey key) {
-      return delegate.delete(key);
-    }
-
-    @Override
-    public Stream<BlobInfo> list(BlobKey prefix) {
-      return delegate.list(prefix);
     }
   }
 

@@ -30,7 +30,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -167,38 +166,17 @@ class StagedRetryBeforeUploadTest {
   }
 
   /** Forwards every call and counts the puts. */
-  private static class CountingBlobStore implements BlobStore {
-    final BlobStore delegate;
+  private static class CountingBlobStore extends ForwardingBlobStore {
     final AtomicInteger puts = new AtomicInteger();
 
     CountingBlobStore(BlobStore delegate) {
-      this.delegate = delegate;
+      super(delegate);
     }
 
     @Override
     public BlobInfo put(BlobKey key, InputStream content) {
       puts.incrementAndGet();
       return delegate.put(key, content);
-    }
-
-    @Override
-    public InputStream open(BlobKey key) {
-      return delegate.open(key);
-    }
-
-    @Override
-    public Optional<BlobInfo> stat(BlobKey key) {
-      return delegate.stat(key);
-    }
-
-    @Override
-    public boolean delete(BlobKey key) {
-      return delegate.delete(key);
-    }
-
-    @Override
-    public Stream<BlobInfo> list(BlobKey prefix) {
-      return delegate.list(prefix);
     }
   }
 }

@@ -1,8 +1,6 @@
 package dev.fenceline.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.fenceline.spi.Epoch;
 import dev.fenceline.spi.FencingToken;
@@ -10,6 +8,7 @@ import dev.fenceline.spi.OperationId;
 import dev.fenceline.spi.ResourceId;
 import dev.fenceline.spi.StoreException;
 import dev.fenceline.tck.SilentServer;
+import dev.fenceline.tck.TimedFailure;
 import dev.fenceline.tck.memory.InMemoryIntentStore;
 import java.net.URI;
 import java.time.Duration;
@@ -61,19 +60,17 @@ class HttpTimeoutDefaultsTest {
               .build();
       ResourceId resource = ResourceId.of("invoice-7");
       FencingToken token = new FencingToken("issuer-1", resource, Epoch.of(1), "worker-a");
-      long start = System.nanoTime();
-      StoreException failure =
-          assertTimeoutPreemptively(
+      TimedFailure<StoreException> timed =
+          TimedFailure.within(
               WITHIN_DEFAULT_TTL,
+              StoreException.class,
               () ->
-                  catchThrowableOfType(
-                      StoreException.class,
-                      () ->
-                          destination.write(
-                              token,
-                              OperationId.of("pay-invoice-7"),
-                              ApiRequest.postJson("/payments", "{\"amount\":7}"))));
-      Duration took = Duration.ofNanos(System.nanoTime() - start);
+                  destination.write(
+                      token,
+                      OperationId.of("pay-invoice-7"),
+                      ApiRequest.postJson("/payments", "{\"amount\":7}")));
+      StoreException failure = timed.thrown();
+      Duration took = timed.took();
       System.out.println(
           "silent HTTP API, default settings: the write ended after " + took + ": " + failure);
 

@@ -1,8 +1,7 @@
 package dev.fenceline.jdbc;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
+import static dev.fenceline.jdbc.Intercepted.invoke;
+
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.Statement;
@@ -43,16 +42,13 @@ final class CountingDataSource {
 
   /** The counting data source to hand to the store. */
   DataSource dataSource() {
-    return (DataSource)
-        Proxy.newProxyInstance(
-            getClass().getClassLoader(),
-            new Class<?>[] {DataSource.class},
-            (proxy, method, args) -> {
-              Object result = invoke(method, target, args);
-              return method.getName().equals("getConnection")
-                  ? counting((Connection) result)
-                  : result;
-            });
+    return Intercepted.wrap(
+        DataSource.class,
+        target,
+        (source, method, args) -> {
+          Object result = invoke(method, source, args);
+          return method.getName().equals("getConnection") ? counting((Connection) result) : result;
+        });
   }
 
   /** Forgets what was counted so far. */
@@ -75,28 +71,27 @@ final class CountingDataSource {
   }
 
   private Connection counting(Connection real) {
-    return (Connection)
-        Proxy.newProxyInstance(
-            getClass().getClassLoader(),
-            new Class<?>[] {Connection.class},
-            (proxy, method, args) -> {
-              String name = method.getName();
-              boolean endsTransaction =
-                  name.equals("commit")
-                      || (name.equals("rollback") && args == null)
-                      || (name.equals("setAutoCommit") && Boolean.TRUE.equals(args[0]));
-              if (endsTransaction ? inTransaction(real) : ROUND_TRIPS.contains(name)) {
-                count(name);
-              }
-              Object result = invoke(method, real, args);
-              if (name.equals("prepareStatement")) {
-                return counting((Statement) result, PreparedStatement.class, (String) args[0]);
-              }
-              if (name.equals("createStatement")) {
-                return counting((Statement) result, Statement.class, null);
-              }
-              return result;
-            });
+    return Intercepted.wrap(
+        Connection.class,
+        real,
+        (connection, method, args) -> {
+          String name = method.getName();
+          boolean endsTransaction =
+              name.equals("commit")
+                  || (name.equals("rollback") && args == null)
+                  || (name.equals("setAutoCommit") && Boolean.TRUE.equals(args[0]));
+          if (endsTransaction ? inTransaction(connection) : ROUND_TRIPS.contains(name)) {
+            count(name);
+          }
+          Object result = invoke(method, connection, args);
+          if (name.equals("prepareStatement")) {
+            return counting((PreparedStatement) result, PreparedStatement.class, (String) args[0]);
+          }
+          if (name.equals("createStatement")) {
+            return counting((Statement) result, Statement.class, null);
+          }
+          return result;
+        });
   }
 
   /**
@@ -111,24 +106,15 @@ final class CountingDataSource {
     return !real.getAutoCommit();
   }
 
-  private Statement counting(Statement real, Class<? extends Statement> type, String prepared) {
-    return (Statement)
-        Proxy.newProxyInstance(
-            getClass().getClassLoader(),
-            new Class<?>[] {type},
-            (proxy, method, args) -> {
-              if (EXECUTIONS.contains(method.getName())) {
-                count(prepared != null ? prepared : String.valueOf(args == null ? "" : args[0]));
-              }
-              return invoke(method, real, args);
-            });
-  }
-
-  private static Object invoke(Method method, Object target, Object[] args) throws Throwable {
-    try {
-      return method.invoke(target, args);
-    } catch (InvocationTargetException e) {
-      throw e.getCause();
-    }
+  private <T extends Statement> T counting(T real, Class<T> type, String prepared) {
+    return Intercepted.wrap(
+        type,
+        real,
+        (statement, method, args) -> {
+          if (EXECUTIONS.contains(method.getName())) {
+            count(prepared != null ? prepared : String.valueOf(args == null ? "" : args[0]));
+          }
+          return invoke(method, statement, args);
+        });
   }
 }

@@ -1,5 +1,6 @@
 package dev.fenceline.jdbc;
 
+import static dev.fenceline.jdbc.Intercepted.invoke;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -13,12 +14,8 @@ import dev.fenceline.spi.PointerStore;
 import dev.fenceline.spi.Receipt;
 import dev.fenceline.spi.ResourceId;
 import dev.fenceline.spi.StoreException;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -33,31 +30,13 @@ class JdbcConnectionFailuresTest {
 
   @TempDir Path directory;
 
-  /** What a wrapped connection does for one call, given the real connection. */
-  private interface ConnectionCall {
-    Object handle(Connection real, Method call, Object[] args) throws Throwable;
-  }
-
   /** A data source that opens {@code url} and lets {@code calls} handle each connection call. */
-  private DataSource wrapping(String url, ConnectionCall calls) {
-    return (DataSource)
-        Proxy.newProxyInstance(
-            getClass().getClassLoader(),
-            new Class<?>[] {DataSource.class},
-            (proxy, method, args) -> {
-              if (!method.getName().equals("getConnection")) {
-                throw new UnsupportedOperationException(method.getName());
-              }
-              Connection real = DriverManager.getConnection(url);
-              return Proxy.newProxyInstance(
-                  getClass().getClassLoader(),
-                  new Class<?>[] {Connection.class},
-                  (connectionProxy, call, callArgs) -> calls.handle(real, call, callArgs));
-            });
+  private static DataSource wrapping(String url, Intercepted.Handler<Connection> calls) {
+    return Intercepted.connectingTo(url, real -> Intercepted.wrap(Connection.class, real, calls));
   }
 
   /** A data source whose connections fail to close (after really closing). */
-  private DataSource closeFailing(String url) {
+  private static DataSource closeFailing(String url) {
     return wrapping(
         url,
         (real, call, callArgs) -> {
@@ -98,7 +77,7 @@ class JdbcConnectionFailuresTest {
    * statement sent with its {@code COMMIT}, or a one-statement step on an auto-commit connection).
    * Fails one commit only.
    */
-  private DataSource commitThenFail(String url, AtomicBoolean failCommits) {
+  private static DataSource commitThenFail(String url, AtomicBoolean failCommits) {
     return commitThenFail(
         url,
         failCommits,
@@ -106,7 +85,7 @@ class JdbcConnectionFailuresTest {
   }
 
   /** As {@link #commitThenFail(String, AtomicBoolean)}, throwing what {@code failure} makes. */
-  private DataSource commitThenFail(
+  private static DataSource commitThenFail(
       String url, AtomicBoolean failCommits, Supplier<SQLException> failure) {
     return wrapping(
         url,
@@ -116,11 +95,10 @@ class JdbcConnectionFailuresTest {
             failAfterCommit(failCommits, failure);
           }
           if (call.getName().equals("prepareStatement") && commitsItself(callArgs[0])) {
-            PreparedStatement statement = (PreparedStatement) result;
-            return Proxy.newProxyInstance(
-                getClass().getClassLoader(),
-                new Class<?>[] {PreparedStatement.class},
-                (statementProxy, statementCall, statementArgs) -> {
+            return Intercepted.wrap(
+                PreparedStatement.class,
+                (PreparedStatement) result,
+                (statement, statementCall, statementArgs) -> {
                   Object answer = invoke(statementCall, statement, statementArgs);
                   if (statementCall.getName().startsWith("execute")) {
                     failAfterCommit(failCommits, failure);
@@ -129,11 +107,10 @@ class JdbcConnectionFailuresTest {
                 });
           }
           if (call.getName().equals("createStatement")) {
-            Statement statement = (Statement) result;
-            return Proxy.newProxyInstance(
-                getClass().getClassLoader(),
-                new Class<?>[] {Statement.class},
-                (statementProxy, statementCall, statementArgs) -> {
+            return Intercepted.wrap(
+                Statement.class,
+                (Statement) result,
+                (statement, statementCall, statementArgs) -> {
                   Object answer = invoke(statementCall, statement, statementArgs);
                   if (statementCall.getName().equals("execute")
                       && "COMMIT".equalsIgnoreCase(String.valueOf(statementArgs[0]))) {
@@ -144,14 +121,6 @@ class JdbcConnectionFailuresTest {
           }
           return result;
         });
-  }
-
-  private static Object invoke(Method method, Object target, Object[] args) throws Throwable {
-    try {
-      return method.invoke(target, args);
-    } catch (InvocationTargetException e) {
-      throw e.getCause();
-    }
   }
 
   /** Whether a prepared statement is one that commits itself on PostgreSQL. */

@@ -6,8 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.fenceline.spi.Lease;
 import dev.fenceline.spi.LeaseLostException;
 import dev.fenceline.spi.ResourceId;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -86,22 +84,17 @@ class JdbcLeaseIssuerEdgeTest {
 
   /** Connections to {@code url}; once {@code left} reaches 0, opening one fails. */
   private static DataSource failingAfter(String url, AtomicInteger left) {
-    return (DataSource)
-        Proxy.newProxyInstance(
-            JdbcLeaseIssuerEdgeTest.class.getClassLoader(),
-            new Class<?>[] {DataSource.class},
-            (proxy, method, args) -> {
-              if (method.getName().equals("getConnection")) {
-                if (left.getAndDecrement() <= 0) {
-                  throw new SQLException("connection refused (test)", "08001");
-                }
-                return DriverManager.getConnection(url);
-              }
-              try {
-                return method.invoke(null, args);
-              } catch (InvocationTargetException e) {
-                throw e.getCause();
-              }
-            });
+    return Intercepted.wrap(
+        DataSource.class,
+        null,
+        (none, method, args) -> {
+          if (method.getName().equals("getConnection")) {
+            if (left.getAndDecrement() <= 0) {
+              throw new SQLException("connection refused (test)", "08001");
+            }
+            return DriverManager.getConnection(url);
+          }
+          return Intercepted.invoke(method, none, args);
+        });
   }
 }

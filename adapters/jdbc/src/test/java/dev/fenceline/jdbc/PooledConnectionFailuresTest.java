@@ -1,5 +1,6 @@
 package dev.fenceline.jdbc;
 
+import static dev.fenceline.jdbc.Intercepted.invoke;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -10,9 +11,6 @@ import dev.fenceline.spi.OperationId;
 import dev.fenceline.spi.ResourceId;
 import dev.fenceline.spi.StoreException;
 import dev.fenceline.spi.UnsafeStoreException;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -147,67 +145,55 @@ class PooledConnectionFailuresTest {
    * saw the statement.
    */
   private static DataSource failingCommitOnce(SingleConnectionPool pool, AtomicBoolean failCommit) {
-    return (DataSource)
-        Proxy.newProxyInstance(
-            PooledConnectionFailuresTest.class.getClassLoader(),
-            new Class<?>[] {DataSource.class},
-            (proxy, method, args) -> {
-              if (!method.getName().equals("getConnection")) {
-                return invoke(method, pool, args);
-              }
-              Connection lent = pool.getConnection();
-              return Proxy.newProxyInstance(
-                  PooledConnectionFailuresTest.class.getClassLoader(),
-                  new Class<?>[] {Connection.class},
-                  (connectionProxy, call, callArgs) -> {
-                    if (call.getName().equals("commit")) {
-                      failOnce(failCommit);
-                    }
-                    Object result = invoke(call, lent, callArgs);
-                    if (call.getName().equals("prepareStatement")
-                        && JdbcConnectionFailuresTest.commitsItself(callArgs[0])) {
-                      PreparedStatement prepared = (PreparedStatement) result;
-                      return Proxy.newProxyInstance(
-                          PooledConnectionFailuresTest.class.getClassLoader(),
-                          new Class<?>[] {PreparedStatement.class},
-                          (statementProxy, statementCall, statementArgs) -> {
-                            if (statementCall.getName().startsWith("execute")
-                                && failCommit.compareAndSet(true, false)) {
-                              // PostgreSQL: the statement carrying the COMMIT gets no answer.
-                              throw new SQLException("I/O error: connection reset", "08006");
-                            }
-                            return invoke(statementCall, prepared, statementArgs);
-                          });
-                    }
-                    if (!call.getName().equals("createStatement")) {
-                      return result;
-                    }
-                    Statement statement = (Statement) result;
-                    return Proxy.newProxyInstance(
-                        PooledConnectionFailuresTest.class.getClassLoader(),
-                        new Class<?>[] {Statement.class},
-                        (statementProxy, statementCall, statementArgs) -> {
-                          if (statementCall.getName().equals("execute")
-                              && "COMMIT".equalsIgnoreCase(String.valueOf(statementArgs[0]))) {
-                            failOnce(failCommit);
-                          }
-                          return invoke(statementCall, statement, statementArgs);
-                        });
-                  });
-            });
+    return Intercepted.wrap(
+        DataSource.class,
+        pool,
+        (source, method, args) -> {
+          if (!method.getName().equals("getConnection")) {
+            return invoke(method, source, args);
+          }
+          return Intercepted.wrap(
+              Connection.class,
+              source.getConnection(),
+              (lent, call, callArgs) -> {
+                if (call.getName().equals("commit")) {
+                  failOnce(failCommit);
+                }
+                Object result = invoke(call, lent, callArgs);
+                if (call.getName().equals("prepareStatement")
+                    && JdbcConnectionFailuresTest.commitsItself(callArgs[0])) {
+                  return Intercepted.wrap(
+                      PreparedStatement.class,
+                      (PreparedStatement) result,
+                      (prepared, statementCall, statementArgs) -> {
+                        if (statementCall.getName().startsWith("execute")
+                            && failCommit.compareAndSet(true, false)) {
+                          // PostgreSQL: the statement carrying the COMMIT gets no answer.
+                          throw new SQLException("I/O error: connection reset", "08006");
+                        }
+                        return invoke(statementCall, prepared, statementArgs);
+                      });
+                }
+                if (!call.getName().equals("createStatement")) {
+                  return result;
+                }
+                return Intercepted.wrap(
+                    Statement.class,
+                    (Statement) result,
+                    (statement, statementCall, statementArgs) -> {
+                      if (statementCall.getName().equals("execute")
+                          && "COMMIT".equalsIgnoreCase(String.valueOf(statementArgs[0]))) {
+                        failOnce(failCommit);
+                      }
+                      return invoke(statementCall, statement, statementArgs);
+                    });
+              });
+        });
   }
 
   private static void failOnce(AtomicBoolean failCommit) throws SQLException {
     if (failCommit.compareAndSet(true, false)) {
       throw new SQLException("[SQLITE_BUSY] The database file is locked (database is locked)");
-    }
-  }
-
-  private static Object invoke(Method method, Object target, Object[] args) throws Throwable {
-    try {
-      return method.invoke(target, args);
-    } catch (InvocationTargetException e) {
-      throw e.getCause();
     }
   }
 

@@ -1,8 +1,6 @@
 package dev.fenceline.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.fenceline.spi.Epoch;
 import dev.fenceline.spi.FencingStep;
@@ -12,6 +10,7 @@ import dev.fenceline.spi.ResourceId;
 import dev.fenceline.spi.StepListener;
 import dev.fenceline.spi.StoreException;
 import dev.fenceline.tck.SilentServer;
+import dev.fenceline.tck.TimedFailure;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -89,12 +88,11 @@ class PostgresFrozenServerTest {
     database.freeze(false);
     try {
       StoreException failure =
-          assertTimeoutPreemptively(
-              WITHIN,
-              () ->
-                  catchThrowableOfType(
-                      StoreException.class,
-                      () -> shortTimeouts(database.url()).socketTimeout(NEVER).build()));
+          TimedFailure.within(
+                  WITHIN,
+                  StoreException.class,
+                  () -> shortTimeouts(database.url()).socketTimeout(NEVER).build())
+              .thrown();
 
       assertThat(failure).isNotNull();
       assertThat(failure.outcomeUnknown()).isFalse();
@@ -111,17 +109,16 @@ class PostgresFrozenServerTest {
     database.freeze(false);
     try {
       StoreException failure =
-          assertTimeoutPreemptively(
-              WITHIN,
-              () ->
-                  catchThrowableOfType(
-                      StoreException.class,
-                      () ->
-                          JdbcStore.builder()
-                              .url(database.url() + "&loginTimeout=1")
-                              .loginTimeout(NEVER)
-                              .socketTimeout(NEVER)
-                              .build()));
+          TimedFailure.within(
+                  WITHIN,
+                  StoreException.class,
+                  () ->
+                      JdbcStore.builder()
+                          .url(database.url() + "&loginTimeout=1")
+                          .loginTimeout(NEVER)
+                          .socketTimeout(NEVER)
+                          .build())
+              .thrown();
 
       assertThat(failure).isNotNull();
       assertThat(failure.outcomeUnknown()).isFalse();
@@ -144,12 +141,11 @@ class PostgresFrozenServerTest {
         String url = "jdbc:postgresql://127.0.0.1:" + frozen.getLocalPort() + "/postgres";
 
         StoreException failure =
-            assertTimeoutPreemptively(
-                WITHIN,
-                () ->
-                    catchThrowableOfType(
-                        StoreException.class,
-                        () -> shortTimeouts(url).loginTimeout(NEVER).socketTimeout(NEVER).build()));
+            TimedFailure.within(
+                    WITHIN,
+                    StoreException.class,
+                    () -> shortTimeouts(url).loginTimeout(NEVER).socketTimeout(NEVER).build())
+                .thrown();
 
         assertThat(failure).isNotNull();
         assertThat(failure.outcomeUnknown()).isFalse();
@@ -168,25 +164,16 @@ class PostgresFrozenServerTest {
       ResourceId ledger = ResourceId.of("ledger/frozen-with-defaults");
       FencingToken token = new FencingToken("test-issuer", ledger, Epoch.of(1), "worker-a");
       OperationId operation = OperationId.of("frozen-with-defaults");
-      StepListener freezeAfterEpochCheck =
-          (step, writing, op) -> {
-            if (step == FencingStep.AFTER_EPOCH_CHECK) {
-              database.freeze(true);
-            }
-          };
-
-      long start = System.nanoTime();
-      StoreException failure =
-          assertTimeoutPreemptively(
+      TimedFailure<StoreException> timed =
+          TimedFailure.within(
               WITHIN_DEFAULT_TTL,
+              StoreException.class,
               () ->
-                  catchThrowableOfType(
-                      StoreException.class,
-                      () ->
-                          store
-                              .destination("reports", freezeAfterEpochCheck)
-                              .write(token, operation, PostgresFrozenServerTest::selectOne)));
-      Duration took = Duration.ofNanos(System.nanoTime() - start);
+                  store
+                      .destination("reports", freezeAt(FencingStep.AFTER_EPOCH_CHECK))
+                      .write(token, operation, PostgresFrozenServerTest::selectOne));
+      StoreException failure = timed.thrown();
+      Duration took = timed.took();
       database.thaw();
       System.out.println("frozen PostgreSQL, default timeouts: the write failed after " + took);
 
@@ -209,14 +196,11 @@ class PostgresFrozenServerTest {
     // answer.
     try (SilentServer silent = SilentServer.start("postgres")) {
       String url = "jdbc:postgresql://127.0.0.1:" + silent.port() + "/postgres";
-      long start = System.nanoTime();
-      StoreException failure =
-          assertTimeoutPreemptively(
-              WITHIN_DEFAULT_TTL,
-              () ->
-                  catchThrowableOfType(
-                      StoreException.class, () -> JdbcStore.builder().url(url).build()));
-      Duration took = Duration.ofNanos(System.nanoTime() - start);
+      TimedFailure<StoreException> timed =
+          TimedFailure.within(
+              WITHIN_DEFAULT_TTL, StoreException.class, () -> JdbcStore.builder().url(url).build());
+      StoreException failure = timed.thrown();
+      Duration took = timed.took();
       System.out.println(
           "silent PostgreSQL handshake, default timeouts: failed after " + took + ": " + failure);
 
@@ -238,23 +222,12 @@ class PostgresFrozenServerTest {
       ResourceId ledger = ResourceId.of("ledger/before-commit");
       FencingToken token = new FencingToken("test-issuer", ledger, Epoch.of(1), "worker-a");
       OperationId operation = OperationId.of("before-commit");
-      StepListener freezeAfterEpochCheck =
-          (step, writing, op) -> {
-            if (step == FencingStep.AFTER_EPOCH_CHECK) {
-              database.freeze(true);
-            }
-          };
-
       StoreException failure =
-          assertTimeoutPreemptively(
-              WITHIN,
-              () ->
-                  catchThrowableOfType(
-                      StoreException.class,
-                      () ->
-                          store
-                              .destination("reports", freezeAfterEpochCheck)
-                              .write(token, operation, PostgresFrozenServerTest::selectOne)));
+          writeFailure(
+              store.destination("reports", freezeAt(FencingStep.AFTER_EPOCH_CHECK)),
+              token,
+              operation,
+              PostgresFrozenServerTest::selectOne);
       database.thaw();
 
       assertThat(failure).isNotNull();
@@ -279,6 +252,35 @@ class PostgresFrozenServerTest {
     return Map.of();
   }
 
+  /**
+   * A change whose one statement runs a minute: longer than any timeout here but {@link #NEVER}.
+   */
+  private static Map<String, String> sleepAMinute(
+      java.sql.Connection connection, FencingToken token, OperationId operation)
+      throws java.sql.SQLException {
+    try (Statement statement = connection.createStatement()) {
+      statement.execute("SELECT pg_sleep(60)");
+    }
+    return Map.of();
+  }
+
+  /** What the write throws; it must end within {@link #WITHIN}. */
+  private static StoreException writeFailure(
+      JdbcDestination destination, FencingToken token, OperationId operation, JdbcChange change) {
+    return TimedFailure.within(
+            WITHIN, StoreException.class, () -> destination.write(token, operation, change))
+        .thrown();
+  }
+
+  /** Freezes the server, backends too, when a write reaches {@code at}. */
+  private static StepListener freezeAt(FencingStep at) {
+    return (step, writing, operation) -> {
+      if (step == at) {
+        database.freeze(true);
+      }
+    };
+  }
+
   @Test
   void aServerThatFreezesDuringTheCommitLeavesTheOutcomeUnknown() {
     try (JdbcStore store = shortTimeouts(database.url()).build()) {
@@ -286,26 +288,12 @@ class PostgresFrozenServerTest {
           new FencingToken(
               "test-issuer", ResourceId.of("ledger/during-commit"), Epoch.of(1), "worker-a");
       // AFTER_APPLY is the last point before the commit: the COMMIT then gets no answer.
-      StepListener freezeBeforeCommit =
-          (step, writing, op) -> {
-            if (step == FencingStep.AFTER_APPLY) {
-              database.freeze(true);
-            }
-          };
-
       StoreException failure =
-          assertTimeoutPreemptively(
-              WITHIN,
-              () ->
-                  catchThrowableOfType(
-                      StoreException.class,
-                      () ->
-                          store
-                              .destination("reports", freezeBeforeCommit)
-                              .write(
-                                  token,
-                                  OperationId.of("during-commit"),
-                                  (connection, t, o) -> Map.of())));
+          writeFailure(
+              store.destination("reports", freezeAt(FencingStep.AFTER_APPLY)),
+              token,
+              OperationId.of("during-commit"),
+              (connection, t, o) -> Map.of());
 
       assertThat(failure).isNotNull();
       assertThat(failure.outcomeUnknown()).isTrue();
@@ -326,23 +314,11 @@ class PostgresFrozenServerTest {
       OperationId operation = OperationId.of("slow");
 
       StoreException failure =
-          assertTimeoutPreemptively(
-              WITHIN,
-              () ->
-                  catchThrowableOfType(
-                      StoreException.class,
-                      () ->
-                          store
-                              .destination("reports")
-                              .write(
-                                  new FencingToken("test-issuer", ledger, Epoch.of(1), "worker-a"),
-                                  operation,
-                                  (connection, t, o) -> {
-                                    try (Statement statement = connection.createStatement()) {
-                                      statement.execute("SELECT pg_sleep(60)");
-                                    }
-                                    return Map.of();
-                                  })));
+          writeFailure(
+              store.destination("reports"),
+              new FencingToken("test-issuer", ledger, Epoch.of(1), "worker-a"),
+              operation,
+              PostgresFrozenServerTest::sleepAMinute);
 
       assertThat(failure).isNotNull();
       assertThat(failure.outcomeUnknown()).isFalse();
@@ -359,27 +335,12 @@ class PostgresFrozenServerTest {
     try (JdbcStore store =
         shortTimeouts(url).statementTimeout(NEVER).socketTimeout(NEVER.multipliedBy(2)).build()) {
       StoreException failure =
-          assertTimeoutPreemptively(
-              WITHIN,
-              () ->
-                  catchThrowableOfType(
-                      StoreException.class,
-                      () ->
-                          store
-                              .destination("reports")
-                              .write(
-                                  new FencingToken(
-                                      "test-issuer",
-                                      ResourceId.of("ledger/slow-by-url"),
-                                      Epoch.of(1),
-                                      "worker-a"),
-                                  OperationId.of("slow-by-url"),
-                                  (connection, t, o) -> {
-                                    try (Statement statement = connection.createStatement()) {
-                                      statement.execute("SELECT pg_sleep(60)");
-                                    }
-                                    return Map.of();
-                                  })));
+          writeFailure(
+              store.destination("reports"),
+              new FencingToken(
+                  "test-issuer", ResourceId.of("ledger/slow-by-url"), Epoch.of(1), "worker-a"),
+              OperationId.of("slow-by-url"),
+              PostgresFrozenServerTest::sleepAMinute);
 
       assertThat(failure).isNotNull();
       assertThat(failure.outcomeUnknown()).isFalse();

@@ -1,8 +1,6 @@
 package dev.fenceline.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.fenceline.spi.Epoch;
 import dev.fenceline.spi.FencingToken;
@@ -10,6 +8,7 @@ import dev.fenceline.spi.OperationId;
 import dev.fenceline.spi.Pointer;
 import dev.fenceline.spi.ResourceId;
 import dev.fenceline.spi.StoreException;
+import dev.fenceline.tck.TimedFailure;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -116,8 +115,7 @@ class PostgresOneStatementTimeoutTest {
 
   /** The step's failure, which must come well before the lock timeout (within {@link #WITHIN}). */
   private static StoreException failureWithin(ThrowingCallable step) {
-    return assertTimeoutPreemptively(
-        WITHIN, () -> catchThrowableOfType(StoreException.class, step));
+    return TimedFailure.within(WITHIN, StoreException.class, step).thrown();
   }
 
   private static void lock(Connection holder, String sql, ResourceId resource) throws SQLException {

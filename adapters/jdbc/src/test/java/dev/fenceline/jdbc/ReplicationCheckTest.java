@@ -3,14 +3,11 @@ package dev.fenceline.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fenceline.jdbc.ReplicationCheck.Standby;
+import dev.fenceline.tck.CapturedWarnings;
 import java.sql.Connection;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.logging.Handler;
-import java.util.logging.Level;
 import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -136,25 +133,9 @@ class ReplicationCheckTest {
       statement.execute(
           "ALTER DATABASE fenceline_replication SET search_path = shadow, public, pg_catalog");
     }
-    List<LogRecord> warnings = new ArrayList<>();
-    Handler capture =
-        new Handler() {
-          @Override
-          public void publish(LogRecord record) {
-            if (record.getLevel().intValue() >= Level.WARNING.intValue()) {
-              warnings.add(record);
-            }
-          }
-
-          @Override
-          public void flush() {}
-
-          @Override
-          public void close() {}
-        };
-    Logger logger = Logger.getLogger(JdbcStore.class.getName());
-    logger.addHandler(capture);
-    try (JdbcStore store = database.openStore()) {
+    try (CapturedWarnings captured = CapturedWarnings.of(JdbcStore.class);
+        JdbcStore store = database.openStore()) {
+      List<LogRecord> warnings = captured.records();
       assertThat(store.replicationWarning())
           .hasValueSatisfying(
               warning ->
@@ -164,8 +145,6 @@ class ReplicationCheckTest {
       assertThat(warnings)
           .extracting(LogRecord::getMessage)
           .containsExactly(store.replicationWarning().orElseThrow());
-    } finally {
-      logger.removeHandler(capture);
     }
   }
 }

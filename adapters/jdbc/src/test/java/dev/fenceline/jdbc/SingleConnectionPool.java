@@ -1,7 +1,5 @@
 package dev.fenceline.jdbc;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -26,21 +24,16 @@ final class SingleConnectionPool extends HandWrittenDataSource implements AutoCl
       throw new SQLException("the pool's only connection is in use");
     }
     lent = true;
-    return (Connection)
-        Proxy.newProxyInstance(
-            getClass().getClassLoader(),
-            new Class<?>[] {Connection.class},
-            (proxy, method, args) -> {
-              if (method.getName().equals("close")) {
-                giveBack();
-                return null;
-              }
-              try {
-                return method.invoke(real, args);
-              } catch (InvocationTargetException e) {
-                throw e.getCause();
-              }
-            });
+    return Intercepted.wrap(
+        Connection.class,
+        real,
+        (connection, method, args) -> {
+          if (method.getName().equals("close")) {
+            giveBack();
+            return null;
+          }
+          return Intercepted.invoke(method, connection, args);
+        });
   }
 
   private synchronized void giveBack() {

@@ -1,5 +1,6 @@
 package dev.fenceline.jdbc;
 
+import static dev.fenceline.jdbc.Intercepted.invoke;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -8,12 +9,8 @@ import dev.fenceline.spi.Lease;
 import dev.fenceline.spi.LeaseStatus;
 import dev.fenceline.spi.ResourceId;
 import dev.fenceline.spi.StoreException;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -21,7 +18,6 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicBoolean;
-import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -98,7 +94,9 @@ class SqliteLeaseCommitFailureTest {
   private JdbcStore open() {
     Path file = directory.resolve("fenceline.db");
     JdbcStore.sqlite(file).close();
-    return JdbcStore.builder().dataSource(failingAtCommit("jdbc:sqlite:" + file), "flaky").build();
+    return JdbcStore.builder()
+        .dataSource(Intercepted.connectingTo("jdbc:sqlite:" + file, this::connection), "flaky")
+        .build();
   }
 
   private SQLException ioError() {
@@ -112,65 +110,49 @@ class SqliteLeaseCommitFailureTest {
     }
   }
 
-  /** Connections that fail at the commit point of a transaction once {@link #failCommit} is set. */
-  private DataSource failingAtCommit(String url) {
-    return (DataSource)
-        Proxy.newProxyInstance(
-            getClass().getClassLoader(),
-            new Class<?>[] {DataSource.class},
-            (proxy, method, args) -> {
-              if (!method.getName().equals("getConnection")) {
-                throw new UnsupportedOperationException(method.getName());
-              }
-              return connection(DriverManager.getConnection(url));
-            });
-  }
-
+  /**
+   * A connection that fails at the commit point of a transaction once {@link #failCommit} is set.
+   */
   private Connection connection(Connection real) {
     // Whether a BEGIN opened a transaction that has not ended: statements inside it commit with
     // the COMMIT, not by themselves.
     boolean[] explicit = {false};
-    return (Connection)
-        Proxy.newProxyInstance(
-            getClass().getClassLoader(),
-            new Class<?>[] {Connection.class},
-            (proxy, call, args) -> {
-              Object result = invoke(call, real, args);
-              if (call.getName().equals("commit")) {
-                failAfterCommit();
-              }
-              if (call.getName().equals("createStatement")) {
-                Statement statement = (Statement) result;
-                return Proxy.newProxyInstance(
-                    getClass().getClassLoader(),
-                    new Class<?>[] {Statement.class},
-                    (statementProxy, statementCall, statementArgs) -> {
-                      Object answer = invoke(statementCall, statement, statementArgs);
-                      if (statementCall.getName().startsWith("execute")) {
-                        String sql = String.valueOf(statementArgs[0]).trim();
-                        String word = sql.split("\\s+")[0].toUpperCase(Locale.ROOT);
-                        if (word.equals("BEGIN")) {
-                          explicit[0] = true;
-                        } else if (word.equals("COMMIT") || word.equals("ROLLBACK")) {
-                          explicit[0] = false;
-                          if (word.equals("COMMIT")) {
-                            failAfterCommit();
-                          }
-                        }
+    return Intercepted.wrap(
+        Connection.class,
+        real,
+        (connection, call, args) -> {
+          Object result = invoke(call, connection, args);
+          if (call.getName().equals("commit")) {
+            failAfterCommit();
+          }
+          if (call.getName().equals("createStatement")) {
+            return Intercepted.wrap(
+                Statement.class,
+                (Statement) result,
+                (statement, statementCall, statementArgs) -> {
+                  Object answer = invoke(statementCall, statement, statementArgs);
+                  if (statementCall.getName().startsWith("execute")) {
+                    String sql = String.valueOf(statementArgs[0]).trim();
+                    String word = sql.split("\\s+")[0].toUpperCase(Locale.ROOT);
+                    if (word.equals("BEGIN")) {
+                      explicit[0] = true;
+                    } else if (word.equals("COMMIT") || word.equals("ROLLBACK")) {
+                      explicit[0] = false;
+                      if (word.equals("COMMIT")) {
+                        failAfterCommit();
                       }
-                      return answer;
-                    });
-              }
-              if (call.getName().equals("prepareStatement")
-                  && String.valueOf(args[0]).contains("fenceline_lease")
-                  && !String.valueOf(args[0])
-                      .trim()
-                      .toUpperCase(Locale.ROOT)
-                      .startsWith("SELECT")) {
-                return autoCommitting((PreparedStatement) result, explicit);
-              }
-              return result;
-            });
+                    }
+                  }
+                  return answer;
+                });
+          }
+          if (call.getName().equals("prepareStatement")
+              && String.valueOf(args[0]).contains("fenceline_lease")
+              && !String.valueOf(args[0]).trim().toUpperCase(Locale.ROOT).startsWith("SELECT")) {
+            return autoCommitting((PreparedStatement) result, explicit);
+          }
+          return result;
+        });
   }
 
   /**
@@ -178,44 +160,34 @@ class SqliteLeaseCommitFailureTest {
    * after it ran, a result set when it is stepped past its last row.
    */
   private PreparedStatement autoCommitting(PreparedStatement real, boolean[] explicit) {
-    return (PreparedStatement)
-        Proxy.newProxyInstance(
-            getClass().getClassLoader(),
-            new Class<?>[] {PreparedStatement.class},
-            (proxy, call, args) -> {
-              Object answer = invoke(call, real, args);
-              if (explicit[0] || !real.getConnection().getAutoCommit()) {
-                return answer;
-              }
-              if (call.getName().equals("executeUpdate")) {
-                failAfterCommit();
-              }
-              if (answer instanceof ResultSet rows) {
-                return failingAtEnd(rows);
-              }
-              return answer;
-            });
+    return Intercepted.wrap(
+        PreparedStatement.class,
+        real,
+        (statement, call, args) -> {
+          Object answer = invoke(call, statement, args);
+          if (explicit[0] || !statement.getConnection().getAutoCommit()) {
+            return answer;
+          }
+          if (call.getName().equals("executeUpdate")) {
+            failAfterCommit();
+          }
+          if (answer instanceof ResultSet rows) {
+            return failingAtEnd(rows);
+          }
+          return answer;
+        });
   }
 
   private ResultSet failingAtEnd(ResultSet real) {
-    return (ResultSet)
-        Proxy.newProxyInstance(
-            getClass().getClassLoader(),
-            new Class<?>[] {ResultSet.class},
-            (proxy, call, args) -> {
-              Object answer = invoke(call, real, args);
-              if (call.getName().equals("next") && Boolean.FALSE.equals(answer)) {
-                failAfterCommit();
-              }
-              return answer;
-            });
-  }
-
-  private static Object invoke(Method method, Object target, Object[] args) throws Throwable {
-    try {
-      return method.invoke(target, args);
-    } catch (InvocationTargetException e) {
-      throw e.getCause();
-    }
+    return Intercepted.wrap(
+        ResultSet.class,
+        real,
+        (rows, call, args) -> {
+          Object answer = invoke(call, rows, args);
+          if (call.getName().equals("next") && Boolean.FALSE.equals(answer)) {
+            failAfterCommit();
+          }
+          return answer;
+        });
   }
 }

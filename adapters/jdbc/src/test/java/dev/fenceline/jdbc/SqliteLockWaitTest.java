@@ -1,7 +1,6 @@
 package dev.fenceline.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.fenceline.spi.Applied;
@@ -10,6 +9,7 @@ import dev.fenceline.spi.FencingToken;
 import dev.fenceline.spi.OperationId;
 import dev.fenceline.spi.ResourceId;
 import dev.fenceline.spi.StoreException;
+import dev.fenceline.tck.TimedFailure;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -45,15 +45,11 @@ class SqliteLockWaitTest {
       lock.execute("BEGIN IMMEDIATE");
 
       StoreException failure =
-          assertTimeoutPreemptively(
-              WITHIN,
-              () ->
-                  catchThrowableOfType(
-                      StoreException.class,
-                      () ->
-                          store
-                              .destination("reports")
-                              .write(TOKEN, OperationId.of("op"), noChange())));
+          TimedFailure.within(
+                  WITHIN,
+                  StoreException.class,
+                  () -> store.destination("reports").write(TOKEN, OperationId.of("op"), noChange()))
+              .thrown();
 
       assertThat(failure).isNotNull();
       assertThat(failure.outcomeUnknown()).isFalse();
@@ -91,16 +87,11 @@ class SqliteLockWaitTest {
       lock.execute("BEGIN IMMEDIATE");
 
       StoreException failure =
-          assertTimeoutPreemptively(
-              WITHIN,
-              () ->
-                  catchThrowableOfType(
-                      StoreException.class,
-                      () ->
-                          JdbcStore.builder()
-                              .url(url())
-                              .lockTimeout(Duration.ofSeconds(1))
-                              .build()));
+          TimedFailure.within(
+                  WITHIN,
+                  StoreException.class,
+                  () -> JdbcStore.builder().url(url()).lockTimeout(Duration.ofSeconds(1)).build())
+              .thrown();
 
       assertThat(failure).isNotNull();
       assertThat(failure.outcomeUnknown()).isFalse();

@@ -3,15 +3,9 @@ package dev.fenceline.s3;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fenceline.s3.S3TestServer.Kind;
-import dev.fenceline.tck.Payloads;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import dev.fenceline.staging.SmallHeapPublish;
+import dev.fenceline.staging.SmallHeapPublish.Measured;
 import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,50 +31,23 @@ class S3LargePublishTest {
   void aLargePublishToS3RunsInASmallHeap() throws Exception {
     S3TestServer server = S3TestServer.get(Kind.S3MOCK);
     String bucket = server.createBucket();
-    String java = ProcessHandle.current().info().command().orElse("java");
-    long started = System.nanoTime();
-    Process child =
-        new ProcessBuilder(
-                List.of(
-                    java,
-                    "-Xmx" + (HEAP >> 20) + "m",
-                    "-cp",
-                    System.getProperty("java.class.path"),
-                    S3LargePublish.class.getName(),
-                    server.endpoint().toString(),
-                    bucket,
-                    directory.toString(),
-                    Long.toString(SIZE),
-                    Long.toString(SEED)))
-            .redirectError(ProcessBuilder.Redirect.INHERIT)
-            .start();
-    CompletableFuture<String> output =
-        CompletableFuture.supplyAsync(
-            () -> {
-              try {
-                return new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-              } catch (IOException e) {
-                return "IOException " + e.getMessage();
-              }
-            });
-    // Computed here while the child works; streamed, so this JVM holds no payload either.
-    String expected = Payloads.sha256(Payloads.generated(SIZE, SEED));
+    Measured measured =
+        SmallHeapPublish.run(
+            S3LargePublish.class,
+            HEAP,
+            SIZE,
+            SEED,
+            server.endpoint().toString(),
+            bucket,
+            directory.toString());
 
-    assertThat(child.waitFor(10, TimeUnit.MINUTES)).as("the child finished").isTrue();
-    long wall = (System.nanoTime() - started) / 1_000_000;
-    Map<String, String> measured = parse(output.get(1, TimeUnit.MINUTES));
-    assertThat(child.exitValue()).as("exit code, output %s", measured).isZero();
-    assertThat(measured)
-        .containsEntry("OUTCOME", "Applied")
-        .containsEntry("PUBLISHED_SHA256", expected)
-        .containsEntry("READ_SHA256", expected)
-        // In 8 MiB parts; the pointer lives in SQLite.
+    // In 8 MiB parts; the pointer lives in SQLite.
+    assertThat(measured.values())
         .containsEntry(
             "PUBLISH_REQUESTS",
             "{CompleteMultipartUpload=1, CreateMultipartUpload=1, UploadPart="
                 + SIZE / (8 << 20)
                 + "}");
-    assertThat(Long.parseLong(measured.get("MAX_HEAP_BYTES"))).isLessThanOrEqualTo(HEAP);
     assertThat(
             server.admin().listObjectsV2(b -> b.bucket(bucket)).contents().stream()
                 .mapToLong(object -> object.size())
@@ -94,17 +61,6 @@ class S3LargePublishTest {
         measured.get("PUBLISH_MS"),
         measured.get("READ_MS"),
         Long.parseLong(measured.get("PEAK_HEAP_USED_BYTES")) >> 20,
-        wall);
-  }
-
-  private static Map<String, String> parse(String output) {
-    Map<String, String> values = new HashMap<>();
-    for (String line : output.split("\n")) {
-      int space = line.indexOf(' ');
-      if (space > 0) {
-        values.put(line.substring(0, space), line.substring(space + 1).trim());
-      }
-    }
-    return values;
+        measured.wallMillis());
   }
 }

@@ -1,12 +1,11 @@
 package dev.fenceline.s3;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.fenceline.spi.BlobKey;
 import dev.fenceline.spi.StoreException;
 import dev.fenceline.tck.SilentServer;
+import dev.fenceline.tck.TimedFailure;
 import java.net.URI;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -43,15 +42,13 @@ class S3TimeoutDefaultsTest {
               .credentials(
                   StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
               .build()) {
-        long start = System.nanoTime();
-        StoreException failure =
-            assertTimeoutPreemptively(
+        TimedFailure<StoreException> timed =
+            TimedFailure.within(
                 WITHIN_DEFAULT_TTL,
-                () ->
-                    catchThrowableOfType(
-                        StoreException.class,
-                        () -> store.blobStore().stat(BlobKey.of("reports/a.csv"))));
-        Duration took = Duration.ofNanos(System.nanoTime() - start);
+                StoreException.class,
+                () -> store.blobStore().stat(BlobKey.of("reports/a.csv")));
+        StoreException failure = timed.thrown();
+        Duration took = timed.took();
         System.out.println(
             "silent S3 endpoint, default timeouts: the call failed after " + took + ": " + failure);
 

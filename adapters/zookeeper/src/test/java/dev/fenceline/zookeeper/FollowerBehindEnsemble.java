@@ -1,5 +1,6 @@
 package dev.fenceline.zookeeper;
 
+import dev.fenceline.tck.TcpProxy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -8,19 +9,16 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingCluster;
-import org.apache.zookeeper.client.FourLetterWordMain;
 
 /**
  * A real three-server ZooKeeper ensemble in this JVM whose server 1 can be made to fall behind the
  * leader for as long as a test wants, while it keeps serving its clients: its link to the leader's
- * quorum port runs through a {@link HoldingProxy}, and {@link #holdLeaderToFollower()} keeps the
+ * quorum port runs through a {@link TcpProxy}, and {@link #holdLeaderToFollower()} keeps the
  * leader's proposals and commits from reaching it. The leader commits with the other follower (a
  * quorum of two), so another client's write is acknowledged while server 1 still answers plain
  * reads from its older state; server 1's own requests still reach the leader, and it answers one
@@ -48,17 +46,16 @@ final class FollowerBehindEnsemble implements AutoCloseable {
   private static final int SERVERS = 3;
   private static final int TICK_MILLIS = 1_000;
   private static final int SYNC_LIMIT_TICKS = 20;
-  private static final int FOUR_LETTER_WORD_TIMEOUT_MILLIS = 1_000;
 
   private final Path root;
   private final List<InstanceSpec> specs;
-  private final HoldingProxy proxy;
+  private final TcpProxy proxy;
   private final TestingCluster cluster;
 
   private FollowerBehindEnsemble(
       Path root,
       List<InstanceSpec> specs,
-      HoldingProxy proxy,
+      TcpProxy proxy,
       Map<InstanceSpec, Collection<InstanceSpec>> views) {
     this.root = root;
     this.specs = List.copyOf(specs);
@@ -102,8 +99,9 @@ final class FollowerBehindEnsemble implements AutoCloseable {
               serverId,
               limits));
     }
-    HoldingProxy proxy =
-        new HoldingProxy(
+    TcpProxy proxy =
+        new TcpProxy(
+            "holding-proxy",
             HOST,
             specs.subList(1, SERVERS).stream()
                 .map(spec -> new InetSocketAddress(HOST, spec.getQuorumPort()))
@@ -132,7 +130,7 @@ final class FollowerBehindEnsemble implements AutoCloseable {
     try {
       ensemble.cluster.start();
       ensemble.awaitAllServing();
-      String mode = ensemble.mode(specs.get(0));
+      String mode = ZkEnsemble.modeOf(specs.get(0));
       if (!mode.equals("follower")) {
         throw new IllegalStateException(
             "Cannot hold server 1 behind the leader: it is '" + mode + "', not a follower");
@@ -191,14 +189,14 @@ final class FollowerBehindEnsemble implements AutoCloseable {
       throw new UncheckedIOException("Cannot stop the ZooKeeper ensemble", e);
     } finally {
       proxy.close();
-      deleteRecursively(root);
+      ZkEnsemble.deleteRecursively(root);
     }
   }
 
   private void awaitAllServing() {
     long deadline = System.nanoTime() + QUORUM_TIMEOUT.toNanos();
     while (true) {
-      List<String> modes = specs.stream().map(this::mode).toList();
+      List<String> modes = specs.stream().map(ZkEnsemble::modeOf).toList();
       if (modes.stream().allMatch(m -> m.equals("leader") || m.equals("follower"))
           && modes.contains("leader")) {
         return;
@@ -212,45 +210,7 @@ final class FollowerBehindEnsemble implements AutoCloseable {
                 + ": their modes are "
                 + modes);
       }
-      try {
-        Thread.sleep(20); // polls the servers' state, bounded by the deadline
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("Interrupted while waiting for the ZooKeeper ensemble", e);
-      }
-    }
-  }
-
-  /**
-   * What the server says after {@code Mode:} to {@code srvr}; {@code down} if it does not answer.
-   */
-  private String mode(InstanceSpec server) {
-    String answer;
-    try {
-      answer =
-          FourLetterWordMain.send4LetterWord(
-              HOST, server.getPort(), "srvr", false, FOUR_LETTER_WORD_TIMEOUT_MILLIS);
-    } catch (Exception e) {
-      return "down";
-    }
-    for (String line : answer.split("\n")) {
-      if (line.startsWith("Mode: ")) {
-        return line.substring("Mode: ".length()).trim();
-      }
-    }
-    return "not serving";
-  }
-
-  private static void deleteRecursively(Path directory) {
-    if (!Files.exists(directory)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(directory)) {
-      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(path);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot delete " + directory, e);
+      ZkEnsemble.pause();
     }
   }
 }

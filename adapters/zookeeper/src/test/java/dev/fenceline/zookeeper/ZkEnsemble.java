@@ -347,6 +347,11 @@ final class ZkEnsemble implements AutoCloseable {
    * not answer at all.
    */
   String mode(InstanceSpec server) {
+    return modeOf(server);
+  }
+
+  /** {@link #mode(InstanceSpec)} of any server, of this ensemble or not. */
+  static String modeOf(InstanceSpec server) {
     String answer;
     try {
       answer =
@@ -392,7 +397,7 @@ final class ZkEnsemble implements AutoCloseable {
   }
 
   // Polls an external process state (the servers), bounded by the callers' deadlines.
-  private static void pause() {
+  static void pause() {
     try {
       Thread.sleep(20);
     } catch (InterruptedException e) {
@@ -401,7 +406,7 @@ final class ZkEnsemble implements AutoCloseable {
     }
   }
 
-  private static void deleteRecursively(Path directory) {
+  static void deleteRecursively(Path directory) {
     if (!Files.exists(directory)) {
       return;
     }

@@ -51,6 +51,22 @@ class ZkLaggingSessionTest {
     return stores.open(ZkStore.builder(lagging.client()).rootPath(stores.root()));
   }
 
+  /**
+   * The lagging client's pointer store {@code tck}, which runs {@code atFirstEpochCheck} once, when
+   * its first write has checked the epoch.
+   */
+  private PointerStore laggingPointers(Runnable atFirstEpochCheck) {
+    AtomicBoolean first = new AtomicBoolean(true);
+    return laggingStore()
+        .pointerStore(
+            "tck",
+            (step, token, operation) -> {
+              if (step == FencingStep.AFTER_EPOCH_CHECK && first.getAndSet(false)) {
+                atFirstEpochCheck.run();
+              }
+            });
+  }
+
   private FencingToken token(ResourceId resource, long epoch, String holder) {
     return new FencingToken(stores.store().id(), resource, Epoch.of(epoch), holder);
   }
@@ -62,6 +78,18 @@ class ZkLaggingSessionTest {
 
   private void expire() {
     stores.ensemble().expireSession(lagging.client());
+  }
+
+  /**
+   * After the next barrier the session expires, and the new session reads {@code path} from a
+   * server that is behind.
+   */
+  private void expireAfterNextBarrierLaggingOn(String path) {
+    lagging.afterNextBarrier(
+        () -> {
+          lagging.nextSessionLagsOn(path);
+          expire();
+        });
   }
 
   /**
@@ -78,17 +106,12 @@ class ZkLaggingSessionTest {
         receipt(direct.write(token(resource, 1, "a"), OperationId.of("x"), Pointer.to("x")));
     receipt(direct.write(token(resource, 1, "a"), OperationId.of("y"), Pointer.to("y")));
     String operationNode = stores.store().paths().operation("tck", resource, OperationId.of("x"));
-    AtomicBoolean first = new AtomicBoolean(true);
     PointerStore pointers =
-        laggingStore()
-            .pointerStore(
-                "tck",
-                (step, token, operation) -> {
-                  if (step == FencingStep.AFTER_EPOCH_CHECK && first.getAndSet(false)) {
-                    lagging.nextSessionLagsOn(operationNode);
-                    expire();
-                  }
-                });
+        laggingPointers(
+            () -> {
+              lagging.nextSessionLagsOn(operationNode);
+              expire();
+            });
 
     WriteOutcome outcome =
         pointers.write(token(resource, 1, "a"), OperationId.of("x"), Pointer.to("x"));
@@ -109,23 +132,13 @@ class ZkLaggingSessionTest {
     PointerStore direct = stores.store().pointerStore("tck");
     receipt(direct.write(token(resource, 1, "a"), OperationId.of("v1"), Pointer.to("1")));
     String control = stores.store().paths().control(resource);
-    AtomicBoolean first = new AtomicBoolean(true);
     PointerStore pointers =
-        laggingStore()
-            .pointerStore(
-                "tck",
-                (step, token, operation) -> {
-                  if (step == FencingStep.AFTER_EPOCH_CHECK && first.getAndSet(false)) {
-                    receipt(
-                        direct.write(
-                            token(resource, 1, "a"), OperationId.of("other"), Pointer.to("o")));
-                    lagging.afterNextBarrier(
-                        () -> {
-                          lagging.nextSessionLagsOn(control);
-                          expire();
-                        });
-                  }
-                });
+        laggingPointers(
+            () -> {
+              receipt(
+                  direct.write(token(resource, 1, "a"), OperationId.of("other"), Pointer.to("o")));
+              expireAfterNextBarrierLaggingOn(control);
+            });
 
     WriteOutcome outcome =
         pointers.write(token(resource, 1, "a"), OperationId.of("w"), Pointer.to("w"));
@@ -151,11 +164,7 @@ class ZkLaggingSessionTest {
         lease,
         () -> {
           assertThat(other.tryAcquire(resource, "other", Duration.ofMinutes(5))).isPresent();
-          lagging.afterNextBarrier(
-              () -> {
-                lagging.nextSessionLagsOn(lease);
-                expire();
-              });
+          expireAfterNextBarrierLaggingOn(lease);
         });
 
     assertThat(issuer.tryAcquire(resource, "me", Duration.ofMinutes(5))).isEmpty();
@@ -178,11 +187,7 @@ class ZkLaggingSessionTest {
     lagging.freezeNextAnswer(control);
     assertThat(pointers.currentEpoch(resource)).isEqualTo(Epoch.of(5));
     ((ZkPointerStore) direct).resetRegisteredEpoch(resource, Epoch.of(1), "test");
-    lagging.afterNextBarrier(
-        () -> {
-          lagging.nextSessionLagsOn(control);
-          expire();
-        });
+    expireAfterNextBarrierLaggingOn(control);
 
     WriteOutcome outcome =
         pointers.write(token(resource, 2, "b"), OperationId.of("v2"), Pointer.to("2"));

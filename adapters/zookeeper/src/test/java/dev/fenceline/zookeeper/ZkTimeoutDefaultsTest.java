@@ -1,8 +1,6 @@
 package dev.fenceline.zookeeper;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.fenceline.spi.FencingStep;
 import dev.fenceline.spi.FencingToken;
@@ -10,17 +8,11 @@ import dev.fenceline.spi.OperationId;
 import dev.fenceline.spi.Pointer;
 import dev.fenceline.spi.ResourceId;
 import dev.fenceline.spi.StoreException;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetAddress;
+import dev.fenceline.tck.SilentServer;
+import dev.fenceline.tck.TcpProxy;
+import dev.fenceline.tck.TimedFailure;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -64,11 +56,7 @@ class ZkTimeoutDefaultsTest {
   @Test
   void withTheDefaultsACallToAnEnsembleThatFreezesFailsClearlyWithinTheDefaultTtl()
       throws Exception {
-    ZkEnsemble ensemble = ZkTestStores.shared();
-    InetSocketAddress server =
-        new InetSocketAddress(
-            ensemble.servers().get(0).getHostname(), ensemble.servers().get(0).getPort());
-    try (FreezingProxy proxy = new FreezingProxy(server);
+    try (TcpProxy proxy = proxyToOneServer();
         ZkStore store =
             ZkStore.builder("127.0.0.1:" + proxy.port())
                 .rootPath("/timeouts-" + System.nanoTime())
@@ -78,15 +66,13 @@ class ZkTimeoutDefaultsTest {
       assertThat(store.leaseIssuer().status(resource).held()).isFalse();
       proxy.freeze();
 
-      long start = System.nanoTime();
-      StoreException failure =
-          assertTimeoutPreemptively(
+      TimedFailure<StoreException> timed =
+          TimedFailure.within(
               WITHIN_DEFAULT_TTL,
-              () ->
-                  catchThrowableOfType(
-                      StoreException.class,
-                      () -> store.leaseIssuer().tryAcquire(resource, "w", DEFAULT_TTL)));
-      Duration took = Duration.ofNanos(System.nanoTime() - start);
+              StoreException.class,
+              () -> store.leaseIssuer().tryAcquire(resource, "w", DEFAULT_TTL));
+      StoreException failure = timed.thrown();
+      Duration took = timed.took();
       System.out.println("frozen ZooKeeper, default timeouts: the call failed after " + took);
 
       assertThat(failure).isNotNull().hasMessageContaining("connection to the ensemble was lost");
@@ -95,14 +81,13 @@ class ZkTimeoutDefaultsTest {
       assertThat(took).isLessThanOrEqualTo(ZkStore.DEFAULT_CALL_BOUND.plusSeconds(2));
 
       // The session is gone now: every try also waits the connection timeout to connect.
-      long later = System.nanoTime();
-      StoreException again =
-          assertTimeoutPreemptively(
+      TimedFailure<StoreException> timedAgain =
+          TimedFailure.within(
               WITHIN_DEFAULT_TTL.plusSeconds(10),
-              () ->
-                  catchThrowableOfType(
-                      StoreException.class, () -> store.leaseIssuer().status(resource)));
-      Duration tookAgain = Duration.ofNanos(System.nanoTime() - later);
+              StoreException.class,
+              () -> store.leaseIssuer().status(resource));
+      StoreException again = timedAgain.thrown();
+      Duration tookAgain = timedAgain.took();
       System.out.println(
           "frozen ZooKeeper, default timeouts, session lost: the call failed after " + tookAgain);
 
@@ -117,11 +102,7 @@ class ZkTimeoutDefaultsTest {
   @Test
   void withTheDefaultsASwapWhoseAnswerIsLostToAFrozenEnsembleEndsWithinTheCallBoundInAll()
       throws Exception {
-    ZkEnsemble ensemble = ZkTestStores.shared();
-    InetSocketAddress server =
-        new InetSocketAddress(
-            ensemble.servers().get(0).getHostname(), ensemble.servers().get(0).getPort());
-    try (FreezingProxy proxy = new FreezingProxy(server);
+    try (TcpProxy proxy = proxyToOneServer();
         ZkStore store =
             ZkStore.builder("127.0.0.1:" + proxy.port())
                 .rootPath("/timeouts-" + System.nanoTime())
@@ -141,15 +122,13 @@ class ZkTimeoutDefaultsTest {
                 }
               });
 
-      long start = System.nanoTime();
-      StoreException failure =
-          assertTimeoutPreemptively(
+      TimedFailure<StoreException> timed =
+          TimedFailure.within(
               WITHIN_DEFAULT_TTL.plusSeconds(30),
-              () ->
-                  catchThrowableOfType(
-                      StoreException.class,
-                      () -> pointers.write(token, OperationId.of("v1"), Pointer.to("1"))));
-      Duration took = Duration.ofNanos(System.nanoTime() - start);
+              StoreException.class,
+              () -> pointers.write(token, OperationId.of("v1"), Pointer.to("1")));
+      StoreException failure = timed.thrown();
+      Duration took = timed.took();
       System.out.println("frozen ZooKeeper, default timeouts: the swap failed after " + took);
 
       assertThat(failure).isNotNull();
@@ -162,19 +141,17 @@ class ZkTimeoutDefaultsTest {
   @Test
   void withTheDefaultsOpeningAStoreOnASilentServerFailsClearlyWithinTheConnectionTimeout()
       throws Exception {
-    try (FreezingProxy silent = new FreezingProxy(null)) {
-      long start = System.nanoTime();
-      StoreException failure =
-          assertTimeoutPreemptively(
+    try (SilentServer silent = SilentServer.start("zookeeper")) {
+      TimedFailure<StoreException> timed =
+          TimedFailure.within(
               WITHIN_DEFAULT_TTL,
+              StoreException.class,
               () ->
-                  catchThrowableOfType(
-                      StoreException.class,
-                      () ->
-                          ZkStore.builder("127.0.0.1:" + silent.port())
-                              .followEnsembleConfig(false)
-                              .build()));
-      Duration took = Duration.ofNanos(System.nanoTime() - start);
+                  ZkStore.builder("127.0.0.1:" + silent.port())
+                      .followEnsembleConfig(false)
+                      .build());
+      StoreException failure = timed.thrown();
+      Duration took = timed.took();
       System.out.println("silent ZooKeeper, default timeouts: opening failed after " + took);
 
       assertThat(failure).isNotNull();
@@ -190,84 +167,14 @@ class ZkTimeoutDefaultsTest {
   }
 
   /**
-   * Forwards to {@code target} until {@link #freeze()}; from then on it reads and drops every byte
-   * both ways and keeps every connection open, as a SIGSTOPped server or a black-holing network
-   * does. With a null target it never forwards: a server that accepts and never answers.
+   * A proxy to the first server of the shared ensemble; {@link TcpProxy#freeze()} makes it a
+   * SIGSTOPped server or a black-holing network: connections stay open, nothing is answered.
    */
-  private static final class FreezingProxy implements AutoCloseable {
-    private final ServerSocket listener;
-    private final List<Socket> sockets = Collections.synchronizedList(new ArrayList<>());
-    private volatile boolean frozen;
-
-    FreezingProxy(InetSocketAddress target) throws IOException {
-      listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-      frozen = target == null;
-      Thread acceptor =
-          new Thread(
-              () -> {
-                try {
-                  while (true) {
-                    Socket client = listener.accept();
-                    sockets.add(client);
-                    Socket upstream = null;
-                    if (target != null) {
-                      upstream = new Socket();
-                      upstream.connect(target, 1_000);
-                      sockets.add(upstream);
-                    }
-                    pump(client, upstream);
-                    if (upstream != null) {
-                      pump(upstream, client);
-                    }
-                  }
-                } catch (IOException closed) {
-                  // the proxy is closed
-                }
-              },
-              "zk-freezing-proxy");
-      acceptor.setDaemon(true);
-      acceptor.start();
-    }
-
-    int port() {
-      return listener.getLocalPort();
-    }
-
-    void freeze() {
-      frozen = true;
-    }
-
-    private void pump(Socket from, Socket to) {
-      Thread pump =
-          new Thread(
-              () -> {
-                byte[] buffer = new byte[8192];
-                try (InputStream in = from.getInputStream()) {
-                  OutputStream out = to == null ? null : to.getOutputStream();
-                  int read;
-                  while ((read = in.read(buffer)) >= 0) {
-                    if (!frozen && out != null) {
-                      out.write(buffer, 0, read);
-                      out.flush();
-                    }
-                  }
-                } catch (IOException e) {
-                  // a side closed
-                }
-              },
-              "zk-freezing-proxy-pump");
-      pump.setDaemon(true);
-      pump.start();
-    }
-
-    @Override
-    public void close() throws IOException {
-      listener.close();
-      synchronized (sockets) {
-        for (Socket socket : sockets) {
-          socket.close();
-        }
-      }
-    }
+  private static TcpProxy proxyToOneServer() {
+    ZkEnsemble ensemble = ZkTestStores.shared();
+    InetSocketAddress server =
+        new InetSocketAddress(
+            ensemble.servers().get(0).getHostname(), ensemble.servers().get(0).getPort());
+    return TcpProxy.to("zk-freezing-proxy", server);
   }
 }

@@ -5,11 +5,9 @@ import static java.util.Objects.requireNonNull;
 import dev.fenceline.spi.AlreadyApplied;
 import dev.fenceline.spi.Applied;
 import dev.fenceline.spi.Capability;
-import dev.fenceline.spi.Destination;
 import dev.fenceline.spi.Epoch;
 import dev.fenceline.spi.FencingStep;
 import dev.fenceline.spi.FencingToken;
-import dev.fenceline.spi.OperationConflictException;
 import dev.fenceline.spi.OperationId;
 import dev.fenceline.spi.Pointer;
 import dev.fenceline.spi.PointerState;
@@ -23,10 +21,8 @@ import dev.fenceline.spi.ResourceId;
 import dev.fenceline.spi.StepListener;
 import dev.fenceline.spi.SupportsEpochReset;
 import dev.fenceline.spi.TokenKeys;
-import dev.fenceline.spi.UntrustedTokenException;
 import dev.fenceline.spi.WriteOutcome;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
@@ -62,8 +58,6 @@ public final class InMemoryCasPointerStore implements PointerStore, SupportsEpoc
     }
   }
 
-  private record Recorded(Receipt receipt, RequestFingerprint fingerprint) {}
-
   /**
    * One resource's state as of one commit; replaced as a whole, never changed in place. Histories
    * and records are keyed by store name.
@@ -72,7 +66,7 @@ public final class InMemoryCasPointerStore implements PointerStore, SupportsEpoc
       Epoch epoch,
       String issuer,
       Map<String, List<PointerState>> histories,
-      Map<String, Map<OperationId, Recorded>> records) {
+      Map<String, Map<OperationId, RecordedOperation>> records) {
 
     static final Snapshot EMPTY = new Snapshot(Epoch.NONE, null, Map.of(), Map.of());
 
@@ -84,19 +78,22 @@ public final class InMemoryCasPointerStore implements PointerStore, SupportsEpoc
       return histories.getOrDefault(name, List.of());
     }
 
-    Recorded record(String name, OperationId operation) {
+    RecordedOperation record(String name, OperationId operation) {
       return records.getOrDefault(name, Map.of()).get(operation);
     }
 
     Snapshot withApplied(
-        String name, Epoch newer, String issuer, PointerState state, Recorded recorded) {
-      List<PointerState> longer = new ArrayList<>(history(name));
-      longer.add(state);
+        String name,
+        Epoch newer,
+        String issuer,
+        List<PointerState> longer,
+        RecordedOperation recorded) {
       Map<String, List<PointerState>> allHistories = new HashMap<>(histories);
-      allHistories.put(name, List.copyOf(longer));
-      Map<OperationId, Recorded> more = new HashMap<>(records.getOrDefault(name, Map.of()));
+      allHistories.put(name, longer);
+      Map<OperationId, RecordedOperation> more =
+          new HashMap<>(records.getOrDefault(name, Map.of()));
       more.put(recorded.receipt().operation(), recorded);
-      Map<String, Map<OperationId, Recorded>> allRecords = new HashMap<>(records);
+      Map<String, Map<OperationId, RecordedOperation>> allRecords = new HashMap<>(records);
       allRecords.put(name, Map.copyOf(more));
       return new Snapshot(newer, issuer, Map.copyOf(allHistories), Map.copyOf(allRecords));
     }
@@ -107,10 +104,9 @@ public final class InMemoryCasPointerStore implements PointerStore, SupportsEpoc
           Capability.NATIVE_EPOCH_CHECK, Capability.OPERATION_RECORD, Capability.RESULT_LOOKUP);
 
   private final Storage storage;
+  private final StoreSettings settings;
   private final String name;
   private final StepListener steps;
-  private final Clock clock;
-  private final TokenKeys keys;
 
   /** A store named {@code name} over {@code storage} reporting steps to {@code steps}. */
   public InMemoryCasPointerStore(Storage storage, String name, StepListener steps, Clock clock) {
@@ -124,10 +120,9 @@ public final class InMemoryCasPointerStore implements PointerStore, SupportsEpoc
   public InMemoryCasPointerStore(
       Storage storage, String name, StepListener steps, Clock clock, TokenKeys keys) {
     this.storage = requireNonNull(storage, "storage is null");
-    this.name = Destination.validateName(name);
-    this.steps = requireNonNull(steps, "steps is null");
-    this.clock = requireNonNull(clock, "clock is null");
-    this.keys = keys;
+    this.settings = new StoreSettings(name, steps, clock, keys);
+    this.name = settings.name();
+    this.steps = steps;
   }
 
   @Override
@@ -149,11 +144,11 @@ public final class InMemoryCasPointerStore implements PointerStore, SupportsEpoc
   public RegisterOutcome register(FencingToken token) {
     requireNonNull(token, "token is null");
     String action = "register epoch " + token.epoch() + " at " + name;
-    trust(token, action);
+    settings.trust(token, action);
     AtomicReference<Snapshot> state = storage.of(token.resource());
     while (true) {
       Snapshot read = state.get();
-      checkIssuer(read, token, action);
+      RegisteredEpochs.checkIssuer(read.issuer(), token, action);
       if (token.epoch().isOlderThan(read.epoch())) {
         return new RejectedStale(token.resource(), token.epoch(), read.epoch());
       }
@@ -173,43 +168,35 @@ public final class InMemoryCasPointerStore implements PointerStore, SupportsEpoc
     requireNonNull(fingerprint, "fingerprint is null");
     ResourceId resource = token.resource();
     String action = "write operation " + operation + " to " + name;
-    trust(token, action);
+    settings.trust(token, action);
     AtomicReference<Snapshot> state = storage.of(resource);
     steps.reached(FencingStep.BEFORE_LOCK, token, operation);
     while (true) {
       Snapshot read = state.get();
-      checkIssuer(read, token, action);
+      RegisteredEpochs.checkIssuer(read.issuer(), token, action);
       if (token.epoch().isOlderThan(read.epoch())) {
         return new RejectedStale(resource, token.epoch(), read.epoch());
       }
       Epoch newest = token.epoch().isNewerThan(read.epoch()) ? token.epoch() : read.epoch();
       steps.reached(FencingStep.AFTER_EPOCH_CHECK, token, operation);
-      Recorded previous = read.record(name, operation);
+      RecordedOperation previous = read.record(name, operation);
       if (previous != null) {
-        if (!previous.fingerprint().equals(fingerprint)) {
-          throw OperationConflictException.differentRequest(previous.receipt(), fingerprint);
-        }
+        Receipt receipt = previous.receiptForRetry(fingerprint);
         boolean unchanged = newest.equals(read.epoch()) && read.issuer() != null;
         if (unchanged || state.compareAndSet(read, read.registered(newest, token.issuer()))) {
           steps.reached(FencingStep.AFTER_COMMIT, token, operation);
-          return new AlreadyApplied(previous.receipt());
+          return new AlreadyApplied(receipt);
         }
         continue;
       }
-      Receipt receipt =
-          new Receipt(
-              name,
-              resource,
-              operation,
-              token.epoch(),
-              clock.instant(),
-              change.receiptAttributes());
-      PointerState applied =
-          new PointerState(
-              resource, change, token.epoch(), operation, read.history(name).size() + 1L);
+      Receipt receipt = settings.receipt(token, operation, change.receiptAttributes());
       Snapshot next =
           read.withApplied(
-              name, newest, token.issuer(), applied, new Recorded(receipt, fingerprint));
+              name,
+              newest,
+              token.issuer(),
+              PointerHistory.appended(read.history(name), token, operation, change),
+              new RecordedOperation(receipt, fingerprint));
       // Nothing is visible until the swap: a listener that throws here aborts it all.
       steps.reached(FencingStep.AFTER_APPLY, token, operation);
       if (state.compareAndSet(read, next)) {
@@ -224,7 +211,8 @@ public final class InMemoryCasPointerStore implements PointerStore, SupportsEpoc
   public Optional<Receipt> lookup(ResourceId resource, OperationId operation) {
     requireNonNull(resource, "resource is null");
     requireNonNull(operation, "operation is null");
-    return Optional.ofNullable(read(resource).record(name, operation)).map(Recorded::receipt);
+    return Optional.ofNullable(read(resource).record(name, operation))
+        .map(RecordedOperation::receipt);
   }
 
   @Override
@@ -253,32 +241,10 @@ public final class InMemoryCasPointerStore implements PointerStore, SupportsEpoc
     while (true) {
       Snapshot read = state.get();
       if (state.compareAndSet(read, read.registered(epoch, null))) {
-        System.getLogger(InMemoryCasPointerStore.class.getName())
-            .log(
-                System.Logger.Level.WARNING,
-                "Reset the registered epoch of "
-                    + resource
-                    + " from "
-                    + read.epoch()
-                    + " to "
-                    + epoch
-                    + ": "
-                    + reason);
+        RegisteredEpochs.logReset(
+            InMemoryCasPointerStore.class, resource, read.epoch(), epoch, reason);
         return read.epoch();
       }
-    }
-  }
-
-  private void trust(FencingToken token, String action) {
-    if (keys != null) {
-      keys.verify(token, action);
-    }
-  }
-
-  /** Refuses a token of another issuer than the one the resource was first registered with. */
-  private static void checkIssuer(Snapshot read, FencingToken token, String action) {
-    if (read.issuer() != null && !read.issuer().equals(token.issuer())) {
-      throw UntrustedTokenException.foreignIssuer(token, read.issuer(), action);
     }
   }
 

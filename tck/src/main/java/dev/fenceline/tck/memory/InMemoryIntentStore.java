@@ -4,7 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import dev.fenceline.spi.AlreadyApplied;
 import dev.fenceline.spi.Applied;
-import dev.fenceline.spi.Destination;
 import dev.fenceline.spi.Epoch;
 import dev.fenceline.spi.FencingStep;
 import dev.fenceline.spi.FencingToken;
@@ -48,10 +47,9 @@ public final class InMemoryIntentStore implements IntentStore {
   private record Key(String name, ResourceId resource, OperationId operation) {}
 
   private final Storage storage;
+  private final StoreSettings settings;
   private final String name;
   private final StepListener steps;
-  private final Clock clock;
-  private final TokenKeys keys;
 
   /**
    * A store named {@code name} over {@code storage} reporting steps to {@code steps} that, if
@@ -60,10 +58,9 @@ public final class InMemoryIntentStore implements IntentStore {
   public InMemoryIntentStore(
       Storage storage, String name, StepListener steps, Clock clock, TokenKeys keys) {
     this.storage = requireNonNull(storage, "storage is null");
-    this.name = Destination.validateName(name);
-    this.steps = requireNonNull(steps, "steps is null");
-    this.clock = requireNonNull(clock, "clock is null");
-    this.keys = keys;
+    this.settings = new StoreSettings(name, steps, clock, keys);
+    this.name = settings.name();
+    this.steps = steps;
   }
 
   /** A store named {@code name} with its own fresh storage, no step listener and no token keys. */
@@ -85,7 +82,7 @@ public final class InMemoryIntentStore implements IntentStore {
   public RegisterOutcome register(FencingToken token) {
     requireNonNull(token, "token is null");
     String action = "register epoch " + token.epoch() + " at " + name;
-    RegisteredEpochs.trust(keys, token, action);
+    settings.trust(token, action);
     storage.writeLock.lock();
     try {
       return storage.epochs.register(token, action);
@@ -102,7 +99,7 @@ public final class InMemoryIntentStore implements IntentStore {
     requireNonNull(fingerprint, "fingerprint is null");
     ResourceId resource = token.resource();
     String action = "begin operation " + operation + " at " + name;
-    RegisteredEpochs.trust(keys, token, action);
+    settings.trust(token, action);
     steps.reached(FencingStep.BEFORE_LOCK, token, operation);
     Intent recorded;
     storage.writeLock.lock();
@@ -118,20 +115,10 @@ public final class InMemoryIntentStore implements IntentStore {
       if (previous != null && !previous.fingerprint().equals(fingerprint)) {
         throw OperationConflictException.differentIntent(previous, fingerprint);
       }
-      if (previous == null) {
-        recorded =
-            new Intent(
-                name,
-                resource,
-                operation,
-                fingerprint,
-                token.epoch(),
-                1,
-                clock.instant(),
-                Optional.empty());
-      } else if (previous.completed()) {
+      if (previous != null && previous.completed()) {
         recorded = previous;
       } else {
+        // A first attempt, or a retry of one not yet completed: the retry counts one more.
         recorded =
             new Intent(
                 name,
@@ -139,8 +126,8 @@ public final class InMemoryIntentStore implements IntentStore {
                 operation,
                 fingerprint,
                 token.epoch(),
-                previous.attempts() + 1,
-                previous.recordedAt(),
+                previous == null ? 1 : previous.attempts() + 1,
+                previous == null ? settings.clock().instant() : previous.recordedAt(),
                 Optional.empty());
       }
       // Nothing is visible until every step passed: a listener that throws here aborts it all.
@@ -161,7 +148,7 @@ public final class InMemoryIntentStore implements IntentStore {
     requireNonNull(operation, "operation is null");
     requireNonNull(attributes, "attributes is null");
     String action = "complete operation " + operation + " at " + name;
-    RegisteredEpochs.trust(keys, token, action);
+    settings.trust(token, action);
     storage.writeLock.lock();
     try {
       storage.epochs.bindIssuer(token, action);
@@ -178,9 +165,7 @@ public final class InMemoryIntentStore implements IntentStore {
       if (intent.completed()) {
         return new AlreadyApplied(intent.receipt().orElseThrow());
       }
-      Receipt receipt =
-          new Receipt(
-              name, token.resource(), operation, token.epoch(), clock.instant(), attributes);
+      Receipt receipt = settings.receipt(token, operation, attributes);
       storage.intents.put(
           key,
           new Intent(

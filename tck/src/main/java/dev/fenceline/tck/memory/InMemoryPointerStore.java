@@ -5,11 +5,9 @@ import static java.util.Objects.requireNonNull;
 import dev.fenceline.spi.AlreadyApplied;
 import dev.fenceline.spi.Applied;
 import dev.fenceline.spi.Capability;
-import dev.fenceline.spi.Destination;
 import dev.fenceline.spi.Epoch;
 import dev.fenceline.spi.FencingStep;
 import dev.fenceline.spi.FencingToken;
-import dev.fenceline.spi.OperationConflictException;
 import dev.fenceline.spi.OperationId;
 import dev.fenceline.spi.Pointer;
 import dev.fenceline.spi.PointerState;
@@ -24,7 +22,6 @@ import dev.fenceline.spi.SupportsEpochReset;
 import dev.fenceline.spi.TokenKeys;
 import dev.fenceline.spi.WriteOutcome;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -49,24 +46,22 @@ public final class InMemoryPointerStore implements PointerStore, SupportsEpochRe
     private final String id = "memory-" + UUID.randomUUID();
     private final ReentrantLock writeLock = new ReentrantLock();
     private final RegisteredEpochs epochs = new RegisteredEpochs();
-    private final Map<Scope, Map<OperationId, Recorded>> operations = new ConcurrentHashMap<>();
+    private final Map<Scope, Map<OperationId, RecordedOperation>> operations =
+        new ConcurrentHashMap<>();
     // Newest last; replaced as a whole on every commit so readers see a consistent list.
     private final Map<Scope, List<PointerState>> pointers = new ConcurrentHashMap<>();
   }
 
   private record Scope(String name, ResourceId resource) {}
 
-  private record Recorded(Receipt receipt, RequestFingerprint fingerprint) {}
-
   private static final Set<Capability> CAPABILITIES =
       EnumSet.of(
           Capability.NATIVE_EPOCH_CHECK, Capability.OPERATION_RECORD, Capability.RESULT_LOOKUP);
 
   private final Storage storage;
+  private final StoreSettings settings;
   private final String name;
   private final StepListener steps;
-  private final Clock clock;
-  private final TokenKeys keys;
 
   /** A store named {@code name} over {@code storage} reporting steps to {@code steps}. */
   public InMemoryPointerStore(Storage storage, String name, StepListener steps, Clock clock) {
@@ -80,10 +75,9 @@ public final class InMemoryPointerStore implements PointerStore, SupportsEpochRe
   public InMemoryPointerStore(
       Storage storage, String name, StepListener steps, Clock clock, TokenKeys keys) {
     this.storage = requireNonNull(storage, "storage is null");
-    this.name = Destination.validateName(name);
-    this.steps = requireNonNull(steps, "steps is null");
-    this.clock = requireNonNull(clock, "clock is null");
-    this.keys = keys;
+    this.settings = new StoreSettings(name, steps, clock, keys);
+    this.name = settings.name();
+    this.steps = steps;
   }
 
   @Override
@@ -105,7 +99,7 @@ public final class InMemoryPointerStore implements PointerStore, SupportsEpochRe
   public RegisterOutcome register(FencingToken token) {
     requireNonNull(token, "token is null");
     String action = "register epoch " + token.epoch() + " at " + name;
-    RegisteredEpochs.trust(keys, token, action);
+    settings.trust(token, action);
     storage.writeLock.lock();
     try {
       return storage.epochs.register(token, action);
@@ -123,7 +117,7 @@ public final class InMemoryPointerStore implements PointerStore, SupportsEpochRe
     requireNonNull(fingerprint, "fingerprint is null");
     ResourceId resource = token.resource();
     String action = "write operation " + operation + " to " + name;
-    RegisteredEpochs.trust(keys, token, action);
+    settings.trust(token, action);
     steps.reached(FencingStep.BEFORE_LOCK, token, operation);
     WriteOutcome outcome;
     storage.writeLock.lock();
@@ -135,33 +129,23 @@ public final class InMemoryPointerStore implements PointerStore, SupportsEpochRe
       }
       steps.reached(FencingStep.AFTER_EPOCH_CHECK, token, operation);
       Scope scope = new Scope(name, resource);
-      Recorded previous = storage.operations.getOrDefault(scope, Map.of()).get(operation);
+      RecordedOperation previous = storage.operations.getOrDefault(scope, Map.of()).get(operation);
       if (previous != null) {
-        if (!previous.fingerprint().equals(fingerprint)) {
-          throw OperationConflictException.differentRequest(previous.receipt(), fingerprint);
-        }
+        Receipt receipt = previous.receiptForRetry(fingerprint);
         storage.epochs.registerNewer(token);
-        outcome = new AlreadyApplied(previous.receipt());
+        outcome = new AlreadyApplied(receipt);
       } else {
-        Receipt receipt =
-            new Receipt(
-                name,
-                resource,
-                operation,
-                token.epoch(),
-                clock.instant(),
-                change.receiptAttributes());
-        List<PointerState> history = new ArrayList<>(historyOf(scope));
-        history.add(
-            new PointerState(resource, change, token.epoch(), operation, history.size() + 1L));
+        Receipt receipt = settings.receipt(token, operation, change.receiptAttributes());
+        List<PointerState> history =
+            PointerHistory.appended(historyOf(scope), token, operation, change);
         // Nothing is visible until every step passed: a listener that throws here aborts it all.
         steps.reached(FencingStep.AFTER_APPLY, token, operation);
         storage.epochs.registerNewer(token);
-        storage.pointers.put(scope, List.copyOf(history));
+        storage.pointers.put(scope, history);
         storage
             .operations
             .computeIfAbsent(scope, id -> new ConcurrentHashMap<>())
-            .put(operation, new Recorded(receipt, fingerprint));
+            .put(operation, new RecordedOperation(receipt, fingerprint));
         outcome = new Applied(receipt);
       }
     } finally {
@@ -177,7 +161,7 @@ public final class InMemoryPointerStore implements PointerStore, SupportsEpochRe
     requireNonNull(operation, "operation is null");
     return Optional.ofNullable(
             storage.operations.getOrDefault(new Scope(name, resource), Map.of()).get(operation))
-        .map(Recorded::receipt);
+        .map(RecordedOperation::receipt);
   }
 
   @Override
@@ -206,17 +190,7 @@ public final class InMemoryPointerStore implements PointerStore, SupportsEpochRe
     try {
       Epoch previous = currentEpoch(resource);
       storage.epochs.reset(resource, epoch);
-      System.getLogger(InMemoryPointerStore.class.getName())
-          .log(
-              System.Logger.Level.WARNING,
-              "Reset the registered epoch of "
-                  + resource
-                  + " from "
-                  + previous
-                  + " to "
-                  + epoch
-                  + ": "
-                  + reason);
+      RegisteredEpochs.logReset(InMemoryPointerStore.class, resource, previous, epoch, reason);
       return previous;
     } finally {
       storage.writeLock.unlock();

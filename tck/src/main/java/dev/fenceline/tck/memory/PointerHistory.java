@@ -1,5 +1,8 @@
 package dev.fenceline.tck.memory;
 
+import dev.fenceline.spi.FencingToken;
+import dev.fenceline.spi.OperationId;
+import dev.fenceline.spi.Pointer;
 import dev.fenceline.spi.PointerState;
 import dev.fenceline.spi.ResourceId;
 import java.util.ArrayList;
@@ -9,6 +12,19 @@ import java.util.List;
 final class PointerHistory {
 
   private PointerHistory() {}
+
+  /**
+   * {@code oldestFirst} with the state {@code change} makes appended: the next version, with the
+   * token's epoch and the operation that applied it. A new list; the one given is not changed.
+   */
+  static List<PointerState> appended(
+      List<PointerState> oldestFirst, FencingToken token, OperationId operation, Pointer change) {
+    List<PointerState> longer = new ArrayList<>(oldestFirst);
+    longer.add(
+        new PointerState(
+            token.resource(), change, token.epoch(), operation, oldestFirst.size() + 1L));
+    return List.copyOf(longer);
+  }
 
   /**
    * Up to {@code limit} states of {@code oldestFirst}, newest first.

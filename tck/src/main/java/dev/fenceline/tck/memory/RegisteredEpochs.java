@@ -6,25 +6,44 @@ import dev.fenceline.spi.RegisterOutcome;
 import dev.fenceline.spi.Registered;
 import dev.fenceline.spi.RejectedStale;
 import dev.fenceline.spi.ResourceId;
-import dev.fenceline.spi.TokenKeys;
 import dev.fenceline.spi.UntrustedTokenException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The registered epoch and issuer of each resource, for the in-memory reference stores that
- * serialize changes with one lock: callers hold that lock around every change; reads need none.
+ * serialize changes with one lock: callers hold that lock around every change; reads need none. The
+ * static methods are the rules every reference store applies, the lock-free one too.
  */
 final class RegisteredEpochs {
 
   private final Map<ResourceId, Epoch> epochs = new ConcurrentHashMap<>();
   private final Map<ResourceId, String> issuers = new ConcurrentHashMap<>();
 
-  /** Refuses a token not signed with {@code keys}, if keys are configured. */
-  static void trust(TokenKeys keys, FencingToken token, String action) {
-    if (keys != null) {
-      keys.verify(token, action);
+  /**
+   * Refuses a token of another issuer than {@code registered}, the one the resource was first
+   * registered with (null: none yet).
+   */
+  static void checkIssuer(String registered, FencingToken token, String action) {
+    if (registered != null && !registered.equals(token.issuer())) {
+      throw UntrustedTokenException.foreignIssuer(token, registered, action);
     }
+  }
+
+  /** Logs an operator's reset of the registered epoch, a warning of {@code store}'s logger. */
+  static void logReset(
+      Class<?> store, ResourceId resource, Epoch previous, Epoch epoch, String reason) {
+    System.getLogger(store.getName())
+        .log(
+            System.Logger.Level.WARNING,
+            "Reset the registered epoch of "
+                + resource
+                + " from "
+                + previous
+                + " to "
+                + epoch
+                + ": "
+                + reason);
   }
 
   /** The registered epoch of {@code resource}, or {@link Epoch#NONE}. */
@@ -34,10 +53,7 @@ final class RegisteredEpochs {
 
   /** Refuses a token of another issuer than the one the resource was first registered with. */
   void bindIssuer(FencingToken token, String action) {
-    String registered = issuers.get(token.resource());
-    if (registered != null && !registered.equals(token.issuer())) {
-      throw UntrustedTokenException.foreignIssuer(token, registered, action);
-    }
+    checkIssuer(issuers.get(token.resource()), token, action);
   }
 
   /** Registers the token's epoch if it is newer, and binds its issuer if none is bound. */

@@ -1,0 +1,45 @@
+package dev.fenceline.staging;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.fenceline.spi.BlobInfo;
+import dev.fenceline.spi.BlobKey;
+import dev.fenceline.spi.BlobStore;
+import java.io.InputStream;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/** A blob store that forwards every call; tests override the calls they interfere with. */
+class ForwardingBlobStore implements BlobStore {
+
+  final BlobStore delegate;
+
+  ForwardingBlobStore(BlobStore delegate) {
+    this.delegate = requireNonNull(delegate, "delegate is null");
+  }
+
+  @Override
+  public BlobInfo put(BlobKey key, InputStream content) {
+    return delegate.put(key, content);
+  }
+
+  @Override
+  public InputStream open(BlobKey key) {
+    return delegate.open(key);
+  }
+
+  @Override
+  public Optional<BlobInfo> stat(BlobKey key) {
+    return delegate.stat(key);
+  }
+
+  @Override
+  public boolean delete(BlobKey key) {
+    return delegate.delete(key);
+  }
+
+  @Override
+  public Stream<BlobInfo> list(BlobKey prefix) {
+    return delegate.list(prefix);
+  }
+}

@@ -1,0 +1,55 @@
+package dev.fenceline.tck;
+
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+
+/**
+ * The warnings (and worse) a {@code java.util.logging} logger publishes while this is open, for a
+ * test that checks what a class warns about. {@link #close()} detaches it from the logger.
+ */
+public final class CapturedWarnings implements AutoCloseable {
+
+  private final Logger logger;
+  private final List<LogRecord> records = new CopyOnWriteArrayList<>();
+  private final Handler handler =
+      new Handler() {
+        @Override
+        public void publish(LogRecord record) {
+          if (record.getLevel().intValue() >= Level.WARNING.intValue()) {
+            records.add(record);
+          }
+        }
+
+        @Override
+        public void flush() {}
+
+        @Override
+        public void close() {}
+      };
+
+  private CapturedWarnings(Logger logger) {
+    this.logger = logger;
+    logger.addHandler(handler);
+  }
+
+  /** Starts capturing the warnings of the logger named after {@code type}. */
+  public static CapturedWarnings of(Class<?> type) {
+    return new CapturedWarnings(Logger.getLogger(type.getName()));
+  }
+
+  /** The warnings captured so far, oldest first; a live view that grows as more come. */
+  public List<LogRecord> records() {
+    return Collections.unmodifiableList(records);
+  }
+
+  /** Stops capturing; the records stay readable. */
+  @Override
+  public void close() {
+    logger.removeHandler(handler);
+  }
+}

@@ -1,0 +1,42 @@
+package dev.fenceline.tck.memory;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.fenceline.spi.Destination;
+import dev.fenceline.spi.FencingToken;
+import dev.fenceline.spi.OperationId;
+import dev.fenceline.spi.Receipt;
+import dev.fenceline.spi.StepListener;
+import dev.fenceline.spi.TokenKeys;
+import java.time.Clock;
+import java.util.Map;
+
+/**
+ * What an in-memory reference store is configured with, checked once for all of them.
+ *
+ * @param name the store's name (a valid destination name)
+ * @param steps where the store reports the steps of each change
+ * @param clock the time receipts record
+ * @param keys the keys tokens must be signed with, or null to take unsigned tokens
+ */
+record StoreSettings(String name, StepListener steps, Clock clock, TokenKeys keys) {
+
+  StoreSettings {
+    name = Destination.validateName(name);
+    requireNonNull(steps, "steps is null");
+    requireNonNull(clock, "clock is null");
+  }
+
+  /** Refuses a token not signed with {@link #keys}, if keys are configured. */
+  void trust(FencingToken token, String action) {
+    if (keys != null) {
+      keys.verify(token, action);
+    }
+  }
+
+  /** The receipt of {@code operation} applied now with {@code token}'s epoch at this store. */
+  Receipt receipt(FencingToken token, OperationId operation, Map<String, String> attributes) {
+    return new Receipt(
+        name, token.resource(), operation, token.epoch(), clock.instant(), attributes);
+  }
+}
