@@ -82,10 +82,11 @@ public final class VfsAdapterFactory implements AdapterFactory {
     String scheme = scheme(config.required("uri"));
     if (scheme.equals("file") || scheme.equals("ram")) {
       TreeSet<String> local = new TreeSet<>();
+      KEYS.stream()
+          .filter(key -> !key.description().startsWith(SFTP_ONLY))
+          .forEach(key -> local.add(key.name()));
       for (ConfigKey key : KEYS) {
-        if (!key.description().startsWith(SFTP_ONLY)) {
-          local.add(key.name());
-        } else if (config.isSet(key.name())) {
+        if (!local.contains(key.name()) && config.isSet(key.name())) {
           throw config.error(
               key.name(),
               key.name()
