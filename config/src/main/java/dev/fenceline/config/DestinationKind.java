@@ -4,9 +4,10 @@ import dev.fenceline.spi.ConfigKey;
 import java.util.List;
 
 /**
- * A type of destination in the file ({@code type: staged}, {@code http}): the keys it declares,
- * which {@link DeclaredKeys} reads, checks, places and masks as it does a store's; the checks that
- * need the other sections; and how it is built. Found by name in {@link DestinationKinds}.
+ * A type of destination in the file ({@code type: staged}, {@code http}, {@code fenced}): the keys
+ * it declares, which {@link DeclaredKeys} reads, checks, places and masks as it does a store's; the
+ * checks that need the other sections; and how it is built. Found by name in {@link
+ * DestinationKinds}.
  */
 interface DestinationKind {
 

@@ -11,15 +11,16 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * The destination kinds a file may name ({@code type: staged}, the default; {@code http}), and the
- * reading of its {@code destinations:} sections through them.
+ * The destination kinds a file may name ({@code type: staged}, the default; {@code http}; {@code
+ * fenced}), and the reading of its {@code destinations:} sections through them.
  */
 final class DestinationKinds {
 
   /** The kind of a destination section without {@code type:}. */
   static final String DEFAULT = "staged";
 
-  private static final List<DestinationKind> KINDS = List.of(new StagedKind(), new HttpKind());
+  private static final List<DestinationKind> KINDS =
+      List.of(new StagedKind(), new HttpKind(), new FencedKind());
 
   /**
    * One destination section.

@@ -44,11 +44,11 @@ import java.util.function.Function;
  * roles their type cannot play, every destination's own checks) without connecting to anything.
  * Each store section is checked against the keys its adapter declares ({@link
  * AdapterFactory#configKeys()}) and by the adapter itself ({@link AdapterFactory#validate}); each
- * destination against its kind's ({@code staged}, the default; {@code http}). The keys of every
- * adapter and kind are listed in {@code docs/configuration-reference.md}, generated from the same
- * declarations ({@link ConfigReference}). Stores are opened when first needed ({@link #issuer()},
- * {@link #destination}, {@link #describe()}) and closed by {@link #close()}. The file's format is
- * documented in {@code examples/fenceline.yaml}.
+ * destination against its kind's ({@code staged}, the default; {@code http}; {@code fenced}). The
+ * keys of every adapter and kind are listed in {@code docs/configuration-reference.md}, generated
+ * from the same declarations ({@link ConfigReference}). Stores are opened when first needed ({@link
+ * #issuer()}, {@link #destination}, {@link #describe()}) and closed by {@link #close()}. The file's
+ * format is documented in {@code examples/fenceline.yaml}.
  *
  * <p>Every problem with the file is a {@link ConfigFileException} naming the file, line, column,
  * key path and fix; a store that cannot be reached is a {@link StoreException}. Secrets never
