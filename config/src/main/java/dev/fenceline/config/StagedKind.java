@@ -249,6 +249,14 @@ final class StagedKind implements DestinationKind {
               + " is set; staged with pointer store "
               + context.describe(other));
     }
+    return ownOrIssuers(entry, config, context);
+  }
+
+  /** The store's own pointer store if it offers one that passed its checks, else the issuer's. */
+  private static Publisher ownOrIssuers(
+      DestinationKinds.Entry entry, StagedDestinationConfig config, KindContext context) {
+    Section section = entry.section();
+    String name = entry.name();
     String type = context.stores().entry(config.store()).type();
     Optional<PointerStore> own;
     try {

@@ -198,10 +198,8 @@ public final class JdbcAdapterFactory implements AdapterFactory {
     checkRules(config);
     String url = config.required("url");
     JdbcStore.Builder builder = JdbcStore.builder().url(url).readOnly(readOnly);
-    Optional<String> user = config.optional("user");
-    Optional<String> password = config.optional("password");
-    user.ifPresent(builder::user);
-    password.ifPresent(builder::password);
+    config.optional("user").ifPresent(builder::user);
+    config.optional("password").ifPresent(builder::password);
     builder
         .lockTimeout(config.duration("lock-timeout").orElseThrow())
         .statementTimeout(config.duration("statement-timeout").orElseThrow())
@@ -224,6 +222,13 @@ public final class JdbcAdapterFactory implements AdapterFactory {
       }
       return new JdbcAdapter(builder.build(), null);
     }
+    return pooled(instanceName, config, builder, poolSize.get());
+  }
+
+  /** A PostgreSQL store on a HikariCP pool of {@code size} connections, closed with it. */
+  private static Adapter pooled(
+      String instanceName, AdapterConfig config, JdbcStore.Builder builder, int size) {
+    String url = config.required("url");
     String shownUrl = withoutQuery(url);
     com.zaxxer.hikari.HikariDataSource dataSource;
     try {
@@ -231,9 +236,9 @@ public final class JdbcAdapterFactory implements AdapterFactory {
           PostgresPool.open(
               instanceName,
               url,
-              user,
-              password,
-              poolSize.get(),
+              config.optional("user"),
+              config.optional("password"),
+              size,
               config.duration("connect-timeout").orElseThrow(),
               config.duration("login-timeout").orElseThrow(),
               config.duration("socket-timeout").orElseThrow());
@@ -250,8 +255,7 @@ public final class JdbcAdapterFactory implements AdapterFactory {
     }
     try {
       return new JdbcAdapter(
-          builder.dataSource(dataSource, shownUrl + " (pool of " + poolSize.get() + ")").build(),
-          dataSource);
+          builder.dataSource(dataSource, shownUrl + " (pool of " + size + ")").build(), dataSource);
     } catch (RuntimeException e) {
       dataSource.close();
       throw e;
