@@ -109,7 +109,10 @@ final class DeclaredKeys {
     return keys.stream().filter(key -> key.name().equals(name)).findFirst().orElse(null);
   }
 
-  /** Checks the value of {@code local} in {@code section} with the getter of its type. */
+  /**
+   * Checks the value of {@code local} in {@code section} with the getter of its type, which reports
+   * a wrong value at its line and column; the value handed on is the text as written.
+   */
   private static void readValue(
       Section section, String local, ConfigKey key, Map<String, String> values) {
     if (key.required()) {
@@ -122,9 +125,13 @@ final class DeclaredKeys {
       case BOOLEAN -> section.bool(local);
       case INTEGER -> section.number(local, key.min(), key.max(), range);
       case DECIMAL -> section.decimal(local, key.min(), key.max());
-      case DURATION ->
-          (key.min() > 0 ? section.positiveDuration(local) : section.nonNegativeDuration(local))
-              .isPresent();
+      case DURATION -> {
+        if (key.min() > 0) {
+          section.positiveDuration(local);
+        } else {
+          section.nonNegativeDuration(local);
+        }
+      }
       case SIZE -> section.size(local, key.min(), key.max(), range);
       case CHOICE -> section.choice(local, key.choices());
       case MAP -> {
