@@ -2,63 +2,35 @@ package dev.fenceline.config;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.fenceline.http.HttpApiDestination;
 import dev.fenceline.http.ResilienceSettings;
+import dev.fenceline.spi.AdapterConfig;
 import java.net.URI;
-import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
 /**
- * A destination of {@code type: http}: one external API call per operation, fenced at the intent
- * ({@code dev.fenceline.http.HttpApiDestination}, guarantee {@code FENCED_AT_INTENT}; publishing to
- * it needs {@code allow-fenced-at-intent: true}).
+ * The settings of a destination of {@code type: http}: one external API call per operation, fenced
+ * at the intent ({@code dev.fenceline.http.HttpApiDestination}, guarantee {@code FENCED_AT_INTENT};
+ * publishing to it needs {@code allow-fenced-at-intent: true}). Its keys are declared once, with
+ * the builder's defaults, in {@code dev.fenceline.http.HttpDestinationKeys}, and listed in {@code
+ * docs/configuration-reference.md}. The checks here are the ones that need the file: they name the
+ * keys as written and place the mistake at its value.
  *
- * <table>
- *   <caption>http destination keys</caption>
- *   <tr><th>key</th><th>meaning</th><th>default</th></tr>
- *   <tr><td>{@code base-uri}</td><td>the API's base URL, no credentials</td><td>required</td></tr>
- *   <tr><td>{@code intent-store}</td><td>the store that records intents (jdbc)</td><td>the
- *       issuer's store</td></tr>
- *   <tr><td>{@code bearer-token-env}</td><td>environment variable holding the bearer token (its
- *       value is masked everywhere)</td><td>no token</td></tr>
- *   <tr><td>{@code idempotency-key-header}</td><td>header carrying the key</td><td>{@code
- *       Idempotency-Key}</td></tr>
- *   <tr><td>{@code attempt-time-limit}</td><td>time limit of one attempt</td><td>{@code 3s}</td></tr>
- *   <tr><td>{@code max-attempts}</td><td>attempts per request, 1 to 20</td><td>{@code 3}</td></tr>
- *   <tr><td>{@code backoff.initial}, {@code backoff.multiplier}, {@code backoff.max}</td>
- *       <td>exponential backoff</td><td>{@code 500ms}, {@code 2.0}, {@code 2s}</td></tr>
- *   <tr><td>{@code lookup.path}, {@code lookup.record-pointer}, {@code lookup.key-pointer}</td>
- *       <td>result lookup by key ({@code {key}} placeholder), JSON pointers</td><td>no lookup</td></tr>
- *   <tr><td>{@code key-retention}</td><td>how long the API keeps keys</td><td>forever</td></tr>
- *   <tr><td>{@code keys-honoured}</td><td>the API replays the stored result for a repeated key:
- *       without a {@code lookup}, required ({@code true}) for {@code max-attempts} above 1 and for
- *       {@code resend-in-doubt-without-lookup}, since those re-send blind; with a lookup every
- *       re-send asks it first and this changes nothing</td><td>{@code false}</td></tr>
- *   <tr><td>{@code resend-in-doubt-without-lookup}</td><td>see {@code HttpApiDestination}</td>
- *       <td>{@code false}</td></tr>
- *   <tr><td>{@code receipt-fields}</td><td>receipt attribute → JSON pointer of the answer</td>
- *       <td>none</td></tr>
- *   <tr><td>{@code request.method}, {@code request.path}, {@code request.content-type}</td><td>the
- *       request a published file is sent with; the path may hold {@code {resource}} and {@code
- *       {operation}}</td><td>{@code POST}, required, {@code application/octet-stream}</td></tr>
- * </table>
- *
- * @param baseUri see the table
- * @param intentStore see the table
- * @param bearerTokenEnv see the table
- * @param idempotencyKeyHeader see the table
- * @param attemptTimeLimit see the table
- * @param maxAttempts see the table
- * @param backoff see the table
- * @param lookup see the table
- * @param keyRetention see the table
- * @param keysHonoured see the table
- * @param resendInDoubtWithoutLookup see the table
- * @param receiptFields see the table
- * @param request see the table
+ * @param baseUri the API's base URL
+ * @param intentStore the store that records intents, if not the issuer's
+ * @param bearerTokenEnv the environment variable holding the bearer token, if any
+ * @param idempotencyKeyHeader the header carrying the idempotency key
+ * @param attemptTimeLimit the time limit of one attempt
+ * @param maxAttempts attempts per request, 1 to 20
+ * @param backoff the backoff between attempts
+ * @param lookup the result lookup, if any
+ * @param keyRetention how long the API keeps keys, if it forgets them
+ * @param keysHonoured whether the API replays the stored result for a repeated key
+ * @param resendInDoubtWithoutLookup whether an operation in doubt is sent again without a lookup
+ * @param receiptFields receipt attribute to JSON pointer of the answer
+ * @param request the request a published file is sent with
  */
 public record HttpDestinationConfig(
     URI baseUri,
@@ -74,23 +46,6 @@ public record HttpDestinationConfig(
     boolean resendInDoubtWithoutLookup,
     Map<String, String> receiptFields,
     RequestTemplate request) {
-
-  static final Set<String> KEYS =
-      Set.of(
-          "type",
-          "base-uri",
-          "intent-store",
-          "bearer-token-env",
-          "idempotency-key-header",
-          "attempt-time-limit",
-          "max-attempts",
-          "backoff",
-          "lookup",
-          "key-retention",
-          "keys-honoured",
-          "resend-in-doubt-without-lookup",
-          "receipt-fields",
-          "request");
 
   /** Validates the settings. */
   public HttpDestinationConfig {
@@ -117,8 +72,6 @@ public record HttpDestinationConfig(
    * @param max the longest wait
    */
   public record Backoff(Duration initial, double multiplier, Duration max) {
-    static final Set<String> KEYS = Set.of("initial", "multiplier", "max");
-
     /** The defaults, the HTTP destinations' own ({@link ResilienceSettings}): 500 ms, 2.0, 2 s. */
     public static final Backoff DEFAULT =
         new Backoff(
@@ -145,8 +98,6 @@ public record HttpDestinationConfig(
    * @param keyPointer JSON pointer of the idempotency key inside the record
    */
   public record Lookup(String path, Optional<String> recordPointer, Optional<String> keyPointer) {
-    static final Set<String> KEYS = Set.of("path", "record-pointer", "key-pointer");
-
     /** Validates the settings. */
     public Lookup {
       requireNonNull(path, "path is null");
@@ -164,8 +115,6 @@ public record HttpDestinationConfig(
    * @param contentType the body's content type
    */
   public record RequestTemplate(String method, String path, String contentType) {
-    static final Set<String> KEYS = Set.of("method", "path", "content-type");
-
     /** Validates the settings. */
     public RequestTemplate {
       requireNonNull(method, "method is null");
@@ -260,6 +209,19 @@ public record HttpDestinationConfig(
             "use {resource} or {operation}, e.g. /reports/{resource}");
       }
     }
+    try {
+      dev.fenceline.http.ApiRequest.of(
+          request.method(),
+          "/",
+          request.contentType(),
+          Map.of(),
+          new dev.fenceline.http.ApiRequest.BytesBody(new byte[0]));
+    } catch (IllegalArgumentException | dev.fenceline.spi.ConfigurationException e) {
+      throw template.valueError(
+          "content-type",
+          "the request cannot be sent: " + e.getMessage(),
+          "give a content type such as application/json");
+    }
     String sample = request.path().replace("{resource}", "r").replace("{operation}", "o");
     try {
       dev.fenceline.http.ApiRequest.of(
@@ -269,106 +231,43 @@ public record HttpDestinationConfig(
           Map.of(),
           new dev.fenceline.http.ApiRequest.BytesBody(new byte[0]));
     } catch (IllegalArgumentException | dev.fenceline.spi.ConfigurationException e) {
-      String key =
-          e.getMessage() != null && e.getMessage().contains("content type")
-              ? "content-type"
-              : "path";
       throw template.valueError(
-          key,
+          "path",
           "the request cannot be sent: " + e.getMessage(),
           "give a path relative to the base URI, starting with /, e.g. /reports/{resource}");
     }
   }
 
-  static HttpDestinationConfig from(Section section) {
-    section.allowOnly(KEYS);
-    String base = section.requiredString("base-uri", "https://api.example.com/v1");
-    URI baseUri;
-    try {
-      baseUri = new URI(base);
-    } catch (URISyntaxException e) {
-      throw section.valueError(
-          "base-uri",
-          "\"" + section.shown("base-uri", base) + "\" is not a URL",
-          "e.g. https://api.example.com/v1");
-    }
-    if (baseUri.getRawUserInfo() != null) {
-      throw section.valueError(
-          "base-uri",
-          "\""
-              + base.replace(baseUri.getRawUserInfo() + "@", Secrets.MASK + "@")
-              + "\" carries credentials (user information before the host)",
-          "remove them from the URL and give the API's token with bearer-token-env: VARIABLE");
-    }
-    Backoff backoff =
-        section
-            .section("backoff")
-            .map(
-                b -> {
-                  b.allowOnly(Backoff.KEYS);
-                  Backoff value =
-                      new Backoff(
-                          b.positiveDuration("initial").orElse(Backoff.DEFAULT.initial()),
-                          b.decimal("multiplier", 1, 100).orElse(Backoff.DEFAULT.multiplier()),
-                          b.positiveDuration("max").orElse(Backoff.DEFAULT.max()));
-                  if (value.max().compareTo(value.initial()) < 0) {
-                    throw b.valueError(
-                        "max", "max is shorter than initial", "make max at least initial");
-                  }
-                  return value;
-                })
-            .orElse(Backoff.DEFAULT);
+  /** The settings read from a section checked against {@code HttpDestinationKeys}. */
+  static HttpDestinationConfig from(AdapterConfig settings) {
     Optional<Lookup> lookup =
-        section
-            .section("lookup")
+        settings
+            .optional("lookup.path")
             .map(
-                l -> {
-                  l.allowOnly(Lookup.KEYS);
-                  return new Lookup(
-                      l.requiredString("path", "/payments/by-key/{key}"),
-                      l.string("record-pointer"),
-                      l.string("key-pointer"));
-                });
-    RequestTemplate request =
-        section
-            .section("request")
-            .map(
-                r -> {
-                  r.allowOnly(RequestTemplate.KEYS);
-                  String method = r.string("method").orElse("POST");
-                  if (!Set.of("POST", "PUT", "PATCH").contains(method)) {
-                    throw r.valueError(
-                        "method",
-                        "\"" + method + "\" cannot send a file",
-                        "write POST, PUT or PATCH");
-                  }
-                  return new RequestTemplate(
-                      method,
-                      r.requiredString("path", "/reports/{resource}"),
-                      r.string("content-type").orElse("application/octet-stream"));
-                })
-            .orElseThrow(
-                () ->
-                    section.keyError(
-                        "request",
-                        "the key is missing",
-                        "add request: {method: POST, path: /reports/{resource}, content-type:"
-                            + " application/json}"));
+                path ->
+                    new Lookup(
+                        path,
+                        settings.optional("lookup.record-pointer"),
+                        settings.optional("lookup.key-pointer")));
     return new HttpDestinationConfig(
-        baseUri,
-        section.string("intent-store"),
-        section.string("bearer-token-env"),
-        section.string("idempotency-key-header").orElse("Idempotency-Key"),
-        section
-            .positiveDuration("attempt-time-limit")
-            .orElse(HttpApiDestination.DEFAULT_ATTEMPT_TIME_LIMIT),
-        section.integer("max-attempts", 1, 20).orElse(ResilienceSettings.DEFAULT_MAX_ATTEMPTS),
-        backoff,
+        settings.uri("base-uri").orElseThrow(),
+        settings.optional("intent-store"),
+        settings.optional("bearer-token-env"),
+        settings.optional("idempotency-key-header").orElseThrow(),
+        settings.duration("attempt-time-limit").orElseThrow(),
+        Math.toIntExact(settings.number("max-attempts").orElseThrow()),
+        new Backoff(
+            settings.duration("backoff.initial").orElseThrow(),
+            settings.decimal("backoff.multiplier").orElseThrow(),
+            settings.duration("backoff.max").orElseThrow()),
         lookup,
-        section.positiveDuration("key-retention"),
-        section.bool("keys-honoured").orElse(false),
-        section.bool("resend-in-doubt-without-lookup").orElse(false),
-        section.strings("receipt-fields"),
-        request);
+        settings.duration("key-retention"),
+        settings.bool("keys-honoured").orElseThrow(),
+        settings.bool("resend-in-doubt-without-lookup").orElseThrow(),
+        settings.map("receipt-fields"),
+        new RequestTemplate(
+            settings.optional("request.method").orElseThrow(),
+            settings.required("request.path"),
+            settings.optional("request.content-type").orElseThrow()));
   }
 }

@@ -10,11 +10,13 @@ import java.util.regex.Pattern;
  * Knows which values of one configuration are secret and keeps them out of the texts shown to
  * people, without touching any other text.
  *
- * <p>Secrets are masked where they are printed, structurally: {@link Secret} and the values of
- * secret keys render as {@code ****}; {@link #redactUrls} masks the password of a URL's user info,
- * password-like query parameters ({@code password=}, {@code token=}, ...) and {@code Authorization}
- * header values. A value is never masked as a substring of other text, so a short or common secret
- * ({@code x}, {@code admin}, {@code postgres}) cannot garble messages.
+ * <p>Which keys are secret is declared by the adapters and destination kinds ({@link
+ * dev.fenceline.spi.ConfigKey#secret()}; see {@link FileSecrets}). Secrets are masked where they
+ * are printed, structurally: {@link Secret} and the values of secret keys render as {@code ****};
+ * {@link #redactUrls} masks the password of a URL's user info, password-like query parameters
+ * ({@code password=}, {@code token=}, ...) and {@code Authorization} header values. A value is
+ * never masked as a substring of other text, so a short or common secret ({@code x}, {@code admin},
+ * {@code postgres}) cannot garble messages.
  *
  * <p>As a last line of defence for text this module did not build (a driver's exception that echoes
  * a password), {@link #scrub} also replaces the registered secrets that are {@linkplain
@@ -34,11 +36,6 @@ final class Secrets {
   /** The shortest secret of a single class of characters that mask applies to. */
   static final int UNAMBIGUOUS_SINGLE_CLASS_LENGTH = 16;
 
-  private static final Pattern SECRET_KEY =
-      Pattern.compile(
-          "(?i)(^|.*-)(password|passwd|passphrase|secret|token|credentials?|api-key|access-key"
-              + "|secret-key|private-key|auth-digest)(-.*)?");
-
   private static final Pattern SECRET_VARIABLE =
       Pattern.compile(
           "(?i).*(PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|CREDENTIAL|API_KEY|ACCESS_KEY"
@@ -55,14 +52,6 @@ final class Secrets {
               + "([^\\s,;\"']+)");
 
   private final Set<String> values = new LinkedHashSet<>();
-
-  /**
-   * Whether a key holds a secret. Keys ending in {@code -env} name an environment variable and are
-   * not secret themselves (the variable's value is).
-   */
-  static boolean isSecretKey(String key) {
-    return !key.endsWith("-env") && SECRET_KEY.matcher(key).matches();
-  }
 
   /** Whether an environment variable's name says it holds a secret. */
   static boolean isSecretVariable(String variable) {

@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * One mapping of the configuration file at a key path (such as {@code stores.main}), with typed
@@ -23,11 +24,26 @@ final class Section {
   private final Source source;
   private final String path;
   private final ConfigNode.Mapping node;
+  private final Predicate<String> secretKey;
 
   Section(Source source, String path, ConfigNode.Mapping node) {
+    this(source, path, node, key -> false);
+  }
+
+  private Section(
+      Source source, String path, ConfigNode.Mapping node, Predicate<String> secretKey) {
     this.source = source;
     this.path = path;
     this.node = node;
+    this.secretKey = secretKey;
+  }
+
+  /**
+   * This section, whose keys {@code secretKey} accepts hold secrets (dotted names for the keys of
+   * its mappings): their values are shown as {@code ****} and masked wherever they appear.
+   */
+  Section withSecretKeys(Predicate<String> secretKey) {
+    return new Section(source, path, node, secretKey);
   }
 
   String path() {
@@ -134,6 +150,17 @@ final class Section {
     return duration;
   }
 
+  Optional<Duration> nonNegativeDuration(String key) {
+    Optional<Duration> duration = duration(key);
+    duration.ifPresent(
+        value -> {
+          if (value.isNegative()) {
+            throw valueError(key, "the duration must not be negative", "e.g. 30s, or 0");
+          }
+        });
+    return duration;
+  }
+
   Optional<Boolean> bool(String key) {
     return string(key)
         .map(
@@ -147,23 +174,80 @@ final class Section {
   }
 
   Optional<Integer> integer(String key, int min, int max) {
+    return number(key, min, max, min + " to " + max).map(Math::toIntExact);
+  }
+
+  /** A whole number from {@code min} to {@code max}, which {@code range} says in words. */
+  Optional<Long> number(String key, long min, long max, String range) {
     return string(key)
         .map(
             text -> {
-              int number;
+              long number;
               try {
-                number = Integer.parseInt(text.strip());
+                number = Long.parseLong(text.strip());
               } catch (NumberFormatException e) {
                 throw valueError(
                     key,
                     "\"" + shown(key, text) + "\" is not a whole number",
-                    "write a number from " + min + " to " + max);
+                    "write a number from " + range);
               }
               if (number < min || number > max) {
-                throw valueError(
-                    key, number + " is out of range", "write a number from " + min + " to " + max);
+                throw valueError(key, number + " is out of range", "write a number from " + range);
               }
               return number;
+            });
+  }
+
+  /** A size such as {@code 16MiB} from {@code min} to {@code max} bytes, as {@code range} says. */
+  Optional<Long> size(String key, long min, long max, String range) {
+    return string(key)
+        .map(
+            text -> {
+              java.util.OptionalLong bytes = dev.fenceline.spi.ConfigKey.parseSize(text);
+              if (bytes.isEmpty()) {
+                throw valueError(
+                    key,
+                    "\"" + shown(key, text) + "\" is not a size",
+                    "write bytes or a number with KiB, MiB or GiB, e.g. 16MiB");
+              }
+              if (bytes.getAsLong() < min || bytes.getAsLong() > max) {
+                throw valueError(
+                    key, shown(key, text) + " is out of range", "write a size from " + range);
+              }
+              return bytes.getAsLong();
+            });
+  }
+
+  /** An absolute URL with a scheme, such as {@code example}. */
+  Optional<java.net.URI> uri(String key, String example) {
+    return string(key)
+        .map(
+            text -> {
+              try {
+                java.net.URI uri = new java.net.URI(text);
+                if (uri.getScheme() == null) {
+                  throw new java.net.URISyntaxException(text, "no scheme");
+                }
+                return uri;
+              } catch (java.net.URISyntaxException e) {
+                throw valueError(
+                    key, "\"" + shown(key, text) + "\" is not a URL", "write it like " + example);
+              }
+            });
+  }
+
+  /** One of {@code choices}. */
+  Optional<String> choice(String key, List<String> choices) {
+    return string(key)
+        .map(
+            text -> {
+              if (!choices.contains(text.strip())) {
+                throw valueError(
+                    key,
+                    "\"" + shown(key, text) + "\" is not one of the choices",
+                    "write " + String.join(", ", choices));
+              }
+              return text;
             });
   }
 
@@ -200,7 +284,8 @@ final class Section {
           "expected a mapping of keys, found " + value.kind(),
           "indent its keys below \"" + key + ":\" on their own lines");
     }
-    return Optional.of(new Section(source, path(key), mapping));
+    return Optional.of(
+        new Section(source, path(key), mapping, sub -> secretKey.test(key + "." + sub)));
   }
 
   /** The mapping at {@code key} whose values are mappings (named instances), in file order. */
@@ -288,7 +373,7 @@ final class Section {
    * value; credentials in URLs masked.
    */
   String shown(String key, String value) {
-    if (Secrets.isSecretKey(key)) {
+    if (secretKey.test(key)) {
       return Secrets.MASK;
     }
     if (secret(key)) {
@@ -300,7 +385,7 @@ final class Section {
 
   /** Whether the value of {@code key} is secret: a secret key, or made from a secret variable. */
   boolean secret(String key) {
-    if (Secrets.isSecretKey(key)) {
+    if (secretKey.test(key)) {
       return true;
     }
     ConfigNode value = node.get(key);
@@ -322,8 +407,7 @@ final class Section {
     try {
       Interpolation.Result result = Interpolation.resolve(scalar.text(), source.environment());
       boolean secret =
-          Secrets.isSecretKey(key)
-              || result.variables().stream().anyMatch(Secrets::isSecretVariable);
+          secretKey.test(key) || result.variables().stream().anyMatch(Secrets::isSecretVariable);
       if (secret) {
         source.secrets().add(result.value());
       }
@@ -339,35 +423,6 @@ final class Section {
 
   /** The known key closest to a misspelt one, if it is close (at most 2 edits). */
   static Optional<String> closest(String key, Set<String> known) {
-    String best = null;
-    int bestDistance = 3;
-    for (String candidate : new TreeSet<>(known)) {
-      int distance = distance(key, candidate);
-      if (distance < bestDistance) {
-        best = candidate;
-        bestDistance = distance;
-      }
-    }
-    return Optional.ofNullable(best);
-  }
-
-  private static int distance(String a, String b) {
-    int[] previous = new int[b.length() + 1];
-    int[] current = new int[b.length() + 1];
-    for (int j = 0; j <= b.length(); j++) {
-      previous[j] = j;
-    }
-    for (int i = 1; i <= a.length(); i++) {
-      current[0] = i;
-      for (int j = 1; j <= b.length(); j++) {
-        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-        current[j] =
-            Math.min(Math.min(current[j - 1] + 1, previous[j] + 1), previous[j - 1] + cost);
-      }
-      int[] swap = previous;
-      previous = current;
-      current = swap;
-    }
-    return previous[b.length()];
+    return dev.fenceline.spi.AdapterConfig.closest(key, known);
   }
 }

@@ -2,61 +2,78 @@ package dev.fenceline.config;
 
 import dev.fenceline.spi.Adapter;
 import dev.fenceline.spi.BlobStore;
+import dev.fenceline.spi.Capability;
+import dev.fenceline.spi.Destination;
+import dev.fenceline.spi.Guarantee;
 import dev.fenceline.spi.IntentStore;
 import dev.fenceline.spi.LeaseIssuer;
 import dev.fenceline.spi.PointerStore;
+import dev.fenceline.spi.StoreRole;
+import java.io.InputStream;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Proxy;
 import java.util.Optional;
+import java.util.Set;
 
 /**
- * The components a store of a known type would offer once created, for {@link
- * FencelineConfig#check()} only: {@code fenceline doctor} describes a destination on a store that
- * does not exist yet without creating it. The components answer {@code name()} (and a pointer
- * store's {@code storeId()}) so that destinations can be built and described; every other call
- * fails, since nothing was opened.
+ * The components a store would offer once created, as its factory declares them ({@link
+ * dev.fenceline.spi.AdapterFactory#roles()}), for {@link FencelineConfig#check()} only: {@code
+ * fenceline doctor} describes a destination on a store that does not exist yet without creating it.
+ * The components answer {@code name()} (a pointer store's {@code storeId()}, a fenced destination's
+ * capabilities: those every fenced destination has) so that destinations can be built and
+ * described; every other call fails, since nothing was opened.
  */
 final class StandInAdapter implements Adapter {
 
-  private final String store;
-  private final boolean database;
+  /** What every fenced destination checks ({@link Adapter#destination}). */
+  private static final Set<Capability> FENCED =
+      Set.of(Capability.NATIVE_EPOCH_CHECK, Capability.OPERATION_RECORD);
 
-  private StandInAdapter(String store, boolean database) {
+  private final String store;
+  private final Set<StoreRole> roles;
+
+  private StandInAdapter(String store, Set<StoreRole> roles) {
     this.store = store;
-    this.database = database;
+    this.roles = Set.copyOf(roles);
   }
 
   /**
-   * A stand-in for store {@code store} of type {@code type}: a {@code jdbc} store offers a lease
-   * issuer, pointer stores and intent stores, a {@code vfs} store a blob store; other types have
-   * none (their components are not known without opening them).
+   * A stand-in for store {@code store} whose factory declares {@code roles}; empty if it declares
+   * none (its components are not known without opening it).
    */
-  static Optional<Adapter> of(String store, String type) {
-    return switch (type) {
-      case "jdbc" -> Optional.of(new StandInAdapter(store, true));
-      case "vfs" -> Optional.of(new StandInAdapter(store, false));
-      default -> Optional.empty();
-    };
+  static Optional<Adapter> of(String store, Set<StoreRole> roles) {
+    return roles.isEmpty() ? Optional.empty() : Optional.of(new StandInAdapter(store, roles));
   }
 
   @Override
   public Optional<LeaseIssuer> leaseIssuer() {
-    return database ? Optional.of(component(LeaseIssuer.class, "lease issuer")) : Optional.empty();
+    return offered(StoreRole.LEASE_ISSUER, LeaseIssuer.class, "lease issuer");
   }
 
   @Override
   public Optional<PointerStore> pointerStore(String name) {
-    return database ? Optional.of(component(PointerStore.class, name)) : Optional.empty();
+    return offered(StoreRole.POINTER_STORE, PointerStore.class, name);
   }
 
   @Override
   public Optional<IntentStore> intentStore(String name) {
-    return database ? Optional.of(component(IntentStore.class, name)) : Optional.empty();
+    return offered(StoreRole.INTENT_STORE, IntentStore.class, name);
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  public Optional<Destination<InputStream>> destination(String name) {
+    return offered(StoreRole.DESTINATION, Destination.class, name)
+        .map(destination -> (Destination<InputStream>) destination);
   }
 
   @Override
   public Optional<BlobStore> blobStore() {
-    return database ? Optional.empty() : Optional.of(component(BlobStore.class, "blob store"));
+    return offered(StoreRole.BLOB_STORE, BlobStore.class, "blob store");
+  }
+
+  private <T> Optional<T> offered(StoreRole role, Class<T> type, String name) {
+    return roles.contains(role) ? Optional.of(component(type, name)) : Optional.empty();
   }
 
   @Override
@@ -65,21 +82,27 @@ final class StandInAdapter implements Adapter {
   }
 
   private <T> T component(Class<T> type, String name) {
+    boolean fenced = type == Destination.class;
     InvocationHandler handler =
         (proxy, method, args) ->
             switch (method.getName()) {
               case "name" -> name;
               case "storeId" -> "not-created";
+              case "capabilities" -> fenced ? FENCED : refuse();
+              case "guarantee" -> fenced ? Guarantee.of(FENCED) : refuse();
               case "toString" -> type.getSimpleName() + " of store " + store + " (not created)";
               case "hashCode" -> System.identityHashCode(proxy);
               case "equals" -> proxy == args[0];
-              default ->
-                  throw new IllegalStateException(
-                      "Cannot use store "
-                          + store
-                          + ": fenceline doctor describes it without creating it (open the"
-                          + " configuration's destination instead)");
+              default -> refuse();
             };
     return type.cast(Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type}, handler));
+  }
+
+  private Object refuse() {
+    throw new IllegalStateException(
+        "Cannot use store "
+            + store
+            + ": fenceline doctor describes it without creating it (open the configuration's"
+            + " destination instead)");
   }
 }

@@ -21,5 +21,12 @@ public enum Strategy {
    * An external HTTP API that honours idempotency keys but cannot compare epochs: intents are
    * recorded with an epoch check before any request ({@code FENCED_AT_INTENT}).
    */
-  FENCED_AT_INTENT
+  FENCED_AT_INTENT,
+
+  /**
+   * The store checks epochs itself ({@code type: fenced}): each write compares the epoch, applies
+   * the file and records the operation in one step at the store, through its fenced destination
+   * ({@code Adapter#destination}).
+   */
+  FENCED_NATIVELY
 }

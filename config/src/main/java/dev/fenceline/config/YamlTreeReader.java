@@ -141,6 +141,13 @@ final class YamlTreeReader {
           "",
           null);
     }
+    String text = utf8(file, bytes);
+    rejectControlCharacters(file, text);
+    return text;
+  }
+
+  /** The UTF-8 text of {@code bytes} after a byte order mark, refused at the first bad byte. */
+  private static String utf8(Path file, byte[] bytes) {
     int start =
         bytes.length >= 3
                 && bytes[0] == (byte) 0xEF
@@ -189,7 +196,11 @@ final class YamlTreeReader {
       throw new IllegalStateException(e);
     }
     out.flip();
-    String text = out.toString();
+    return out.toString();
+  }
+
+  /** Refuses the first control character YAML does not allow, at its line and column. */
+  private static void rejectControlCharacters(Path file, String text) {
     int line = 1;
     int column = 1;
     for (int i = 0; i < text.length(); i++) {
@@ -223,7 +234,6 @@ final class YamlTreeReader {
         column++;
       }
     }
-    return text;
   }
 
   private ConfigNode.Mapping parse() {
@@ -309,6 +319,25 @@ final class YamlTreeReader {
           "",
           null);
     }
+    Explained explained = explain(e, marked, location);
+    return new ConfigFileException(
+        "Cannot load "
+            + explained.location()
+            + ": not valid YAML: "
+            + explained.reason()
+            + " ("
+            + explained.fix()
+            + ")",
+        explained.location(),
+        "",
+        null);
+  }
+
+  /** What a YAML syntax error means, where it starts, and how to fix it. */
+  private record Explained(ConfigLocation location, String reason, String fix) {}
+
+  private Explained explain(
+      JacksonException e, MarkedYamlEngineException marked, ConfigLocation location) {
     String problem = marked == null ? firstLine(e.getOriginalMessage()) : marked.getProblem();
     String context = marked == null ? null : marked.getContext();
     String reason;
@@ -350,11 +379,7 @@ final class YamlTreeReader {
       reason = (context == null ? "" : clean(context) + ": ") + clean(problem);
       fix = "check the indentation and quoting around this line";
     }
-    return new ConfigFileException(
-        "Cannot load " + location + ": not valid YAML: " + reason + " (" + fix + ")",
-        location,
-        "",
-        null);
+    return new Explained(location, reason, fix);
   }
 
   private static String clean(String message) {
@@ -395,6 +420,78 @@ final class YamlTreeReader {
   private ConfigNode node(JsonParser parser, String path, int depth) {
     ConfigLocation location = location(parser.currentTokenLocation());
     JsonToken token = parser.currentToken();
+    refuseUnsupported(parser, token, location, path, depth);
+    switch (token) {
+      case START_OBJECT -> {
+        return mapping(parser, location, path, depth);
+      }
+      case START_ARRAY -> {
+        List<ConfigNode> items = new ArrayList<>();
+        int index = 0;
+        while (parser.nextToken() != JsonToken.END_ARRAY) {
+          items.add(node(parser, path + "[" + index++ + "]", depth + 1));
+        }
+        return new ConfigNode.Sequence(location, items);
+      }
+      case VALUE_STRING -> {
+        return new ConfigNode.Scalar(location, parser.getString(), ConfigNode.Scalar.Type.STRING);
+      }
+      case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> {
+        return new ConfigNode.Scalar(location, parser.getText(), ConfigNode.Scalar.Type.NUMBER);
+      }
+      case VALUE_TRUE, VALUE_FALSE -> {
+        return new ConfigNode.Scalar(location, parser.getText(), ConfigNode.Scalar.Type.BOOLEAN);
+      }
+      case VALUE_NULL -> {
+        return new ConfigNode.Scalar(location, "", ConfigNode.Scalar.Type.NULL);
+      }
+      default ->
+          throw new ConfigFileException(
+              "Cannot configure "
+                  + path
+                  + " at "
+                  + location
+                  + ": unsupported YAML value "
+                  + token
+                  + " (write a string, number, boolean, list or mapping)",
+              location,
+              path,
+              null);
+    }
+  }
+
+  /** A mapping, its keys in file order; a key given twice is refused at its second place. */
+  private ConfigNode.Mapping mapping(
+      JsonParser parser, ConfigLocation location, String path, int depth) {
+    Map<ConfigNode.Key, ConfigNode> entries = new LinkedHashMap<>();
+    Map<String, ConfigLocation> seen = new LinkedHashMap<>();
+    while (parser.nextToken() == JsonToken.PROPERTY_NAME) {
+      String name = parser.currentName();
+      ConfigLocation keyLocation = location(parser.currentTokenLocation());
+      String keyPath = path.isEmpty() ? name : path + "." + name;
+      ConfigLocation earlier = seen.putIfAbsent(name, keyLocation);
+      if (earlier != null) {
+        throw new ConfigFileException(
+            "Cannot configure "
+                + keyPath
+                + " at "
+                + keyLocation
+                + ": the key is given twice, first at line "
+                + earlier.line()
+                + " (remove one of them)",
+            keyLocation,
+            keyPath,
+            null);
+      }
+      parser.nextToken();
+      entries.put(new ConfigNode.Key(name, keyLocation), node(parser, keyPath, depth + 1));
+    }
+    return new ConfigNode.Mapping(location, entries);
+  }
+
+  /** Refuses nesting past the limit, aliases and tags, where they are written. */
+  private static void refuseUnsupported(
+      JsonParser parser, JsonToken token, ConfigLocation location, String path, int depth) {
     if ((token == JsonToken.START_OBJECT || token == JsonToken.START_ARRAY) && depth > MAX_DEPTH) {
       throw new ConfigFileException(
           "Cannot load "
@@ -435,66 +532,6 @@ final class YamlTreeReader {
             path,
             null);
       }
-    }
-    switch (token) {
-      case START_OBJECT -> {
-        Map<ConfigNode.Key, ConfigNode> entries = new LinkedHashMap<>();
-        Map<String, ConfigLocation> seen = new LinkedHashMap<>();
-        while (parser.nextToken() == JsonToken.PROPERTY_NAME) {
-          String name = parser.currentName();
-          ConfigLocation keyLocation = location(parser.currentTokenLocation());
-          String keyPath = path.isEmpty() ? name : path + "." + name;
-          ConfigLocation earlier = seen.putIfAbsent(name, keyLocation);
-          if (earlier != null) {
-            throw new ConfigFileException(
-                "Cannot configure "
-                    + keyPath
-                    + " at "
-                    + keyLocation
-                    + ": the key is given twice, first at line "
-                    + earlier.line()
-                    + " (remove one of them)",
-                keyLocation,
-                keyPath,
-                null);
-          }
-          parser.nextToken();
-          entries.put(new ConfigNode.Key(name, keyLocation), node(parser, keyPath, depth + 1));
-        }
-        return new ConfigNode.Mapping(location, entries);
-      }
-      case START_ARRAY -> {
-        List<ConfigNode> items = new ArrayList<>();
-        int index = 0;
-        while (parser.nextToken() != JsonToken.END_ARRAY) {
-          items.add(node(parser, path + "[" + index++ + "]", depth + 1));
-        }
-        return new ConfigNode.Sequence(location, items);
-      }
-      case VALUE_STRING -> {
-        return new ConfigNode.Scalar(location, parser.getString(), ConfigNode.Scalar.Type.STRING);
-      }
-      case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> {
-        return new ConfigNode.Scalar(location, parser.getText(), ConfigNode.Scalar.Type.NUMBER);
-      }
-      case VALUE_TRUE, VALUE_FALSE -> {
-        return new ConfigNode.Scalar(location, parser.getText(), ConfigNode.Scalar.Type.BOOLEAN);
-      }
-      case VALUE_NULL -> {
-        return new ConfigNode.Scalar(location, "", ConfigNode.Scalar.Type.NULL);
-      }
-      default ->
-          throw new ConfigFileException(
-              "Cannot configure "
-                  + path
-                  + " at "
-                  + location
-                  + ": unsupported YAML value "
-                  + token
-                  + " (write a string, number, boolean, list or mapping)",
-              location,
-              path,
-              null);
     }
   }
 

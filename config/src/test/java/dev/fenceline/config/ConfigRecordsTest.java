@@ -3,16 +3,25 @@ package dev.fenceline.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fenceline.core.AdapterRegistry;
+import dev.fenceline.jdbc.JdbcAdapterFactory;
 import dev.fenceline.spi.Adapter;
+import dev.fenceline.spi.AdapterConfig;
+import dev.fenceline.spi.AdapterFactory;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** One defaults test and one all-keys test per config record. */
+/**
+ * One defaults test and one all-keys test per config record and per store section: a store
+ * section's values are what its factory receives (as written, checked against its declarations),
+ * read with the declared defaults. The s3 store's two tests run where its adapter is on the class
+ * path (S3StoreKeysTest in the cli module).
+ */
 class ConfigRecordsTest {
 
   @TempDir Path directory;
@@ -26,6 +35,36 @@ class ConfigRecordsTest {
 
   private Section section(String yaml) {
     return section(yaml, Map.of());
+  }
+
+  /** The values a store section hands its factory, after the factory's own checks. */
+  private Map<String, String> received(AdapterFactory factory, Section section) {
+    Map<String, String> values =
+        DeclaredKeys.read(
+            section.withSecretKeys(DeclaredKeys.secretKeys(factory.configKeys())),
+            factory.configKeys(),
+            Set.of("type"));
+    factory.validate("x", values);
+    return values;
+  }
+
+  /** Those values with the factory's declared defaults. */
+  private static AdapterConfig settings(AdapterFactory factory, Map<String, String> values) {
+    return AdapterConfig.of(factory, "x", values);
+  }
+
+  /** A destination section of {@code kind}, read against the kind's declarations. */
+  private AdapterConfig destination(String kind, String yaml) {
+    DestinationKind declared = DestinationKinds.find(kind).orElseThrow();
+    return AdapterConfig.of(
+        kind,
+        "x",
+        DeclaredKeys.read(section(yaml), declared.keys(), Set.of("type")),
+        declared.keys());
+  }
+
+  private static AdapterFactory factory(String type) {
+    return AdapterRegistry.load().factory(type);
   }
 
   @Test
@@ -49,32 +88,36 @@ class ConfigRecordsTest {
 
   @Test
   void jdbcDefaults() {
-    JdbcStoreConfig sqlite = JdbcStoreConfig.from(section("{type: jdbc, url: 'jdbc:sqlite:a.db'}"));
-    assertThat(sqlite)
-        .isEqualTo(
-            new JdbcStoreConfig(
-                "jdbc:sqlite:a.db",
-                Optional.empty(),
-                Optional.empty(),
-                Optional.empty(),
-                Duration.ofSeconds(8),
-                Duration.ofSeconds(10),
-                Duration.ofSeconds(5),
-                Duration.ofSeconds(8),
-                Duration.ofSeconds(12),
-                Duration.ofMinutes(10),
-                false,
-                Optional.empty(),
-                Optional.empty(),
-                Optional.empty()));
-    assertThat(JdbcStoreConfig.from(section("{url: 'jdbc:postgresql://db/app'}")).poolSize())
-        .contains(JdbcStoreConfig.DEFAULT_POOL_SIZE);
+    AdapterFactory jdbc = factory("jdbc");
+    Map<String, String> received = received(jdbc, section("{type: jdbc, url: 'jdbc:sqlite:a.db'}"));
+    assertThat(received).isEqualTo(Map.of("url", "jdbc:sqlite:a.db"));
+    AdapterConfig sqlite = settings(jdbc, received);
+    assertThat(sqlite.required("url")).isEqualTo("jdbc:sqlite:a.db");
+    assertThat(sqlite.optional("user")).isEqualTo(Optional.empty());
+    assertThat(sqlite.optional("password")).isEqualTo(Optional.empty());
+    assertThat(sqlite.number("pool-size")).isEqualTo(Optional.empty());
+    assertThat(sqlite.duration("lock-timeout")).contains(Duration.ofSeconds(8));
+    assertThat(sqlite.duration("statement-timeout")).contains(Duration.ofSeconds(10));
+    assertThat(sqlite.duration("connect-timeout")).contains(Duration.ofSeconds(5));
+    assertThat(sqlite.duration("login-timeout")).contains(Duration.ofSeconds(8));
+    assertThat(sqlite.duration("socket-timeout")).contains(Duration.ofSeconds(12));
+    assertThat(sqlite.duration("migration-timeout")).contains(Duration.ofMinutes(10));
+    assertThat(sqlite.bool("unsafe-allow-epoch-rollback-on-crash")).contains(false);
+    assertThat(sqlite.duration("receipt-retention")).isEqualTo(Optional.empty());
+    assertThat(sqlite.number("pointer-versions")).isEqualTo(Optional.empty());
+    assertThat(sqlite.duration("prune-every")).isEqualTo(Optional.empty());
+    // PostgreSQL without pool-size: the factory pools with its default size.
+    assertThat(received(jdbc, section("{url: 'jdbc:postgresql://db/app'}")))
+        .doesNotContainKey("pool-size");
+    assertThat(JdbcAdapterFactory.DEFAULT_POOL_SIZE).isEqualTo(10);
   }
 
   @Test
   void jdbcAllKeys() {
-    JdbcStoreConfig all =
-        JdbcStoreConfig.from(
+    AdapterFactory jdbc = factory("jdbc");
+    Map<String, String> received =
+        received(
+            jdbc,
             section(
                 """
                 type: jdbc
@@ -94,150 +137,99 @@ class ConfigRecordsTest {
                 prune-every: 1h
                 """,
                 Map.of("DB_PASSWORD", "pw")));
-    assertThat(all)
-        .isEqualTo(
-            new JdbcStoreConfig(
-                "jdbc:postgresql://db/app",
-                Optional.of("app"),
-                Optional.of(new Secret("pw")),
-                Optional.of(4),
-                Duration.ofSeconds(5),
-                Duration.ofMinutes(1),
-                Duration.ofSeconds(2),
-                Duration.ofSeconds(3),
-                Duration.ofMillis(1500),
-                Duration.ofMinutes(30),
-                true,
-                Optional.of(Duration.ofDays(7)),
-                Optional.of(16),
-                Optional.of(Duration.ofHours(1))));
-    assertThat(all.adapterKeys())
+    AdapterConfig all = settings(jdbc, received);
+    assertThat(all.required("url")).isEqualTo("jdbc:postgresql://db/app");
+    assertThat(all.optional("user")).contains("app");
+    assertThat(all.optional("password")).contains("pw");
+    assertThat(all.number("pool-size")).contains(4L);
+    assertThat(all.duration("lock-timeout")).contains(Duration.ofSeconds(5));
+    assertThat(all.duration("statement-timeout")).contains(Duration.ofMinutes(1));
+    assertThat(all.duration("connect-timeout")).contains(Duration.ofSeconds(2));
+    assertThat(all.duration("login-timeout")).contains(Duration.ofSeconds(3));
+    assertThat(all.duration("socket-timeout")).contains(Duration.ofMillis(1500));
+    assertThat(all.duration("migration-timeout")).contains(Duration.ofMinutes(30));
+    assertThat(all.bool("unsafe-allow-epoch-rollback-on-crash")).contains(true);
+    assertThat(all.duration("receipt-retention")).contains(Duration.ofDays(7));
+    assertThat(all.number("pointer-versions")).contains(16L);
+    assertThat(all.duration("prune-every")).contains(Duration.ofHours(1));
+    // Handed on as written; the numbers are the ones the old flat keys carried.
+    assertThat(received)
         .containsEntry("pool-size", "4")
-        .containsEntry("statement-timeout", "60s")
+        .containsEntry("statement-timeout", "1m")
         .containsEntry("socket-timeout", "1500ms")
-        .containsEntry("migration-timeout", "1800s")
+        .containsEntry("migration-timeout", "30m")
         .containsEntry("password", "pw")
-        .containsEntry("receipt-retention", "604800s")
+        .containsEntry("receipt-retention", "7d")
         .containsEntry("pointer-versions", "16")
-        .containsEntry("prune-every", "3600s")
+        .containsEntry("prune-every", "1h")
         .hasSize(14);
+    assertThat(all.duration("statement-timeout")).contains(Duration.ofSeconds(60));
+    assertThat(all.duration("migration-timeout")).contains(Duration.ofSeconds(1800));
+    assertThat(all.duration("receipt-retention")).contains(Duration.ofSeconds(604800));
+    assertThat(all.duration("prune-every")).contains(Duration.ofSeconds(3600));
   }
 
   @Test
   void vfsDefaults() {
-    VfsStoreConfig vfs = VfsStoreConfig.from(section("{uri: 'file:///srv/reports'}"));
-    assertThat(vfs)
-        .isEqualTo(
-            new VfsStoreConfig(
-                "file:///srv/reports",
-                Optional.empty(),
-                Optional.empty(),
-                true,
-                Duration.ofSeconds(30),
-                false));
+    AdapterFactory vfs = factory("vfs");
+    AdapterConfig files = settings(vfs, received(vfs, section("{uri: 'file:///srv/reports'}")));
+    assertThat(files.required("uri")).isEqualTo("file:///srv/reports");
+    assertThat(files.optional("user")).isEqualTo(Optional.empty());
+    assertThat(files.optional("password")).isEqualTo(Optional.empty());
+    assertThat(files.bool("strict-host-key-checking")).contains(true);
+    assertThat(files.duration("timeout")).contains(Duration.ofSeconds(30));
+    assertThat(files.bool("allow-case-folding")).contains(false);
   }
 
   @Test
   void vfsAllKeysAreTakenByTheVfsAdapter() {
+    AdapterFactory vfs = factory("vfs");
     String uri = directory.resolve("reports").toUri().toString();
-    VfsStoreConfig vfs =
-        VfsStoreConfig.from(
+    Map<String, String> local =
+        received(
+            vfs,
             section(
                 """
                 {type: vfs, uri: '%s', allow-case-folding: true}
                 """
                     .formatted(uri)));
-    assertThat(vfs)
-        .isEqualTo(
-            new VfsStoreConfig(
-                uri, Optional.empty(), Optional.empty(), true, Duration.ofSeconds(30), true));
-    // Every key reaches the adapter (the SFTP ones with their defaults), which takes them all.
-    assertThat(vfs.adapterKeys().keySet())
-        .containsExactlyInAnyOrderElementsOf(
-            VfsStoreConfig.KEYS.stream()
-                .filter(key -> !key.equals("type") && !key.equals("user"))
-                .filter(key -> !key.equals("password"))
-                .toList());
-    try (Adapter adapter = AdapterRegistry.load().create("vfs", "files", vfs.adapterKeys())) {
+    AdapterConfig files = settings(vfs, local);
+    assertThat(files.required("uri")).isEqualTo(uri);
+    assertThat(files.optional("user")).isEqualTo(Optional.empty());
+    assertThat(files.optional("password")).isEqualTo(Optional.empty());
+    assertThat(files.bool("strict-host-key-checking")).contains(true);
+    assertThat(files.duration("timeout")).contains(Duration.ofSeconds(30));
+    assertThat(files.bool("allow-case-folding")).contains(true);
+    // Every key the factory declares has a value for it (the SFTP ones their defaults), and it
+    // opens the store with what it received.
+    assertThat(
+            vfs.configKeys().stream()
+                .map(key -> key.name())
+                .filter(key -> !key.equals("user") && !key.equals("password"))
+                .filter(key -> files.optional(key).isEmpty()))
+        .isEmpty();
+    try (Adapter adapter = AdapterRegistry.load().create("vfs", "files", local)) {
       assertThat(adapter.blobStore()).isPresent();
     }
-    VfsStoreConfig sftp =
-        VfsStoreConfig.from(
+    Map<String, String> sftpReceived =
+        received(
+            vfs,
             section(
                 "{uri: 'sftp://h/srv', user: u, password: p, strict-host-key-checking: false,"
                     + " timeout: 5s, allow-case-folding: true}"));
-    assertThat(sftp)
-        .isEqualTo(
-            new VfsStoreConfig(
-                "sftp://h/srv",
-                Optional.of("u"),
-                Optional.of(new Secret("p")),
-                false,
-                Duration.ofSeconds(5),
-                true));
-    assertThat(sftp.user()).contains("u");
-    assertThat(sftp.password()).contains(new Secret("p"));
-    assertThat(sftp.adapterKeys()).containsEntry("user", "u").containsEntry("password", "p");
-  }
-
-  @Test
-  void s3Defaults() {
-    S3StoreConfig s3 = S3StoreConfig.from(section("{bucket: reports}"));
-    assertThat(s3)
-        .isEqualTo(
-            new S3StoreConfig(
-                "reports",
-                Optional.empty(),
-                Optional.empty(),
-                Optional.empty(),
-                false,
-                Optional.empty(),
-                Optional.empty(),
-                Optional.empty(),
-                Optional.empty(),
-                Optional.empty(),
-                Optional.empty(),
-                Optional.empty()));
-    assertThat(s3.adapterKeys()).isEqualTo(Map.of("bucket", "reports", "path-style", "false"));
-  }
-
-  @Test
-  void s3AllKeys() {
-    S3StoreConfig s3 =
-        S3StoreConfig.from(
-            section(
-                """
-                {type: s3, bucket: reports, prefix: nightly, region: eu-central-1,
-                 endpoint: 'http://127.0.0.1:9000', path-style: true, connect-timeout: 1s,
-                 socket-timeout: 2s, attempt-timeout: 3s, call-timeout: 4s, multipart-threshold: 16MiB,
-                 part-size: 8MiB, probe-cache: 2h}
-                """));
-    assertThat(s3)
-        .isEqualTo(
-            new S3StoreConfig(
-                "reports",
-                Optional.of("nightly"),
-                Optional.of("eu-central-1"),
-                Optional.of(URI.create("http://127.0.0.1:9000")),
-                true,
-                Optional.of(Duration.ofSeconds(1)),
-                Optional.of(Duration.ofSeconds(2)),
-                Optional.of(Duration.ofSeconds(3)),
-                Optional.of(Duration.ofSeconds(4)),
-                Optional.of("16MiB"),
-                Optional.of("8MiB"),
-                Optional.of(Duration.ofHours(2))));
-    assertThat(s3.adapterKeys())
-        .containsEntry("endpoint", "http://127.0.0.1:9000")
-        .containsEntry("part-size", "8MiB")
-        .containsEntry("call-timeout", "4s")
-        .containsEntry("probe-cache", "7200s")
-        .hasSize(12);
+    AdapterConfig sftp = settings(vfs, sftpReceived);
+    assertThat(sftp.required("uri")).isEqualTo("sftp://h/srv");
+    assertThat(sftp.bool("strict-host-key-checking")).contains(false);
+    assertThat(sftp.duration("timeout")).contains(Duration.ofSeconds(5));
+    assertThat(sftp.bool("allow-case-folding")).contains(true);
+    assertThat(sftp.optional("user")).contains("u");
+    assertThat(sftp.optional("password")).contains("p");
+    assertThat(sftpReceived).containsEntry("user", "u").containsEntry("password", "p");
   }
 
   @Test
   void stagedDefaults() {
-    assertThat(StagedDestinationConfig.from(section("{store: files}")))
+    assertThat(StagedDestinationConfig.from(destination("staged", "{store: files}")))
         .isEqualTo(
             new StagedDestinationConfig(
                 "files", Optional.empty(), Optional.empty(), Duration.ofHours(1), 3, true));
@@ -247,7 +239,8 @@ class ConfigRecordsTest {
   void stagedAllKeys() {
     assertThat(
             StagedDestinationConfig.from(
-                section(
+                destination(
+                    "staged",
                     "{type: staged, store: files, pointer-store: main, prefix: nightly,"
                         + " sweep-grace: 10m, keep-versions: 7, sweep-after-publish: false}")))
         .isEqualTo(
@@ -264,7 +257,8 @@ class ConfigRecordsTest {
   void httpDefaults() {
     HttpDestinationConfig http =
         HttpDestinationConfig.from(
-            section("{base-uri: 'https://api.example.com', request: {path: /payments}}"));
+            destination(
+                "http", "{base-uri: 'https://api.example.com', request: {path: /payments}}"));
     assertThat(http)
         .isEqualTo(
             new HttpDestinationConfig(
@@ -288,7 +282,8 @@ class ConfigRecordsTest {
   void httpAllKeys() {
     HttpDestinationConfig http =
         HttpDestinationConfig.from(
-            section(
+            destination(
+                "http",
                 """
                 type: http
                 base-uri: https://api.example.com/v1

@@ -16,7 +16,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Hostile configuration files (src/test/resources/hostile): each is refused by {@link
  * FencelineConfig#load} at the line and column of the real mistake, with the word for it. Nothing
- * is opened: every check here is static.
+ * is opened: every check here is static. The mistakes whose hints name adapters this module's test
+ * class path does not hold (s3 sizes, the types that issue leases) are in the cli module's
+ * EveryAdapterConfigTest, where every built-in adapter is.
  */
 class HostileConfigTest {
 
@@ -67,7 +69,6 @@ class HostileConfigTest {
         Arguments.of("s3-key-on-vfs.yaml", "8:5", "unknown key \"bucket\""),
         // references to stores that cannot play the role
         Arguments.of("issuer-vfs-no-destinations.yaml", "8:9", "(vfs) offers no lease issuer"),
-        Arguments.of("issuer-vfs-with-destination.yaml", "8:9", "issues leases: jdbc, zookeeper"),
         Arguments.of("staged-on-jdbc-store.yaml", "11:12", "(jdbc) offers no blob store"),
         Arguments.of("pointer-store-vfs.yaml", "12:20", "(vfs) offers no pointer store"),
         Arguments.of("keep-versions-above-pointer-versions.yaml", "14:5", "keep-versions 5 is"),
@@ -125,32 +126,6 @@ class HostileConfigTest {
     assertThat(error)
         .hasMessageContaining("more than the limit of 1048576 bytes (1 MiB)")
         .hasMessageContaining(file + ":1025:");
-  }
-
-  @ParameterizedTest(name = "{0}")
-  @org.junit.jupiter.params.provider.CsvSource(
-      delimiter = '|',
-      value = {
-        "part-size: 16 megabytes | 3:12 | is not a size",
-        "part-size: 1GiB | 3:12 | out of range (write a size from 5MiB (S3's smallest part) to 512MiB)",
-        "multipart-threshold: 1KiB | 3:22 | out of range",
-        "multipart-threshold: 3GiB | 3:22 | to 2GiB"
-      })
-  void anS3SizeTheAdapterWouldRefuseIsRefusedAtLoad(
-      String line, String lineColumn, String phrase, @TempDir Path directory) {
-    // The s3 adapter is not on this module's test class path: the store section is read alone.
-    Path file = ConfigFiles.write(directory, "type: s3\nbucket: reports\n" + line.strip() + "\n");
-    Section section =
-        new Section(
-            new Section.Source(name -> null, new Secrets()),
-            "stores.bucket",
-            YamlTreeReader.read(file));
-
-    ConfigFileException error =
-        catchThrowableOfType(ConfigFileException.class, () -> S3StoreConfig.from(section));
-
-    assertThat(error).isNotNull();
-    assertThat(error.getMessage()).contains(file + ":" + lineColumn).contains(phrase);
   }
 
   @Test

@@ -3,10 +3,16 @@ package dev.fenceline.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import dev.fenceline.core.AdapterRegistry;
+import dev.fenceline.spi.Adapter;
+import dev.fenceline.spi.AdapterFactory;
+import dev.fenceline.spi.ConfigKey;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -140,10 +146,10 @@ class SecretMaskingTest {
       Section.Source source =
           new Section.Source(Map.of("DB_PASSWORD", ENV_PASSWORD)::get, new Secrets());
       ConfigNode.Mapping tree = YamlTreeReader.read(directory.resolve("fenceline.yaml"));
-      Section stores = new Section(source, "", tree).section("stores").orElseThrow();
-      JdbcStoreConfig jdbc = JdbcStoreConfig.from(stores.section("main").orElseThrow());
-      VfsStoreConfig vfs = VfsStoreConfig.from(stores.section("files").orElseThrow());
-      assertThat(jdbc.password().orElseThrow().value()).isEqualTo(ENV_PASSWORD);
+      Stores stores = Stores.read(new Section(source, "", tree), AdapterRegistry.load());
+      Stores.Entry jdbc = stores.entry("main");
+      Stores.Entry vfs = stores.entry("files");
+      assertThat(jdbc.values().get("password")).isEqualTo(ENV_PASSWORD);
       assertThat(jdbc.toString())
           .contains("password=****")
           .contains("password%3D****".replace("%3D", "="));
@@ -152,16 +158,52 @@ class SecretMaskingTest {
     }
   }
 
+  /** An adapter that declares, as a third party's would, which of its keys hold credentials. */
+  private static final class CredentialKeys implements AdapterFactory {
+    @Override
+    public String name() {
+      return "credentials";
+    }
+
+    @Override
+    public List<ConfigKey> configKeys() {
+      return List.of(
+          ConfigKey.string("password").secret().description("A password.").build(),
+          ConfigKey.string("auth-digest").secret().description("user:password.").build(),
+          ConfigKey.string("ssh-private-key").secret().description("A key.").build(),
+          ConfigKey.string("api-key").secret().description("A key.").build(),
+          ConfigKey.string("client-secret").secret().description("A secret.").build(),
+          ConfigKey.string("url").description("A URL.").build(),
+          ConfigKey.string("user").description("A user.").build(),
+          ConfigKey.string("connect-string").description("Hosts.").build(),
+          ConfigKey.string("password-env").description("A variable's name.").build(),
+          ConfigKey.string("digest").description("Not a secret.").build());
+    }
+
+    @Override
+    public Adapter create(String instanceName, Map<String, String> config) {
+      throw new UnsupportedOperationException("only declares keys");
+    }
+  }
+
   @Test
   void keysThatHoldCredentialsAreSecretWhateverTheAdapter() {
-    // zookeeper's auth-digest is user:password; a literal value must be masked like a password.
+    // Secret is what the adapter declares (ConfigKey.secret()), not what a key's name suggests:
+    // zookeeper's auth-digest is user:password, declared secret like a password.
+    Predicate<String> secret = DeclaredKeys.secretKeys(new CredentialKeys().configKeys());
     for (String key :
         new String[] {"password", "auth-digest", "ssh-private-key", "api-key", "client-secret"}) {
-      assertThat(Secrets.isSecretKey(key)).as(key).isTrue();
+      assertThat(secret.test(key)).as(key).isTrue();
     }
     for (String key : new String[] {"url", "user", "connect-string", "password-env", "digest"}) {
-      assertThat(Secrets.isSecretKey(key)).as(key).isFalse();
+      assertThat(secret.test(key)).as(key).isFalse();
     }
+    // The built-in adapters on this class path declare theirs.
+    Predicate<String> jdbc =
+        DeclaredKeys.secretKeys(AdapterRegistry.load().factory("jdbc").configKeys());
+    assertThat(jdbc.test("password")).isTrue();
+    assertThat(jdbc.test("url")).isFalse();
+    assertThat(jdbc.test("user")).isFalse();
   }
 
   @Test

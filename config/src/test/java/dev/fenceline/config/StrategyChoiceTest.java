@@ -10,7 +10,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The strategy follows the stores' capabilities, shown with an S3-like fake whose conditional-write
- * probe passes or fails.
+ * probe passes or fails. The refusals whose hints list the built-in types (a store without a blob
+ * store, an issuer that issues no leases) are in the cli module's EveryAdapterConfigTest, where
+ * every built-in adapter is on the class path.
  */
 class StrategyChoiceTest {
 
@@ -136,48 +138,5 @@ class StrategyChoiceTest {
       assertThat(reports.why())
           .isEqualTo("pointer-store: main is set; staged with pointer store main (jdbc)");
     }
-  }
-
-  @Test
-  void aStoreWithoutABlobStoreCannotHoldFiles() {
-    String yaml =
-        """
-        stores:
-          main: {type: jdbc, url: "jdbc:sqlite:%s"}
-        issuer: main
-        destinations:
-          reports: {store: main}
-        """
-            .formatted(directory.resolve("fenceline.db"));
-    // Refused by load: a jdbc store never offers a blob store, nothing needs to be opened.
-    ConfigFileException error =
-        catchThrowableOfType(
-            ConfigFileException.class, () -> ConfigFiles.load(directory, yaml).close());
-    assertThat(error.keyPath()).isEqualTo("destinations.reports.store");
-    assertThat(error.location().line()).isEqualTo(5);
-    assertThat(error)
-        .hasMessageEndingWith(
-            ": store main (jdbc) offers no blob store to stage files in (point store at a vfs or"
-                + " s3 store; a jdbc store serves as pointer-store or issuer)");
-  }
-
-  @Test
-  void anIssuerThatIssuesNoLeasesIsRefusedAtTheIssuerKey() {
-    String yaml =
-        """
-        stores:
-          files: {type: vfs, uri: "%s"}
-        issuer: files
-        """
-            .formatted(directory.toUri());
-    // Refused by load, with no destination at all: a vfs store never issues leases.
-    ConfigFileException error =
-        catchThrowableOfType(
-            ConfigFileException.class, () -> ConfigFiles.load(directory, yaml).close());
-    assertThat(error.keyPath()).isEqualTo("issuer");
-    assertThat(error.location().line()).isEqualTo(3);
-    assertThat(error)
-        .hasMessageContaining("store \"files\" (vfs) offers no lease issuer")
-        .hasMessageContaining("a type that issues leases: jdbc, zookeeper");
   }
 }

@@ -1,14 +1,35 @@
 package dev.fenceline.spi;
 
+import static java.util.Objects.requireNonNull;
+
 import java.io.InputStream;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * One configured adapter instance: the components it offers over one connection to its store.
- * Closing it releases the store's resources; the components must not be used afterwards.
+ * Closing it releases the store's resources; the components must not be used afterwards. A factory
+ * whose store hands out its components can assemble the adapter with {@link #builder}.
  */
 public interface Adapter extends AutoCloseable {
+
+  /**
+   * Starts an adapter assembled from the components of one store, closed by {@code close}.
+   *
+   * <pre>{@code
+   * S3Store store = builder.build();
+   * return Adapter.builder(store::close)
+   *     .blobStore(store.blobStore())
+   *     .pointerStores(store::pointerStore)
+   *     .build();
+   * }</pre>
+   *
+   * @param close releases the store's resources; {@link #close()} calls it
+   */
+  static Builder builder(Runnable close) {
+    return new Builder(close);
+  }
 
   /** The lease issuer this adapter offers, if any. */
   default Optional<LeaseIssuer> leaseIssuer() {
@@ -74,4 +95,89 @@ public interface Adapter extends AutoCloseable {
    */
   @Override
   void close();
+
+  /** Assembles an {@link Adapter} from a store's components; see {@link Adapter#builder}. */
+  final class Builder {
+    private final Runnable close;
+    private LeaseIssuer leaseIssuer;
+    private Function<String, PointerStore> pointerStores;
+    private Function<String, IntentStore> intentStores;
+    private Function<String, Destination<InputStream>> destinations;
+    private BlobStore blobStore;
+
+    private Builder(Runnable close) {
+      this.close = requireNonNull(close, "close is null");
+    }
+
+    /** The lease issuer the adapter offers. */
+    public Builder leaseIssuer(LeaseIssuer issuer) {
+      this.leaseIssuer = requireNonNull(issuer, "issuer is null");
+      return this;
+    }
+
+    /** The pointer store of each name ({@link Adapter#pointerStore}). */
+    public Builder pointerStores(Function<String, PointerStore> byName) {
+      this.pointerStores = requireNonNull(byName, "byName is null");
+      return this;
+    }
+
+    /** The intent store of each name ({@link Adapter#intentStore}). */
+    public Builder intentStores(Function<String, IntentStore> byName) {
+      this.intentStores = requireNonNull(byName, "byName is null");
+      return this;
+    }
+
+    /** The fenced destination of each name ({@link Adapter#destination}). */
+    public Builder destinations(Function<String, Destination<InputStream>> byName) {
+      this.destinations = requireNonNull(byName, "byName is null");
+      return this;
+    }
+
+    /** The blob store the adapter offers. */
+    public Builder blobStore(BlobStore store) {
+      this.blobStore = requireNonNull(store, "store is null");
+      return this;
+    }
+
+    /** The adapter: it offers what was given here and nothing else. */
+    public Adapter build() {
+      LeaseIssuer issuer = leaseIssuer;
+      Function<String, PointerStore> pointers = pointerStores;
+      Function<String, IntentStore> intents = intentStores;
+      Function<String, Destination<InputStream>> fenced = destinations;
+      BlobStore blobs = blobStore;
+      Runnable closing = close;
+      return new Adapter() {
+        @Override
+        public Optional<LeaseIssuer> leaseIssuer() {
+          return Optional.ofNullable(issuer);
+        }
+
+        @Override
+        public Optional<PointerStore> pointerStore(String name) {
+          return pointers == null ? Optional.empty() : Optional.of(pointers.apply(name));
+        }
+
+        @Override
+        public Optional<IntentStore> intentStore(String name) {
+          return intents == null ? Optional.empty() : Optional.of(intents.apply(name));
+        }
+
+        @Override
+        public Optional<Destination<InputStream>> destination(String name) {
+          return fenced == null ? Optional.empty() : Optional.of(fenced.apply(name));
+        }
+
+        @Override
+        public Optional<BlobStore> blobStore() {
+          return Optional.ofNullable(blobs);
+        }
+
+        @Override
+        public void close() {
+          closing.run();
+        }
+      };
+    }
+  }
 }

@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Supplier;
 
 /**
  * The flat configuration of one adapter instance, checked against the keys the adapter declares
@@ -21,6 +22,10 @@ import java.util.TreeSet;
  * implementations.
  */
 public final class AdapterConfig {
+
+  /** The user information of a URL, such as {@code //user:password@} in {@code https://...}. */
+  private static final java.util.regex.Pattern USER_INFO =
+      java.util.regex.Pattern.compile("//[^/@\\s]*@");
 
   private final String adapter;
   private final String instance;
@@ -51,8 +56,7 @@ public final class AdapterConfig {
    */
   public static AdapterConfig of(
       AdapterFactory factory, String instance, Map<String, String> values) {
-    requireNonNull(factory, "factory is null");
-    return of(factory.name(), instance, values, factory.configKeys());
+    return unchecked(factory, instance, values).checkValues();
   }
 
   /**
@@ -64,6 +68,37 @@ public final class AdapterConfig {
    * @param keys every key the adapter understands
    */
   public static AdapterConfig of(
+      String adapter, String instance, Map<String, String> values, List<ConfigKey> keys) {
+    return unchecked(adapter, instance, values, keys).checkValues();
+  }
+
+  /**
+   * Checks {@code values} for unknown keys only (the message names the closest known one), for a
+   * factory that checks some values itself, with its own explanation, before {@link #checkValues()}
+   * checks the rest against their declarations.
+   *
+   * @param factory the adapter's factory
+   * @param instance the user's name for the instance
+   * @param values the configuration; nested keys dotted, a map's entries as {@code key.entry}
+   * @return the configuration, its values not checked yet
+   * @throws ConfigurationException about the first unknown key, in key order
+   * @throws IllegalArgumentException if the factory declares no keys, or one key twice
+   */
+  public static AdapterConfig unchecked(
+      AdapterFactory factory, String instance, Map<String, String> values) {
+    requireNonNull(factory, "factory is null");
+    return unchecked(factory.name(), instance, values, factory.configKeys());
+  }
+
+  /**
+   * As {@link #unchecked(AdapterFactory, String, Map)}, with the adapter's name and keys.
+   *
+   * @param adapter the adapter's name, such as {@code jdbc}
+   * @param instance the user's name for the instance
+   * @param values the configuration
+   * @param keys every key the adapter understands
+   */
+  public static AdapterConfig unchecked(
       String adapter, String instance, Map<String, String> values, List<ConfigKey> keys) {
     requireNonNull(adapter, "adapter is null");
     requireNonNull(instance, "instance is null");
@@ -87,8 +122,7 @@ public final class AdapterConfig {
     AdapterConfig config =
         new AdapterConfig(adapter, instance, Map.copyOf(values), Map.copyOf(declared));
     for (String name : new TreeSet<>(values.keySet())) {
-      ConfigKey key = config.declaration(name);
-      if (key == null) {
+      if (config.declaration(name) == null) {
         String closest =
             closest(name, declared.keySet())
                 .map(near -> "did you mean \"" + near + "\"? ")
@@ -103,24 +137,33 @@ public final class AdapterConfig {
                 + new TreeSet<>(declared.keySet())
                 + ")");
       }
-      if (key.type() != ConfigKey.Type.MAP || !name.equals(key.name())) {
+    }
+    return config;
+  }
+
+  /**
+   * Checks every value against its key's declaration and that every required key is set, as {@link
+   * #of(AdapterFactory, String, Map)} does.
+   *
+   * @return this configuration
+   * @throws ConfigurationException about the first wrong key, in key order
+   */
+  public AdapterConfig checkValues() {
+    for (String name : new TreeSet<>(values.keySet())) {
+      ConfigKey key = declaration(name);
+      if (key != null && (key.type() != ConfigKey.Type.MAP || !name.equals(key.name()))) {
         String value = requireNonNull(values.get(name), "value of " + name + " is null");
         Optional<String> problem = key.problemWith(value);
         if (problem.isPresent()) {
-          throw config.error(
+          throw error(
               key.name(),
-              "key \""
-                  + name
-                  + "\" has value "
-                  + config.shown(key, value)
-                  + ", which "
-                  + problem.get());
+              "key \"" + name + "\" has value " + shown(key, value) + ", which " + problem.get());
         }
       }
     }
-    for (ConfigKey key : keys) {
-      if (key.required() && config.raw(key.name()).isEmpty()) {
-        throw config.error(
+    for (ConfigKey key : declared.values()) {
+      if (key.required() && raw(key.name()).isEmpty()) {
+        throw error(
             key.name(),
             "key \""
                 + key.name()
@@ -131,7 +174,7 @@ public final class AdapterConfig {
                 + ")");
       }
     }
-    return config;
+    return this;
   }
 
   /**
@@ -281,6 +324,54 @@ public final class AdapterConfig {
   }
 
   /**
+   * Runs {@code setting}, typically a builder's setter given the value of {@code key}; if it
+   * refuses the value ({@link IllegalArgumentException}, or a {@link ConfigurationException} that
+   * names no key), throws a {@link ConfigurationException} about {@code key}: {@code Cannot
+   * configure <adapter> adapter "<instance>": key "<key>" has value <value>: <its message>}, the
+   * value shown as {@link #shown} shows it. A {@link ConfigurationException} that names a key
+   * passes unchanged.
+   *
+   * <pre>{@code
+   * config.apply("root-path", root, () -> builder.rootPath(root));
+   * }</pre>
+   *
+   * @param key the key whose value is being set
+   * @param value the value as the setting takes it (its {@code toString()} is shown)
+   * @param setting the setting; what it returns (the builder) is returned
+   * @throws ConfigurationException if the setting refused the value
+   */
+  public <T> T apply(String key, Object value, Supplier<T> setting) {
+    requireNonNull(key, "key is null");
+    requireNonNull(setting, "setting is null");
+    try {
+      return setting.get();
+    } catch (ConfigurationException e) {
+      if (e.key().isPresent()) {
+        throw e;
+      }
+      throw refused(key, value, e);
+    } catch (IllegalArgumentException e) {
+      throw refused(key, value, e);
+    }
+  }
+
+  private ConfigurationException refused(String key, Object value, RuntimeException refusal) {
+    return new ConfigurationException(
+        declaredName(key),
+        "Cannot configure "
+            + adapter
+            + " adapter \""
+            + instance
+            + "\": key \""
+            + key
+            + "\" has value "
+            + shown(key, String.valueOf(value))
+            + ": "
+            + refusal.getMessage(),
+        refusal);
+  }
+
+  /**
    * An error about this instance: {@code Cannot configure <adapter> adapter "<instance>":
    * <problem>}.
    *
@@ -308,16 +399,21 @@ public final class AdapterConfig {
   }
 
   /**
-   * The value {@code value} of {@code key} as it may be shown in a message: quoted, or {@code (the
-   * value is not shown)} for a secret key.
+   * The value {@code value} of {@code key} as it may be shown in a message: quoted, with the user
+   * information of a URL ({@code https://user:password@host}) replaced by {@code ****}, or {@code
+   * (not shown)} for a secret key.
    */
   public String shown(String key, String value) {
     ConfigKey declaration = declaration(key);
-    return declaration != null ? shown(declaration, value) : Text.quoteForMessage(value);
+    return declaration != null ? shown(declaration, value) : quoted(value);
   }
 
   private String shown(ConfigKey key, String value) {
-    return key.secret() ? "(not shown)" : Text.quoteForMessage(value);
+    return key.secret() ? "(not shown)" : quoted(value);
+  }
+
+  private static String quoted(String value) {
+    return Text.quoteForMessage(USER_INFO.matcher(value).replaceAll("//****@"));
   }
 
   private Optional<String> raw(String key) {

@@ -2,6 +2,7 @@ package dev.fenceline.spi;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -46,9 +47,12 @@ public interface AdapterFactory {
   /**
    * Checks {@code config} as {@link #create} would, opening, creating and connecting to nothing:
    * unknown keys, missing required keys, values of the wrong type, and rules between keys (keys
-   * that go together, keys that do not apply to this kind of store). The default checks the
-   * declared keys ({@link AdapterConfig#of(AdapterFactory, String, Map)}); a factory with rules
-   * between keys overrides it, and its {@link #create} applies the same checks.
+   * that go together, values the store refuses). It may also refuse keys that {@link #create}
+   * accepts but would ignore for this kind of store (a network timeout of an embedded database), so
+   * that a configuration file with such a key is refused at load time while Java callers may pass
+   * one map for every kind. The default checks the declared keys ({@link AdapterConfig#of(
+   * AdapterFactory, String, Map)}); a factory with rules between keys overrides it, and its {@link
+   * #create}, {@link #createForReading} and {@link #preflight} apply the same checks.
    *
    * @param instanceName the user's name for this instance, for messages
    * @param config the configuration {@link #create} would take
@@ -59,6 +63,18 @@ public interface AdapterFactory {
     if (!configKeys().isEmpty()) {
       AdapterConfig.of(this, instanceName, config);
     }
+  }
+
+  /**
+   * The declared {@link ConfigKey.Type#INTEGER} key that says how many versions of each publish
+   * pointer the pointer stores of this adapter keep when they prune older ones (such as the jdbc
+   * adapter's {@code pointer-versions}); empty (the default) if they keep every version. A
+   * configuration that keeps more versions of a staged destination than its pointer store does is
+   * refused at load time, naming this key: the store would prune versions that the sweep and
+   * rollbacks still count on. A store whose configuration does not set the key keeps every version.
+   */
+  default Optional<String> pointerVersionsKey() {
+    return Optional.empty();
   }
 
   /**

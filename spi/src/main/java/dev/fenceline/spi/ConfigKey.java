@@ -47,6 +47,9 @@ import java.util.regex.Pattern;
  * @param max the largest value of an {@link Type#INTEGER}, {@link Type#DECIMAL} or {@link
  *     Type#SIZE} (in bytes)
  * @param choices the allowed values of a {@link Type#CHOICE}, else empty
+ * @param bounds how the allowed range of an {@link Type#INTEGER}, {@link Type#DECIMAL} or {@link
+ *     Type#SIZE} is written in messages and the reference, when {@code min to max} does not say
+ *     enough, such as {@code 5MiB (S3's smallest part) to 512MiB}; else empty
  */
 public record ConfigKey(
     String name,
@@ -58,7 +61,8 @@ public record ConfigKey(
     Optional<String> example,
     long min,
     long max,
-    List<String> choices) {
+    List<String> choices,
+    Optional<String> bounds) {
 
   /** The rule for a key's name: kebab-case words, dots between the names of nested mappings. */
   public static final Pattern NAME =
@@ -101,6 +105,7 @@ public record ConfigKey(
     requireNonNull(defaultValue, "defaultValue is null");
     requireNonNull(example, "example is null");
     choices = List.copyOf(requireNonNull(choices, "choices is null"));
+    requireNonNull(bounds, "bounds is null");
     if (!NAME.matcher(name).matches()) {
       throw new IllegalArgumentException(
           "Cannot declare key "
@@ -126,7 +131,7 @@ public record ConfigKey(
           "Cannot declare key " + name + ": min " + min + " is above max " + max);
     }
     if (defaultValue.isPresent()) {
-      Optional<String> problem = problemWith(name, type, min, max, choices, defaultValue.get());
+      Optional<String> problem = problemWith(type, min, max, choices, bounds, defaultValue.get());
       if (problem.isPresent()) {
         throw new IllegalArgumentException(
             "Cannot declare key " + name + ": its default " + problem.get());
@@ -189,7 +194,21 @@ public record ConfigKey(
    */
   public Optional<String> problemWith(String value) {
     requireNonNull(value, "value is null");
-    return problemWith(name, type, min, max, choices, value);
+    return problemWith(type, min, max, choices, bounds, value);
+  }
+
+  /**
+   * How the allowed range of an {@link Type#INTEGER}, {@link Type#DECIMAL} or {@link Type#SIZE} is
+   * written, to follow "write a number from" or "write a size from": {@link #bounds}, else {@code
+   * min to max} (sizes with their unit, such as {@code 5MiB to 512MiB}); empty for other types and
+   * for a range without bounds.
+   */
+  public Optional<String> range() {
+    boolean ranged = type == Type.INTEGER || type == Type.DECIMAL || type == Type.SIZE;
+    if (!ranged || (bounds.isEmpty() && min <= 0 && max == Long.MAX_VALUE)) {
+      return Optional.empty();
+    }
+    return Optional.of(bounds.orElseGet(() -> rangeOf(type, min, max)));
   }
 
   /**
@@ -291,9 +310,50 @@ public record ConfigKey(
         : OptionalLong.of(number * factor);
   }
 
+  /**
+   * {@code bytes} as {@link #parseSize} reads it: in the largest binary unit that divides it, such
+   * as {@code 16MiB} or {@code 512KiB}, else in bytes.
+   */
+  public static String formatSize(long bytes) {
+    String[] units = {"GiB", "MiB", "KiB"};
+    long[] factors = {1024L * 1024 * 1024, 1024L * 1024, 1024L};
+    for (int i = 0; i < units.length; i++) {
+      if (bytes != 0 && bytes % factors[i] == 0) {
+        return bytes / factors[i] + units[i];
+      }
+    }
+    return Long.toString(bytes);
+  }
+
+  /**
+   * {@code duration} in the largest whole unit {@link #parseDuration} reads ({@code 7d}, {@code
+   * 1h}, {@code 10m}, {@code 30s}, {@code 500ms}), or ISO-8601 for what those cannot say: how a
+   * declared default is written.
+   */
+  static String formatReadably(Duration duration) {
+    if (duration.isZero()) {
+      return "0";
+    }
+    if (duration.isNegative() || duration.toNanos() % 1_000_000 != 0) {
+      return duration.toString();
+    }
+    if (duration.toMillis() % 1000 != 0) {
+      return duration.toMillis() + "ms";
+    }
+    long seconds = duration.getSeconds();
+    if (seconds % 86_400 == 0) {
+      return seconds / 86_400 + "d";
+    }
+    if (seconds % 3600 == 0) {
+      return seconds / 3600 + "h";
+    }
+    return seconds % 60 == 0 ? seconds / 60 + "m" : seconds + "s";
+  }
+
   private static Optional<String> problemWith(
-      String name, Type type, long min, long max, List<String> choices, String value) {
+      Type type, long min, long max, List<String> choices, Optional<String> bounds, String value) {
     String text = value.strip();
+    String range = bounds.orElseGet(() -> rangeOf(type, min, max));
     return switch (type) {
       case STRING, MAP -> Optional.empty();
       case URI -> uriProblem(text);
@@ -301,15 +361,19 @@ public record ConfigKey(
           text.equals("true") || text.equals("false")
               ? Optional.empty()
               : Optional.of("is not a boolean (write true or false)");
-      case INTEGER -> integerProblem(text, min, max);
-      case DECIMAL -> decimalProblem(text, min, max);
+      case INTEGER -> integerProblem(text, min, max, range);
+      case DECIMAL -> decimalProblem(text, min, max, range);
       case DURATION -> durationProblem(text, min);
-      case SIZE -> sizeProblem(text, min, max);
+      case SIZE -> sizeProblem(text, min, max, range);
       case CHOICE ->
           choices.contains(text)
               ? Optional.empty()
               : Optional.of("is not one of the choices (write " + String.join(", ", choices) + ")");
     };
+  }
+
+  private static String rangeOf(Type type, long min, long max) {
+    return type == Type.SIZE ? formatSize(min) + " to " + formatSize(max) : min + " to " + max;
   }
 
   private static Optional<String> uriProblem(String text) {
@@ -324,19 +388,19 @@ public record ConfigKey(
     }
   }
 
-  private static Optional<String> integerProblem(String text, long min, long max) {
+  private static Optional<String> integerProblem(String text, long min, long max, String range) {
     long number;
     try {
       number = Long.parseLong(text);
     } catch (NumberFormatException e) {
-      return Optional.of("is not a whole number (write a number from " + min + " to " + max + ")");
+      return Optional.of("is not a whole number (write a number from " + range + ")");
     }
     return number < min || number > max
-        ? Optional.of("is out of range (write a number from " + min + " to " + max + ")")
+        ? Optional.of("is out of range (write a number from " + range + ")")
         : Optional.empty();
   }
 
-  private static Optional<String> decimalProblem(String text, long min, long max) {
+  private static Optional<String> decimalProblem(String text, long min, long max, String range) {
     double number;
     try {
       number = Double.parseDouble(text);
@@ -344,7 +408,7 @@ public record ConfigKey(
       number = Double.NaN;
     }
     return Double.isNaN(number) || number < min || number > max
-        ? Optional.of("is not a number from " + min + " to " + max + " (e.g. " + min + ".0)")
+        ? Optional.of("is not a number from " + range + " (e.g. " + min + ".0)")
         : Optional.empty();
   }
 
@@ -362,14 +426,14 @@ public record ConfigKey(
     return Optional.empty();
   }
 
-  private static Optional<String> sizeProblem(String text, long min, long max) {
+  private static Optional<String> sizeProblem(String text, long min, long max, String range) {
     OptionalLong size = parseSize(text);
     if (size.isEmpty()) {
       return Optional.of(
           "is not a size (write bytes or a number with KiB, MiB or GiB, e.g. 16MiB)");
     }
     return size.getAsLong() < min || size.getAsLong() > max
-        ? Optional.of("is out of range (write a size from " + min + " to " + max + " bytes)")
+        ? Optional.of("is out of range (write a size from " + range + ")")
         : Optional.empty();
   }
 
@@ -385,6 +449,7 @@ public record ConfigKey(
     private long min = Long.MIN_VALUE;
     private long max = Long.MAX_VALUE;
     private List<String> choices = List.of();
+    private Optional<String> bounds = Optional.empty();
 
     private Builder(String name, Type type) {
       this.name = requireNonNull(name, "name is null");
@@ -436,9 +501,25 @@ public record ConfigKey(
       return this;
     }
 
-    /** The duration used when the key is not set. */
+    /**
+     * The duration used when the key is not set, written in its largest whole unit ({@code 1h}).
+     */
     public Builder defaultValue(Duration value) {
-      return defaultValue(formatDuration(value));
+      return defaultValue(formatReadably(requireNonNull(value, "value is null")));
+    }
+
+    /** The decimal number used when the key is not set. */
+    public Builder defaultValue(double value) {
+      return defaultValue(Double.toString(value));
+    }
+
+    /**
+     * How the allowed range is written in messages and the reference when {@code min to max} does
+     * not say enough, such as {@code 5MiB (S3's smallest part) to 512MiB}.
+     */
+    public Builder bounds(String bounds) {
+      this.bounds = Optional.of(requireNonNull(bounds, "bounds is null"));
+      return this;
     }
 
     /** The boolean used when the key is not set. */
@@ -446,9 +527,9 @@ public record ConfigKey(
       return defaultValue(Boolean.toString(value));
     }
 
-    /** The number used when the key is not set. */
+    /** The number used when the key is not set; for a {@link Type#SIZE}, in bytes. */
     public Builder defaultValue(long value) {
-      return defaultValue(Long.toString(value));
+      return defaultValue(type == Type.SIZE ? formatSize(value) : Long.toString(value));
     }
 
     /**
@@ -467,7 +548,8 @@ public record ConfigKey(
           example,
           min == Long.MIN_VALUE ? 0 : min,
           max,
-          choices);
+          choices,
+          bounds);
     }
   }
 }

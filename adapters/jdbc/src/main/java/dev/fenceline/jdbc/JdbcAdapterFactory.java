@@ -3,79 +3,29 @@ package dev.fenceline.jdbc;
 import dev.fenceline.spi.Adapter;
 import dev.fenceline.spi.AdapterConfig;
 import dev.fenceline.spi.AdapterFactory;
+import dev.fenceline.spi.ConfigKey;
 import dev.fenceline.spi.LocalWriteProblem;
+import dev.fenceline.spi.StoreException;
 import dev.fenceline.spi.StorePreflight;
+import dev.fenceline.spi.StoreRole;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The {@code jdbc} adapter: a lease issuer, pointer stores and intent stores on one SQLite or
- * PostgreSQL database. Keys:
- *
- * <table>
- *   <caption>jdbc adapter configuration</caption>
- *   <tr><th>key</th><th>meaning</th><th>default</th></tr>
- *   <tr><td>{@code url}</td><td>JDBC URL ({@code jdbc:sqlite:...} or {@code
- *       jdbc:postgresql://...})</td><td>required</td></tr>
- *   <tr><td>{@code user}</td><td>database user</td><td>none</td></tr>
- *   <tr><td>{@code password}</td><td>database password (never shown in messages)</td>
- *       <td>none</td></tr>
- *   <tr><td>{@code lock-timeout}</td><td>how long a step waits for another writer's lock, as
- *       {@code 8s}, {@code 500ms} or {@code PT8S}</td><td>{@code 8s}</td></tr>
- *   <tr><td>{@code statement-timeout}</td><td>how long one statement may run on PostgreSQL
- *       (see {@link JdbcStore.Builder#statementTimeout})</td><td>{@code 10s}</td></tr>
- *   <tr><td>{@code connect-timeout}</td><td>PostgreSQL TCP connect (see {@link
- *       JdbcStore.Builder#connectTimeout})</td><td>{@code 5s}</td></tr>
- *   <tr><td>{@code login-timeout}</td><td>PostgreSQL connect and log in (see {@link
- *       JdbcStore.Builder#loginTimeout})</td><td>{@code 8s}</td></tr>
- *   <tr><td>{@code socket-timeout}</td><td>wait for PostgreSQL's answers (see {@link
- *       JdbcStore.Builder#socketTimeout})</td><td>{@code 12s}</td></tr>
- *   <tr><td>{@code migration-timeout}</td><td>creating or migrating the tables when the store
- *       opens, in place of the lock, statement and socket timeouts (see {@link
- *       JdbcStore.Builder#migrationTimeout})</td><td>{@code 600s}</td></tr>
- *   <tr><td>{@code unsafe-allow-epoch-rollback-on-crash}</td><td>accept a database that can lose
- *       commits on a crash (see {@link JdbcStore})</td><td>{@code false}</td></tr>
- *   <tr><td>{@code pool-size}</td><td>PostgreSQL only: the size of the HikariCP connection pool
- *       (needs {@code com.zaxxer:HikariCP} on the class path); the login timeout also bounds the
- *       wait for a free connection</td><td>{@value #DEFAULT_POOL_SIZE} when HikariCP is on the
- *       class path, else a connection per step</td></tr>
- *   <tr><td>{@code receipt-retention}</td><td>how long operation records (receipts) are kept,
- *       as {@code 604800s} or {@code PT168H} (YAML also takes {@code 7d}); at least as long as
- *       callers may retry an operation (see {@link Retention}). Goes with {@code
- *       pointer-versions}</td><td>none: nothing is deleted</td></tr>
- *   <tr><td>{@code pointer-versions}</td><td>how many publish-pointer versions per pointer store
- *       and resource are kept, 1 to {@value #MAX_POINTER_VERSIONS}; at least the {@code
- *       keep-versions} of every staged destination publishing through this store. Goes with
- *       {@code receipt-retention}</td><td>none: nothing is deleted</td></tr>
- *   <tr><td>{@code prune-every}</td><td>prune in the background this often (see {@link
- *       JdbcStore.Builder#pruneEvery}); needs the two keys above. Without it, call {@link
- *       JdbcStore#prune()}</td><td>off</td></tr>
- * </table>
+ * PostgreSQL database ({@link JdbcStore}). Its keys are declared in {@link #configKeys()} (listed
+ * in {@code docs/configuration-reference.md}); the PostgreSQL-only ones say so, and {@link
+ * #validate} refuses them for a SQLite database, where they would be ignored.
  */
 public final class JdbcAdapterFactory implements AdapterFactory {
-
-  private static final Set<String> KEYS =
-      Set.of(
-          "url",
-          "user",
-          "password",
-          "lock-timeout",
-          "statement-timeout",
-          "connect-timeout",
-          "login-timeout",
-          "socket-timeout",
-          "migration-timeout",
-          "unsafe-allow-epoch-rollback-on-crash",
-          "pool-size",
-          "receipt-retention",
-          "pointer-versions",
-          "prune-every");
 
   /** The largest {@code pointer-versions} accepted. */
   public static final int MAX_POINTER_VERSIONS = 1_000_000;
@@ -83,9 +33,150 @@ public final class JdbcAdapterFactory implements AdapterFactory {
   /** The pool size of a PostgreSQL store when HikariCP is on the class path. */
   public static final int DEFAULT_POOL_SIZE = 10;
 
+  private static final String POSTGRES_ONLY = "PostgreSQL only: ";
+
+  private static final List<ConfigKey> KEYS =
+      List.of(
+          ConfigKey.string("url")
+              .required()
+              .example("jdbc:sqlite:/var/lib/fenceline/fenceline.db")
+              .description(
+                  "The database: jdbc:sqlite:/path/fenceline.db or"
+                      + " jdbc:postgresql://host:5432/db.")
+              .build(),
+          ConfigKey.string("user").description(POSTGRES_ONLY + "the database user.").build(),
+          ConfigKey.string("password")
+              .secret()
+              .description(POSTGRES_ONLY + "the database password.")
+              .build(),
+          ConfigKey.integer("pool-size", 1, 1000)
+              .description(
+                  POSTGRES_ONLY
+                      + "connections in the HikariCP pool (with com.zaxxer:HikariCP on the class"
+                      + " path; default "
+                      + DEFAULT_POOL_SIZE
+                      + " there, else a connection per step).")
+              .build(),
+          ConfigKey.duration("lock-timeout")
+              .defaultValue(JdbcStore.DEFAULT_LOCK_TIMEOUT)
+              .description("How long a step waits for another writer's lock.")
+              .build(),
+          ConfigKey.duration("statement-timeout")
+              .defaultValue(JdbcStore.DEFAULT_STATEMENT_TIMEOUT)
+              .description(POSTGRES_ONLY + "how long one statement may run.")
+              .build(),
+          ConfigKey.duration("connect-timeout")
+              .defaultValue(JdbcStore.DEFAULT_CONNECT_TIMEOUT)
+              .description(POSTGRES_ONLY + "the TCP connect.")
+              .build(),
+          ConfigKey.duration("login-timeout")
+              .defaultValue(JdbcStore.DEFAULT_LOGIN_TIMEOUT)
+              .description(
+                  POSTGRES_ONLY + "connecting and logging in, also the wait for a pooled one.")
+              .build(),
+          ConfigKey.duration("socket-timeout")
+              .defaultValue(JdbcStore.DEFAULT_SOCKET_TIMEOUT)
+              .description(POSTGRES_ONLY + "the wait for PostgreSQL's answers.")
+              .build(),
+          ConfigKey.duration("migration-timeout")
+              .defaultValue(JdbcStore.DEFAULT_MIGRATION_TIMEOUT)
+              .description(
+                  POSTGRES_ONLY
+                      + "creating or migrating the tables when the store opens, in place of the"
+                      + " lock, statement and socket timeouts.")
+              .build(),
+          ConfigKey.bool("unsafe-allow-epoch-rollback-on-crash")
+              .defaultValue(false)
+              .description("Accept a database that can lose commits on a crash (tests only).")
+              .build(),
+          ConfigKey.duration("receipt-retention")
+              .description(
+                  "How long operation records (receipts) are kept, at least as long as callers"
+                      + " may retry an operation; goes with pointer-versions; unset: kept forever.")
+              .build(),
+          ConfigKey.integer("pointer-versions", 1, MAX_POINTER_VERSIONS)
+              .description(
+                  "Publish-pointer versions kept per pointer store and resource, at least the"
+                      + " keep-versions of every staged destination on this store; goes with"
+                      + " receipt-retention; unset: kept forever.")
+              .build(),
+          ConfigKey.duration("prune-every")
+              .description(
+                  "Prune in the background this often (needs receipt-retention and"
+                      + " pointer-versions); unset: only JdbcStore.prune() or fenceline prune.")
+              .build());
+
+  /** The keys a {@code jdbc:sqlite:} database ignores: SQLite runs in the process. */
+  private static final List<String> POSTGRES_KEYS =
+      KEYS.stream()
+          .filter(key -> key.description().startsWith(POSTGRES_ONLY))
+          .map(ConfigKey::name)
+          .toList();
+
   @Override
   public String name() {
     return "jdbc";
+  }
+
+  @Override
+  public List<ConfigKey> configKeys() {
+    return KEYS;
+  }
+
+  @Override
+  public Set<StoreRole> roles() {
+    return Set.of(StoreRole.LEASE_ISSUER, StoreRole.POINTER_STORE, StoreRole.INTENT_STORE);
+  }
+
+  @Override
+  public Optional<String> pointerVersionsKey() {
+    return Optional.of("pointer-versions");
+  }
+
+  /**
+   * Checks the keys as {@link #create} does, and also refuses a URL that is neither SQLite nor
+   * PostgreSQL and the PostgreSQL-only keys on SQLite, which {@link #create} would ignore.
+   */
+  @Override
+  public void validate(String instanceName, Map<String, String> values) {
+    AdapterConfig config = configuration(instanceName, values);
+    String url = config.required("url");
+    if (!url.startsWith("jdbc:sqlite:") && !postgres(url)) {
+      throw config.error(
+          "url",
+          "key \"url\" is neither a SQLite nor a PostgreSQL URL (write"
+              + " jdbc:sqlite:/path/fenceline.db or jdbc:postgresql://host:5432/db)");
+    }
+    if (!postgres(url)) {
+      refusePostgresKeys(config);
+    }
+    checkRules(config);
+  }
+
+  private static void refusePostgresKeys(AdapterConfig config) {
+    for (String key : POSTGRES_KEYS) {
+      if (!config.isSet(key)) {
+        continue;
+      }
+      if (key.equals("pool-size")) {
+        throw config.error(
+            key,
+            "pools are for PostgreSQL only; SQLite opens a connection per step (remove pool-size"
+                + " here)");
+      }
+      TreeSet<String> sqliteKeys = new TreeSet<>();
+      KEYS.forEach(declared -> sqliteKeys.add(declared.name()));
+      sqliteKeys.removeAll(POSTGRES_KEYS);
+      throw config.error(
+          key,
+          key
+              + " does not apply to a jdbc:sqlite store: SQLite runs in this process, without"
+              + " users, passwords, pools or network timeouts, so the key would be ignored (remove"
+              + " it, or point url at PostgreSQL (jdbc:postgresql://host:5432/db); keys for"
+              + " jdbc:sqlite: "
+              + String.join(", ", sqliteKeys)
+              + ")");
+    }
   }
 
   @Override
@@ -103,83 +194,141 @@ public final class JdbcAdapterFactory implements AdapterFactory {
   }
 
   private Adapter create(String instanceName, Map<String, String> values, boolean readOnly) {
-    AdapterConfig config = AdapterConfig.of(name(), instanceName, values, KEYS);
-    String url = config.required("url", "jdbc:sqlite:fenceline.db");
+    AdapterConfig config = configuration(instanceName, values);
+    checkRules(config);
+    String url = config.required("url");
     JdbcStore.Builder builder = JdbcStore.builder().url(url).readOnly(readOnly);
-    Optional<String> user = config.optional("user");
-    Optional<String> password = config.optional("password");
-    user.ifPresent(builder::user);
-    password.ifPresent(builder::password);
-    config.duration("lock-timeout").ifPresent(builder::lockTimeout);
-    config.duration("statement-timeout").ifPresent(builder::statementTimeout);
-    config.duration("connect-timeout").ifPresent(builder::connectTimeout);
-    config.duration("login-timeout").ifPresent(builder::loginTimeout);
-    config.duration("socket-timeout").ifPresent(builder::socketTimeout);
-    config.duration("migration-timeout").ifPresent(builder::migrationTimeout);
-    config
-        .bool("unsafe-allow-epoch-rollback-on-crash")
-        .ifPresent(builder::unsafeAllowEpochRollbackOnCrash);
-    retention(config).ifPresent(builder::retention);
-    Optional<Duration> pruneEvery = config.duration("prune-every");
-    if (pruneEvery.isPresent()) {
-      if (config.optional("receipt-retention").isEmpty()) {
-        throw config.error(
-            "key \"prune-every\" needs \"receipt-retention\" and \"pointer-versions\" (add"
-                + " them, e.g. receipt-retention: PT168H and pointer-versions: 16, or remove"
-                + " prune-every)");
-      }
-      if (pruneEvery.get().isNegative() || pruneEvery.get().isZero()) {
-        throw config.error(
-            "key \"prune-every\" has value \""
-                + config.optional("prune-every").orElseThrow()
-                + "\" (write a positive duration, e.g. PT1H or 3600s)");
-      }
-      builder.pruneEvery(pruneEvery.get());
+    config.optional("user").ifPresent(builder::user);
+    config.optional("password").ifPresent(builder::password);
+    builder
+        .lockTimeout(config.duration("lock-timeout").orElseThrow())
+        .statementTimeout(config.duration("statement-timeout").orElseThrow())
+        .connectTimeout(config.duration("connect-timeout").orElseThrow())
+        .loginTimeout(config.duration("login-timeout").orElseThrow())
+        .socketTimeout(config.duration("socket-timeout").orElseThrow())
+        .migrationTimeout(config.duration("migration-timeout").orElseThrow())
+        .unsafeAllowEpochRollbackOnCrash(
+            config.bool("unsafe-allow-epoch-rollback-on-crash").orElseThrow());
+    Optional<Duration> receipts = config.duration("receipt-retention");
+    if (receipts.isPresent()) {
+      int versions = (int) (long) config.number("pointer-versions").orElseThrow();
+      builder.retention(new Retention(receipts.get(), versions));
     }
+    config.duration("prune-every").ifPresent(builder::pruneEvery);
     Optional<Integer> poolSize = poolSize(config, url);
-    AutoCloseable pool = null;
-    JdbcStore store;
-    if (poolSize.isPresent()) {
-      int query = url.indexOf('?');
-      String shownUrl = query < 0 ? url : url.substring(0, query);
-      com.zaxxer.hikari.HikariDataSource dataSource;
-      try {
-        dataSource =
-            PostgresPool.open(
-                instanceName,
-                url,
-                user,
-                password,
-                poolSize.get(),
-                config.duration("connect-timeout").orElse(JdbcStore.DEFAULT_CONNECT_TIMEOUT),
-                config.duration("login-timeout").orElse(JdbcStore.DEFAULT_LOGIN_TIMEOUT),
-                config.duration("socket-timeout").orElse(JdbcStore.DEFAULT_SOCKET_TIMEOUT));
-      } catch (RuntimeException e) {
-        // HikariCP's messages repeat the URL, query (and so any password in it) included: not
-        // passed on.
-        throw config.error(
-            "cannot create a connection pool for "
-                + shownUrl
-                + ": "
-                + e.getClass().getSimpleName()
-                + " (check that the PostgreSQL driver org.postgresql:postgresql is on the class"
-                + " path)");
-      }
-      pool = dataSource;
-      try {
-        store =
-            builder.dataSource(dataSource, shownUrl + " (pool of " + poolSize.get() + ")").build();
-      } catch (RuntimeException e) {
-        dataSource.close();
-        throw e;
-      }
-    } else {
+    if (poolSize.isEmpty()) {
       if (!readOnly) {
         createSqliteDirectory(url);
       }
-      store = builder.build();
+      return new JdbcAdapter(builder.build(), null);
     }
-    return new JdbcAdapter(store, pool);
+    return pooled(instanceName, config, builder, poolSize.get());
+  }
+
+  /** A PostgreSQL store on a HikariCP pool of {@code size} connections, closed with it. */
+  private static Adapter pooled(
+      String instanceName, AdapterConfig config, JdbcStore.Builder builder, int size) {
+    String url = config.required("url");
+    String shownUrl = withoutQuery(url);
+    com.zaxxer.hikari.HikariDataSource dataSource;
+    try {
+      dataSource =
+          PostgresPool.open(
+              instanceName,
+              url,
+              config.optional("user"),
+              config.optional("password"),
+              size,
+              config.duration("connect-timeout").orElseThrow(),
+              config.duration("login-timeout").orElseThrow(),
+              config.duration("socket-timeout").orElseThrow());
+    } catch (RuntimeException e) {
+      // HikariCP's messages repeat the URL, query (and so any password in it) included: not
+      // passed on.
+      throw config.error(
+          "cannot create a connection pool for "
+              + shownUrl
+              + ": "
+              + e.getClass().getSimpleName()
+              + " (check that the PostgreSQL driver org.postgresql:postgresql is on the class"
+              + " path)");
+    }
+    try {
+      return new JdbcAdapter(
+          builder.dataSource(dataSource, shownUrl + " (pool of " + size + ")").build(), dataSource);
+    } catch (RuntimeException e) {
+      dataSource.close();
+      throw e;
+    }
+  }
+
+  /**
+   * The keys checked against their declarations, after the two values this adapter explains in its
+   * own words: a pool size that is no number from 1 to 1000, and a retention that is not positive
+   * (receipts are pruned after it, so it must outlast every retry).
+   */
+  private AdapterConfig configuration(String instanceName, Map<String, String> values) {
+    AdapterConfig config = AdapterConfig.unchecked(this, instanceName, values);
+    Optional<String> poolSize = config.optional("pool-size");
+    if (poolSize.isPresent() && declared("pool-size").problemWith(poolSize.get()).isPresent()) {
+      throw config.error(
+          "pool-size",
+          "key \"pool-size\" has value "
+              + config.shown("pool-size", poolSize.get())
+              + " (write a whole number from 1 to 1000)");
+    }
+    Optional<Duration> receipts =
+        config.optional("receipt-retention").flatMap(ConfigKey::parseDuration);
+    if (receipts.isPresent() && (receipts.get().isNegative() || receipts.get().isZero())) {
+      throw config.error(
+          "receipt-retention",
+          "key \"receipt-retention\" has value "
+              + config.shown("receipt-retention", config.optional("receipt-retention").get())
+              + " (write a positive duration at least as long as callers may retry an"
+              + " operation, e.g. PT168H or 604800s)");
+    }
+    return config.checkValues();
+  }
+
+  private static ConfigKey declared(String name) {
+    return KEYS.stream().filter(key -> key.name().equals(name)).findFirst().orElseThrow();
+  }
+
+  /** The rules between keys that {@link #create} applies too. */
+  private static void checkRules(AdapterConfig config) {
+    if (config.isSet("pool-size") && !postgres(config.required("url"))) {
+      throw config.error(
+          "pool-size",
+          "key \"pool-size\" is for PostgreSQL only (remove it; SQLite opens a connection per"
+              + " step)");
+    }
+    boolean receipts = config.isSet("receipt-retention");
+    boolean versions = config.isSet("pointer-versions");
+    if (versions && !receipts) {
+      throw config.error(
+          "receipt-retention",
+          "key \"pointer-versions\" needs \"receipt-retention\" (pointer-versions is set, and"
+              + " receipt-retention goes with it: add it, at least as long as callers may retry an"
+              + " operation, e.g. receipt-retention: PT168H)");
+    }
+    if (receipts && !versions) {
+      throw config.error(
+          "pointer-versions",
+          "key \"receipt-retention\" needs \"pointer-versions\" (receipt-retention is set, and"
+              + " pointer-versions goes with it: add it, at least the keep-versions of every"
+              + " staged destination on this store, e.g. pointer-versions: 16)");
+    }
+    if (config.isSet("prune-every") && !receipts) {
+      throw config.error(
+          "prune-every",
+          "key \"prune-every\" needs \"receipt-retention\" and \"pointer-versions\": there is"
+              + " nothing to prune without receipt-retention and pointer-versions (add them, e.g."
+              + " receipt-retention: PT168H and pointer-versions: 16, or remove prune-every)");
+    }
+  }
+
+  private static boolean postgres(String url) {
+    return url.startsWith("jdbc:postgresql:");
   }
 
   /**
@@ -197,7 +346,7 @@ public final class JdbcAdapterFactory implements AdapterFactory {
     } catch (IOException e) {
       Optional<String> problem =
           LocalWriteProblem.of(directory.get()).map(LocalWriteProblem::describe);
-      throw new dev.fenceline.spi.StoreException(
+      throw new StoreException(
           "Cannot create directory "
               + directory.get()
               + " for SQLite database "
@@ -215,9 +364,9 @@ public final class JdbcAdapterFactory implements AdapterFactory {
    */
   @Override
   public StorePreflight preflight(String instanceName, Map<String, String> values) {
-    AdapterConfig config = AdapterConfig.of(name(), instanceName, values, KEYS);
-    String url = config.required("url", "jdbc:sqlite:fenceline.db");
-    Optional<Path> file = JdbcStore.sqliteFileOf(url);
+    AdapterConfig config = configuration(instanceName, values);
+    checkRules(config);
+    Optional<Path> file = JdbcStore.sqliteFileOf(config.required("url"));
     if (file.isEmpty()) {
       return StorePreflight.notChecked();
     }
@@ -237,7 +386,7 @@ public final class JdbcAdapterFactory implements AdapterFactory {
     // too, not only the file.
     Path directory =
         nearest == null ? null : nearest.equals(database) ? database.getParent() : nearest;
-    List<String> problems = new java.util.ArrayList<>();
+    List<String> problems = new ArrayList<>();
     if (nearest != null && nearest.equals(database)) {
       LocalWriteProblem.of(database).ifPresent(problem -> problems.add(problem.finding()));
     }
@@ -250,7 +399,7 @@ public final class JdbcAdapterFactory implements AdapterFactory {
     if (Files.exists(database)) {
       return StorePreflight.ready();
     }
-    List<String> created = new java.util.ArrayList<>();
+    List<String> created = new ArrayList<>();
     if (!Files.isDirectory(database.getParent())) {
       created.add("directory " + database.getParent());
     }
@@ -263,76 +412,19 @@ public final class JdbcAdapterFactory implements AdapterFactory {
     return query < 0 ? url : url.substring(0, query);
   }
 
-  /** The retention, if configured: both keys or neither. */
-  private static Optional<Retention> retention(AdapterConfig config) {
-    Optional<Duration> receipts = config.duration("receipt-retention");
-    Optional<String> versions = config.optional("pointer-versions");
-    if (receipts.isEmpty() && versions.isEmpty()) {
-      return Optional.empty();
-    }
-    if (receipts.isEmpty()) {
-      throw config.error(
-          "key \"pointer-versions\" needs \"receipt-retention\" (add it, at least as long as"
-              + " callers may retry an operation, e.g. receipt-retention: PT168H)");
-    }
-    if (versions.isEmpty()) {
-      throw config.error(
-          "key \"receipt-retention\" needs \"pointer-versions\" (add it, at least the"
-              + " keep-versions of every staged destination on this store, e.g. pointer-versions:"
-              + " 16)");
-    }
-    if (receipts.get().isNegative() || receipts.get().isZero()) {
-      throw config.error(
-          "key \"receipt-retention\" has value \""
-              + config.optional("receipt-retention").orElseThrow()
-              + "\" (write a positive duration at least as long as callers may retry an"
-              + " operation, e.g. PT168H or 604800s)");
-    }
-    int count;
-    try {
-      count = Integer.parseInt(versions.get().trim());
-    } catch (NumberFormatException e) {
-      count = 0;
-    }
-    if (count < 1 || count > MAX_POINTER_VERSIONS) {
-      throw config.error(
-          "key \"pointer-versions\" has value \""
-              + versions.get()
-              + "\" (write a whole number from 1 to "
-              + MAX_POINTER_VERSIONS
-              + ", at least the keep-versions of every staged destination on this store)");
-    }
-    return Optional.of(new Retention(receipts.get(), count));
-  }
-
   /** The pool size for a PostgreSQL URL, if pooled: the key, else the default with HikariCP. */
   private static Optional<Integer> poolSize(AdapterConfig config, String url) {
-    Optional<String> value = config.optional("pool-size");
-    boolean postgres = url.startsWith("jdbc:postgresql:");
-    if (value.isPresent()) {
-      if (!postgres) {
-        throw config.error(
-            "key \"pool-size\" is for PostgreSQL only (remove it; SQLite opens a connection per"
-                + " step)");
-      }
-      int size;
-      try {
-        size = Integer.parseInt(value.get().trim());
-      } catch (NumberFormatException e) {
-        size = 0;
-      }
-      if (size < 1 || size > 1000) {
-        throw config.error(
-            "key \"pool-size\" has value \""
-                + value.get()
-                + "\" (write a whole number from 1 to 1000)");
-      }
+    Optional<Long> size = config.number("pool-size");
+    if (size.isPresent()) {
       if (!PostgresPool.available()) {
         throw config.error(
+            "pool-size",
             "key \"pool-size\" needs HikariCP on the class path (add com.zaxxer:HikariCP)");
       }
-      return Optional.of(size);
+      return Optional.of(size.get().intValue());
     }
-    return postgres && PostgresPool.available() ? Optional.of(DEFAULT_POOL_SIZE) : Optional.empty();
+    return postgres(url) && PostgresPool.available()
+        ? Optional.of(DEFAULT_POOL_SIZE)
+        : Optional.empty();
   }
 }

@@ -48,6 +48,15 @@ public final class S3Store implements AutoCloseable {
   /** S3's smallest part size but for the last part: 5 MiB. */
   public static final int MIN_PART_SIZE = 5 * 1024 * 1024;
 
+  /** The largest {@linkplain Builder#partSize part size}: 512 MiB, one part buffered at a time. */
+  public static final int MAX_PART_SIZE = 512 * 1024 * 1024;
+
+  /**
+   * The largest {@linkplain Builder#multipartThreshold multipart threshold}: just under 2 GiB, the
+   * most one array buffers.
+   */
+  public static final long MAX_MULTIPART_THRESHOLD = Integer.MAX_VALUE - 8;
+
   /** The default {@linkplain Builder#connectTimeout connect timeout}: 3 s. */
   public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(3);
 
@@ -380,7 +389,17 @@ public final class S3Store implements AutoCloseable {
      * S3Store#DEFAULT_MULTIPART_THRESHOLD} bytes. At most this many bytes are buffered to decide.
      */
     public Builder multipartThreshold(long bytes) {
-      if (bytes < MIN_PART_SIZE || bytes > Integer.MAX_VALUE - 8) {
+      this.multipartThreshold = checkMultipartThreshold(bytes);
+      return this;
+    }
+
+    /**
+     * {@code bytes} if it is a multipart threshold {@link #multipartThreshold} takes.
+     *
+     * @throws ConfigurationException if it is not
+     */
+    static long checkMultipartThreshold(long bytes) {
+      if (bytes < MIN_PART_SIZE || bytes > MAX_MULTIPART_THRESHOLD) {
         throw new ConfigurationException(
             "Cannot use multipart threshold "
                 + bytes
@@ -388,8 +407,7 @@ public final class S3Store implements AutoCloseable {
                 + MIN_PART_SIZE
                 + " (5 MiB) and 2 GiB");
       }
-      this.multipartThreshold = bytes;
-      return this;
+      return bytes;
     }
 
     /**
@@ -398,7 +416,17 @@ public final class S3Store implements AutoCloseable {
      * parts, so the part size bounds the largest payload (8 MiB parts: 78 GiB).
      */
     public Builder partSize(int bytes) {
-      if (bytes < MIN_PART_SIZE || bytes > 512 * 1024 * 1024) {
+      this.partSize = (int) checkPartSize(bytes);
+      return this;
+    }
+
+    /**
+     * {@code bytes} if it is a part size {@link #partSize} takes.
+     *
+     * @throws ConfigurationException if it is not
+     */
+    static long checkPartSize(long bytes) {
+      if (bytes < MIN_PART_SIZE || bytes > MAX_PART_SIZE) {
         throw new ConfigurationException(
             "Cannot use part size "
                 + bytes
@@ -406,8 +434,7 @@ public final class S3Store implements AutoCloseable {
                 + MIN_PART_SIZE
                 + " (5 MiB, S3's minimum) and 536870912 (512 MiB)");
       }
-      this.partSize = bytes;
-      return this;
+      return bytes;
     }
 
     /**
@@ -447,11 +474,12 @@ public final class S3Store implements AutoCloseable {
     }
 
     /**
-     * Builds the store and its SDK client. Nothing is sent yet.
+     * Checks that the part size is not above the multipart threshold, as {@link #build} does.
      *
-     * @throws ConfigurationException if the settings do not fit together
+     * @return this builder
+     * @throws ConfigurationException if it is
      */
-    public S3Store build() {
+    Builder checkPartSizeFitsThreshold() {
       if (partSize > multipartThreshold) {
         throw new ConfigurationException(
             "Cannot use part size "
@@ -460,6 +488,16 @@ public final class S3Store implements AutoCloseable {
                 + multipartThreshold
                 + " (raise the threshold or lower the part size)");
       }
+      return this;
+    }
+
+    /**
+     * Checks that the attempt timeout is not above the call timeout, as {@link #build} does.
+     *
+     * @return this builder
+     * @throws ConfigurationException if it is
+     */
+    Builder checkAttemptWithinCall() {
       if (attemptTimeout.compareTo(callTimeout) > 0) {
         // The SDK would cut every attempt at the call timeout: the larger setting would do nothing.
         throw new ConfigurationException(
@@ -470,6 +508,17 @@ public final class S3Store implements AutoCloseable {
                 + " (the call timeout bounds every attempt too: raise callTimeout / call-timeout"
                 + " with it, and keep it below the lease ttl)");
       }
+      return this;
+    }
+
+    /**
+     * Builds the store and its SDK client. Nothing is sent yet.
+     *
+     * @throws ConfigurationException if the settings do not fit together
+     */
+    public S3Store build() {
+      checkPartSizeFitsThreshold();
+      checkAttemptWithinCall();
       S3ClientBuilder client =
           S3Client.builder()
               .forcePathStyle(pathStyle)

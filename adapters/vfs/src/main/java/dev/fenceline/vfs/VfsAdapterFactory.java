@@ -3,27 +3,59 @@ package dev.fenceline.vfs;
 import dev.fenceline.spi.Adapter;
 import dev.fenceline.spi.AdapterConfig;
 import dev.fenceline.spi.AdapterFactory;
-import dev.fenceline.spi.BlobStore;
+import dev.fenceline.spi.ConfigKey;
 import dev.fenceline.spi.StorePreflight;
+import dev.fenceline.spi.StoreRole;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
- * The {@code vfs} adapter: a {@link VfsBlobStore}. Keys: {@code uri} (required, e.g. {@code
- * file:///var/lib/reports} or {@code sftp://host/srv/reports}; a value without a scheme, such as
- * {@code ./reports}, is a local path relative to the working directory), {@code user} and {@code
- * password} (SFTP), {@code strict-host-key-checking} ({@code true} by default), {@code timeout}
- * (SFTP connect and read timeout, such as {@code 30s} or {@code PT30S}; default 30 s), {@code
- * allow-case-folding} ({@code false} by default: a store on a file system that folds case is
- * refused; see {@link VfsBlobStore.Builder#allowCaseFolding}). User names and passwords are never
- * shown in messages, also when written into the URI.
+ * The {@code vfs} adapter: a {@link VfsBlobStore} on a local directory or an SFTP server. Its keys
+ * are declared in {@link #configKeys()} (listed in {@code docs/configuration-reference.md}); user
+ * names and passwords are never shown in messages, also when written into the URI. {@link
+ * #validate} refuses the SFTP keys for a local ({@code file://}, {@code ram://} or plain path)
+ * directory, where {@link #create} would ignore them.
  */
 public final class VfsAdapterFactory implements AdapterFactory {
 
-  private static final Set<String> KEYS =
-      Set.of(
-          "uri", "user", "password", "strict-host-key-checking", "timeout", "allow-case-folding");
+  private static final String SFTP_ONLY = "SFTP only: ";
+
+  private static final Pattern SCHEME = Pattern.compile("^([A-Za-z][A-Za-z0-9+.-]*):");
+
+  private static final List<ConfigKey> KEYS =
+      List.of(
+          ConfigKey.string("uri")
+              .required()
+              .example("file:///var/lib/reports")
+              .description(
+                  "The directory: file:///var/lib/reports, sftp://host/srv/reports, or a local"
+                      + " path such as ./reports.")
+              .build(),
+          ConfigKey.string("user").description(SFTP_ONLY + "the user; goes with password.").build(),
+          ConfigKey.string("password")
+              .secret()
+              .description(SFTP_ONLY + "the password; goes with user.")
+              .build(),
+          ConfigKey.bool("strict-host-key-checking")
+              .defaultValue(true)
+              .description(SFTP_ONLY + "check the server's host key.")
+              .build(),
+          ConfigKey.duration("timeout")
+              .defaultValue(VfsBlobStore.DEFAULT_TIMEOUT)
+              .description(SFTP_ONLY + "the connect and read timeout.")
+              .build(),
+          ConfigKey.bool("allow-case-folding")
+              .defaultValue(false)
+              .description(
+                  "Accept a file system that folds case (two keys that differ in case would be"
+                      + " one file).")
+              .build());
 
   @Override
   public String name() {
@@ -31,19 +63,51 @@ public final class VfsAdapterFactory implements AdapterFactory {
   }
 
   @Override
-  public Adapter create(String instanceName, Map<String, String> values) {
-    VfsBlobStore store = builder(instanceName, values).build();
-    return new Adapter() {
-      @Override
-      public Optional<BlobStore> blobStore() {
-        return Optional.of(store);
-      }
+  public List<ConfigKey> configKeys() {
+    return KEYS;
+  }
 
-      @Override
-      public void close() {
-        store.close();
+  @Override
+  public Set<StoreRole> roles() {
+    return Set.of(StoreRole.BLOB_STORE);
+  }
+
+  /**
+   * Checks the keys as {@link #create} does, and also refuses the SFTP keys for a local directory,
+   * which {@link #create} would ignore.
+   */
+  @Override
+  public void validate(String instanceName, Map<String, String> values) {
+    AdapterConfig config = AdapterConfig.of(this, instanceName, values);
+    String scheme = scheme(config.required("uri"));
+    if (scheme.equals("file") || scheme.equals("ram")) {
+      TreeSet<String> local = new TreeSet<>();
+      KEYS.stream()
+          .filter(key -> !key.description().startsWith(SFTP_ONLY))
+          .forEach(key -> local.add(key.name()));
+      for (ConfigKey key : KEYS) {
+        if (!local.contains(key.name()) && config.isSet(key.name())) {
+          throw config.error(
+              key.name(),
+              key.name()
+                  + " does not apply to a vfs store on a "
+                  + scheme
+                  + ":// directory: it is an SFTP setting, so the key would be ignored (remove"
+                  + " it, or point uri at an SFTP server (sftp://host/srv/reports); keys for "
+                  + scheme
+                  + "://: "
+                  + String.join(", ", local)
+                  + ")");
+        }
       }
-    };
+    }
+    builder(config);
+  }
+
+  @Override
+  public Adapter create(String instanceName, Map<String, String> values) {
+    VfsBlobStore store = builder(AdapterConfig.of(this, instanceName, values)).build();
+    return Adapter.builder(store::close).blobStore(store).build();
   }
 
   /**
@@ -52,22 +116,30 @@ public final class VfsAdapterFactory implements AdapterFactory {
    */
   @Override
   public StorePreflight preflight(String instanceName, Map<String, String> values) {
-    return builder(instanceName, values).preflight();
+    return builder(AdapterConfig.of(this, instanceName, values)).preflight();
   }
 
-  private VfsBlobStore.Builder builder(String instanceName, Map<String, String> values) {
-    AdapterConfig config = AdapterConfig.of(name(), instanceName, values, KEYS);
-    VfsBlobStore.Builder builder =
-        VfsBlobStore.builder(config.required("uri", "file:///var/lib/reports"));
+  private static VfsBlobStore.Builder builder(AdapterConfig config) {
     Optional<String> user = config.optional("user");
     Optional<String> password = config.optional("password");
     if (user.isPresent() != password.isPresent()) {
-      throw config.error("keys \"user\" and \"password\" go together (set both or neither)");
+      throw config.error(
+          user.isPresent() ? "user" : "password",
+          "keys \"user\" and \"password\" go together (set both or neither)");
     }
+    String uri = config.required("uri");
+    VfsBlobStore.Builder builder = config.apply("uri", uri, () -> VfsBlobStore.builder(uri));
     user.ifPresent(name -> builder.credentials(name, password.get()));
-    config.bool("strict-host-key-checking").ifPresent(builder::strictHostKeyChecking);
-    config.duration("timeout").ifPresent(builder::timeout);
-    config.bool("allow-case-folding").ifPresent(builder::allowCaseFolding);
+    builder
+        .strictHostKeyChecking(config.bool("strict-host-key-checking").orElseThrow())
+        .timeout(config.duration("timeout").orElseThrow())
+        .allowCaseFolding(config.bool("allow-case-folding").orElseThrow());
     return builder;
+  }
+
+  /** The URI's scheme in lower case; {@code file} for a plain path. */
+  private static String scheme(String uri) {
+    Matcher matcher = SCHEME.matcher(uri);
+    return matcher.find() ? matcher.group(1).toLowerCase(Locale.ROOT) : "file";
   }
 }

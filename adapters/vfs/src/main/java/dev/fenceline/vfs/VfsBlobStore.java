@@ -67,6 +67,9 @@ import org.apache.commons.vfs2.provider.sftp.SftpFileSystemConfigBuilder;
  */
 public final class VfsBlobStore implements BlobStore, AutoCloseable {
 
+  /** The default SFTP connect and read {@linkplain Builder#timeout timeout}: 30 s. */
+  public static final java.time.Duration DEFAULT_TIMEOUT = java.time.Duration.ofSeconds(30);
+
   private static final System.Logger LOG = System.getLogger(VfsBlobStore.class.getName());
 
   /** The schemes this store is made for and tested with. */
@@ -594,7 +597,7 @@ public final class VfsBlobStore implements BlobStore, AutoCloseable {
     private String password;
     private boolean strictHostKeyChecking = true;
     private boolean allowCaseFolding;
-    private java.time.Duration timeout = java.time.Duration.ofSeconds(30);
+    private java.time.Duration timeout = DEFAULT_TIMEOUT;
     private FileSystemOptions options;
 
     private Builder(String uri) {

@@ -3,8 +3,10 @@ package dev.fenceline.zookeeper;
 import dev.fenceline.spi.Adapter;
 import dev.fenceline.spi.AdapterConfig;
 import dev.fenceline.spi.AdapterFactory;
-import dev.fenceline.spi.LeaseIssuer;
-import dev.fenceline.spi.PointerStore;
+import dev.fenceline.spi.ConfigKey;
+import dev.fenceline.spi.StoreRole;
+import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -12,33 +14,49 @@ import java.util.Set;
 
 /**
  * The {@code zookeeper} adapter: a {@link ZkStore} offering its {@link ZkLeaseIssuer} and {@link
- * ZkPointerStore}s. Keys:
- *
- * <ul>
- *   <li>{@code connect-string} (required): {@code host:port[,host:port...]};
- *   <li>{@code root-path}: where the nodes live, default {@value ZkStore#DEFAULT_ROOT};
- *   <li>{@code session-timeout}, {@code connection-timeout}: durations such as {@code 15s};
- *       defaults {@code 15s} and {@code 3s} (see {@link ZkStore.Builder#connectionTimeout} for the
- *       longest call they allow);
- *   <li>{@code auth-digest}: {@code user:password} for ZooKeeper's digest scheme (pass the password
- *       from the environment; it never appears in messages);
- *   <li>{@code sasl-login-context}: the JAAS login context for SASL (Kerberos or DIGEST-MD5),
- *       passed through to the ZooKeeper client;
- *   <li>{@code acl}: {@code open}, {@code creator} or {@code creator-write-anyone-read}; default
- *       {@code creator} with authentication, {@code open} without.
- * </ul>
+ * ZkPointerStore}s. Its keys are declared in {@link #configKeys()} (listed in {@code
+ * docs/configuration-reference.md}); {@code auth-digest} is secret (pass its password from the
+ * environment), and an {@code acl} other than {@code open} needs authentication.
  */
 public final class ZkAdapterFactory implements AdapterFactory {
 
-  private static final Set<String> KEYS =
-      Set.of(
-          "connect-string",
-          "root-path",
-          "session-timeout",
-          "connection-timeout",
-          "auth-digest",
-          "sasl-login-context",
-          "acl");
+  private static final List<String> ACLS = List.of("open", "creator", "creator-write-anyone-read");
+
+  private static final List<ConfigKey> KEYS =
+      List.of(
+          ConfigKey.string("connect-string")
+              .required()
+              .example("zk1:2181,zk2:2181,zk3:2181")
+              .description("The ensemble: host:port[,host:port...].")
+              .build(),
+          ConfigKey.string("root-path")
+              .defaultValue(ZkStore.DEFAULT_ROOT)
+              .description("Where the nodes live: an absolute path of [A-Za-z0-9._-] segments.")
+              .build(),
+          ConfigKey.duration("session-timeout")
+              .defaultValue(ZkStore.DEFAULT_SESSION_TIMEOUT)
+              .description(
+                  "The session timeout the client asks for; keep it at most the lease ttl.")
+              .build(),
+          ConfigKey.duration("connection-timeout")
+              .defaultValue(ZkStore.DEFAULT_CONNECTION_TIMEOUT)
+              .description(
+                  "The wait for a connection, at open and for each try of a call (the default"
+                      + " bounds one call to 21.6s).")
+              .build(),
+          ConfigKey.string("auth-digest")
+              .secret()
+              .description(
+                  "user:password for ZooKeeper's digest scheme, e.g. \"fenceline:${ZK_PASSWORD}\".")
+              .build(),
+          ConfigKey.string("sasl-login-context")
+              .description("The JAAS login context for SASL (Kerberos or DIGEST-MD5), e.g. Client.")
+              .build(),
+          ConfigKey.choice("acl", ACLS.toArray(String[]::new))
+              .description(
+                  "The ACL of the nodes the store creates; unset: creator with authentication,"
+                      + " open without.")
+              .build());
 
   @Override
   public String name() {
@@ -46,102 +64,112 @@ public final class ZkAdapterFactory implements AdapterFactory {
   }
 
   @Override
+  public List<ConfigKey> configKeys() {
+    return KEYS;
+  }
+
+  @Override
+  public Set<StoreRole> roles() {
+    return Set.of(StoreRole.LEASE_ISSUER, StoreRole.POINTER_STORE);
+  }
+
+  /** Checks the keys and every setting of the store as {@link #create} does, connecting nothing. */
+  @Override
+  public void validate(String instanceName, Map<String, String> values) {
+    builder(configuration(instanceName, values));
+  }
+
+  @Override
   public Adapter create(String instanceName, Map<String, String> values) {
-    AdapterConfig config = AdapterConfig.of(name(), instanceName, values, KEYS);
-    ZkStore.Builder builder =
-        ZkStore.builder(config.required("connect-string", "zk1:2181,zk2:2181,zk3:2181"));
-    config
-        .optional("root-path")
-        .ifPresent(root -> checked(config, "root-path", root, () -> builder.rootPath(root)));
-    config
-        .duration("session-timeout")
-        .ifPresent(
-            timeout ->
-                checked(
-                    config,
-                    "session-timeout",
-                    timeout.toString(),
-                    () -> builder.sessionTimeout(timeout)));
-    config
-        .duration("connection-timeout")
-        .ifPresent(
-            timeout ->
-                checked(
-                    config,
-                    "connection-timeout",
-                    timeout.toString(),
-                    () -> builder.connectionTimeout(timeout)));
-    config
-        .optional("auth-digest")
-        .ifPresent(
-            digest -> {
-              int colon = digest.indexOf(':');
-              if (colon < 1 || colon == digest.length() - 1) {
-                throw config.error(
-                    "key \"auth-digest\" is not user:password (the value is not shown; write"
-                        + " e.g. auth-digest: \"fenceline:${ZK_PASSWORD}\")");
-              }
-              builder.digest(digest.substring(0, colon), digest.substring(colon + 1));
-            });
-    config
-        .optional("sasl-login-context")
-        .ifPresent(
-            context -> checked(config, "sasl-login-context", context, () -> builder.sasl(context)));
-    Optional<ZkStore.Acl> acl = config.optional("acl").map(value -> acl(config, value));
-    acl.ifPresent(builder::acl);
-    if (acl.isPresent()
-        && acl.get() != ZkStore.Acl.OPEN
-        && config.optional("auth-digest").isEmpty()
-        && config.optional("sasl-login-context").isEmpty()) {
-      throw config.error(
-          "key \"acl\" has value \""
-              + config.optional("acl").orElseThrow()
-              + "\", which needs an authenticated client (set auth-digest: \"user:${ZK_PASSWORD}\""
-              + " or sasl-login-context: Client, or write acl: open)");
-    }
+    AdapterConfig config = configuration(instanceName, values);
+    ZkStore.Builder builder = builder(config);
     ZkStore store;
     try {
       store = builder.build();
     } catch (IllegalArgumentException e) {
       throw config.error(e.getMessage());
     }
-    return new Adapter() {
-      @Override
-      public Optional<LeaseIssuer> leaseIssuer() {
-        return Optional.of(store.leaseIssuer());
-      }
-
-      @Override
-      public Optional<PointerStore> pointerStore(String name) {
-        return Optional.of(store.pointerStore(name));
-      }
-
-      @Override
-      public void close() {
-        store.close();
-      }
-    };
+    return Adapter.builder(store::close)
+        .leaseIssuer(store.leaseIssuer())
+        .pointerStores(store::pointerStore)
+        .build();
   }
 
-  private static ZkStore.Acl acl(AdapterConfig config, String value) {
-    return switch (value.trim().toLowerCase(Locale.ROOT)) {
-      case "open" -> ZkStore.Acl.OPEN;
-      case "creator" -> ZkStore.Acl.CREATOR;
-      case "creator-write-anyone-read" -> ZkStore.Acl.CREATOR_WRITE_ANYONE_READ;
-      default ->
-          throw config.error(
-              "key \"acl\" has value \""
-                  + value
-                  + "\" (write open, creator or creator-write-anyone-read)");
-    };
-  }
-
-  /** Runs a builder setting, turning its refusal into a configuration error naming the key. */
-  private static void checked(AdapterConfig config, String key, String value, Runnable set) {
-    try {
-      set.run();
-    } catch (IllegalArgumentException e) {
-      throw config.error("key \"" + key + "\" has value \"" + value + "\": " + e.getMessage());
+  /**
+   * The keys checked against their declarations, after those this adapter explains in its own
+   * words: an {@code acl} it does not know, and timeouts outside the client's 1 ms to 24 days.
+   */
+  private AdapterConfig configuration(String instanceName, Map<String, String> values) {
+    AdapterConfig config = AdapterConfig.unchecked(this, instanceName, values);
+    if (config.isSet("acl")) {
+      String acl = config.optional("acl").orElseThrow();
+      if (!ACLS.contains(acl.trim().toLowerCase(Locale.ROOT))) {
+        throw config.error(
+            "acl",
+            "key \"acl\" has value "
+                + config.shown("acl", acl)
+                + " (write open, creator or creator-write-anyone-read)");
+      }
     }
+    checkTimeout(config, "session-timeout", "session timeout");
+    checkTimeout(config, "connection-timeout", "connection timeout");
+    return config.checkValues();
+  }
+
+  private static void checkTimeout(AdapterConfig config, String key, String what) {
+    if (config.isSet(key)) {
+      ConfigKey.parseDuration(config.optional(key).orElseThrow())
+          .ifPresent(
+              timeout ->
+                  config.apply(key, timeout, () -> ZkStore.Builder.positiveMillis(what, timeout)));
+    }
+  }
+
+  /** The store's builder with every setting applied and checked; nothing connects. */
+  private static ZkStore.Builder builder(AdapterConfig config) {
+    String connectString = config.required("connect-string");
+    ZkStore.Builder builder =
+        config.apply("connect-string", connectString, () -> ZkStore.builder(connectString));
+    String root = config.optional("root-path").orElseThrow();
+    config.apply("root-path", root, () -> builder.rootPath(root));
+    Duration session = config.duration("session-timeout").orElseThrow();
+    config.apply("session-timeout", session, () -> builder.sessionTimeout(session));
+    Duration connection = config.duration("connection-timeout").orElseThrow();
+    config.apply("connection-timeout", connection, () -> builder.connectionTimeout(connection));
+    Optional<String> digest = config.optional("auth-digest");
+    if (digest.isPresent()) {
+      int colon = digest.get().indexOf(':');
+      if (colon < 1 || colon == digest.get().length() - 1) {
+        throw config.error(
+            "auth-digest",
+            "key \"auth-digest\" is not user:password (the value is not shown; write"
+                + " e.g. auth-digest: \"fenceline:${ZK_PASSWORD}\")");
+      }
+      config.apply(
+          "auth-digest",
+          digest.get(),
+          () ->
+              builder.digest(digest.get().substring(0, colon), digest.get().substring(colon + 1)));
+    }
+    Optional<String> sasl = config.optional("sasl-login-context");
+    sasl.ifPresent(
+        context -> config.apply("sasl-login-context", context, () -> builder.sasl(context)));
+    Optional<String> acl = config.optional("acl");
+    acl.ifPresent(
+        value ->
+            builder.acl(
+                ZkStore.Acl.valueOf(value.strip().replace('-', '_').toUpperCase(Locale.ROOT))));
+    if (acl.isPresent()
+        && !acl.get().strip().equals("open")
+        && digest.isEmpty()
+        && sasl.isEmpty()) {
+      throw config.error(
+          "acl",
+          "key \"acl\" has value \""
+              + acl.get()
+              + "\", which needs an authenticated client (set auth-digest: \"user:${ZK_PASSWORD}\""
+              + " or sasl-login-context: Client, or write acl: open)");
+    }
+    return builder;
   }
 }

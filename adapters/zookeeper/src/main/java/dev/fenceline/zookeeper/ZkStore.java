@@ -849,7 +849,12 @@ public final class ZkStore implements AutoCloseable {
       };
     }
 
-    private static Duration positiveMillis(String what, Duration value) {
+    /**
+     * {@code value} if it is a timeout the builder takes: 1 ms to 24 days.
+     *
+     * @throws IllegalArgumentException if it is not
+     */
+    static Duration positiveMillis(String what, Duration value) {
       requireNonNull(value, what + " is null");
       if (value.toMillis() < 1 || value.toMillis() > Integer.MAX_VALUE) {
         throw new IllegalArgumentException(

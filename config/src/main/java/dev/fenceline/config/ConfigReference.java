@@ -1,0 +1,141 @@
+package dev.fenceline.config;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.fenceline.core.AdapterRegistry;
+import dev.fenceline.spi.AdapterFactory;
+import dev.fenceline.spi.ConfigKey;
+import dev.fenceline.spi.StoreRole;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * The configuration reference, generated from the keys that adapters ({@link
+ * AdapterFactory#configKeys()}) and destination kinds declare: for each, every key with its type,
+ * default (or "required"), whether it is secret, and what it does, in Markdown. The project's
+ * {@code docs/configuration-reference.md} is this text for the built-in adapters, and a test keeps
+ * the two equal, so the reference cannot drift from the code.
+ *
+ * <pre>{@code
+ * String markdown = ConfigReference.markdown(AdapterRegistry.load());
+ * }</pre>
+ */
+public final class ConfigReference {
+
+  private static final Map<StoreRole, String> ROLES =
+      Map.of(
+          StoreRole.LEASE_ISSUER, "lease issuer (`issuer:`)",
+          StoreRole.POINTER_STORE, "pointer stores (`pointer-store:` of a staged destination)",
+          StoreRole.INTENT_STORE, "intent stores (`intent-store:` of an http destination)",
+          StoreRole.BLOB_STORE, "blob store (`store:` of a staged destination)",
+          StoreRole.DESTINATION, "fenced destinations (`store:` of a fenced destination)");
+
+  private ConfigReference() {}
+
+  /** The reference for every adapter of {@code registry} and every destination kind. */
+  public static String markdown(AdapterRegistry registry) {
+    requireNonNull(registry, "registry is null");
+    return markdown(registry.names().stream().map(registry::factory).toList());
+  }
+
+  /** The reference for {@code adapters} (in name order) and every destination kind. */
+  public static String markdown(List<AdapterFactory> adapters) {
+    requireNonNull(adapters, "adapters is null");
+    StringBuilder text = new StringBuilder();
+    text.append("# Configuration reference\n\n")
+        .append(
+            "Generated from the keys each adapter and destination kind declares (`ConfigKey`);"
+                + " do not edit it by hand. A configuration file has `stores:` (each with `type:`"
+                + " naming an adapter below), `issuer:` (a store that issues leases), `lease:`"
+                + " (`ttl`, `renew-every`, `holder`), the `allow-unguarded`,"
+                + " `allow-idempotent-only` and `allow-fenced-at-intent` flags, and"
+                + " `destinations:` (each with `type:` naming a kind below). A dotted key is"
+                + " written as a mapping: `backoff.max` is `max:` under `backoff:`. Durations are"
+                + " written `500ms`, `30s`, `2m`, `1h`, `7d` or ISO-8601; sizes `16MiB`. A secret"
+                + " value is never shown: it is masked in every message.\n\n")
+        .append("## Stores\n");
+    adapters.stream()
+        .sorted(Comparator.comparing(AdapterFactory::name))
+        .forEach(adapter -> adapter(text, adapter));
+    text.append("\n## Destinations\n");
+    for (DestinationKind kind : DestinationKinds.all()) {
+      text.append("\n### `type: ").append(kind.name()).append("`\n\n");
+      text.append(capitalized(kind.summary())).append(".\n\n");
+      table(text, kind.keys());
+    }
+    return text.toString();
+  }
+
+  private static void adapter(StringBuilder text, AdapterFactory adapter) {
+    text.append("\n### `type: ").append(adapter.name()).append("`\n\n");
+    List<String> roles = new ArrayList<>();
+    for (StoreRole role : StoreRole.values()) {
+      if (adapter.roles().contains(role)) {
+        roles.add(ROLES.get(role));
+      }
+    }
+    text.append(
+        roles.isEmpty()
+            ? "Offers: not declared (found out when the store opens).\n\n"
+            : "Offers: " + String.join("; ", roles) + ".\n\n");
+    adapter
+        .pointerVersionsKey()
+        .ifPresent(
+            key ->
+                text.append("Keeps as many publish-pointer versions as `")
+                    .append(key)
+                    .append("` says: at least the `keep-versions` of every staged destination")
+                    .append(" publishing through it.\n\n"));
+    if (adapter.configKeys().isEmpty()) {
+      text.append(
+          "Keys: not declared; every key is passed to the adapter, which checks it when the store"
+              + " opens, and every value is treated as secret.\n");
+    } else {
+      table(text, adapter.configKeys());
+    }
+  }
+
+  private static void table(StringBuilder text, List<ConfigKey> keys) {
+    text.append("| key | type | default | description |\n|---|---|---|---|\n");
+    for (ConfigKey key : keys) {
+      text.append("| `")
+          .append(key.name())
+          .append("` | ")
+          .append(cell(type(key)))
+          .append(" | ")
+          .append(
+              key.required() ? "required" : key.defaultValue().map(v -> "`" + v + "`").orElse(""))
+          .append(" | ")
+          .append(cell(key.description()))
+          .append(" |\n");
+    }
+  }
+
+  /** The key's type as a reader writes it: {@code integer, 1 to 20}, {@code duration, secret}. */
+  private static String type(ConfigKey key) {
+    String type =
+        switch (key.type()) {
+          case URI -> "URL";
+          case CHOICE -> "one of " + key.choices().stream().collect(Collectors.joining(", "));
+          case MAP -> "mapping of names to values";
+          default -> key.type().name().toLowerCase(java.util.Locale.ROOT);
+        };
+    if (key.range().isPresent()) {
+      type += ", " + key.range().get();
+    } else if (key.type() == ConfigKey.Type.DURATION && key.min() == 0) {
+      type += ", 0 allowed";
+    }
+    return key.secret() ? type + ", secret" : type;
+  }
+
+  private static String cell(String value) {
+    return value.replace("|", "\\|");
+  }
+
+  private static String capitalized(String text) {
+    return text.isEmpty() ? text : Character.toUpperCase(text.charAt(0)) + text.substring(1);
+  }
+}
