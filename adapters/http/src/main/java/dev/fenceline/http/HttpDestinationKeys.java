@@ -15,69 +15,69 @@ public final class HttpDestinationKeys {
   /** Every key, in the order the loader reads them. */
   public static final List<ConfigKey> KEYS =
       List.of(
-          ConfigKey.uri("base-uri")
+          ConfigKey.uri(HttpConfigKeys.BASE_URI)
               .required()
               .example("https://api.example.com/v1")
               .description("The API's base URL, http or https, without credentials or query.")
               .build(),
-          ConfigKey.string("intent-store")
+          ConfigKey.string(HttpConfigKeys.INTENT_STORE)
               .description("The store that records intents; unset: the issuer's store.")
               .build(),
-          ConfigKey.string("bearer-token-env")
+          ConfigKey.string(HttpConfigKeys.BEARER_TOKEN_ENV)
               .description(
                   "The environment variable holding the bearer token; its value is never shown.")
               .build(),
-          ConfigKey.string("idempotency-key-header")
+          ConfigKey.string(HttpConfigKeys.IDEMPOTENCY_KEY_HEADER)
               .defaultValue(HttpApiDestination.DEFAULT_IDEMPOTENCY_KEY_HEADER)
               .description("The header that carries the idempotency key.")
               .build(),
-          ConfigKey.duration("attempt-time-limit")
+          ConfigKey.duration(HttpConfigKeys.ATTEMPT_TIME_LIMIT)
               .defaultValue(HttpApiDestination.DEFAULT_ATTEMPT_TIME_LIMIT)
               .description("The time limit of one attempt, up to the last byte of the answer.")
               .build(),
-          ConfigKey.integer("max-attempts", 1, 20)
+          ConfigKey.integer(HttpConfigKeys.MAX_ATTEMPTS, 1, 20)
               .defaultValue(ResilienceSettings.DEFAULT_MAX_ATTEMPTS)
               .description(
                   "Attempts per request, the first included; above 1 needs a lookup or"
                       + " keys-honoured.")
               .build(),
-          ConfigKey.duration("backoff.initial")
+          ConfigKey.duration(HttpConfigKeys.BACKOFF_INITIAL)
               .defaultValue(ResilienceSettings.DEFAULT_INITIAL_BACKOFF)
               .description("The first wait between attempts.")
               .build(),
-          ConfigKey.decimal("backoff.multiplier", 1, 100)
+          ConfigKey.decimal(HttpConfigKeys.BACKOFF_MULTIPLIER, 1, 100)
               .defaultValue(ResilienceSettings.DEFAULT_BACKOFF_MULTIPLIER)
               .description("How much each wait grows.")
               .build(),
-          ConfigKey.duration("backoff.max")
+          ConfigKey.duration(HttpConfigKeys.BACKOFF_MAX)
               .defaultValue(ResilienceSettings.DEFAULT_MAX_BACKOFF)
               .description("The longest wait, at least backoff.initial.")
               .build(),
-          ConfigKey.string("lookup.path")
+          ConfigKey.string(HttpConfigKeys.LOOKUP_PATH)
               .description(
                   "The path that finds an operation's result by its key, with {key}; unset: no"
                       + " lookup.")
               .build(),
-          ConfigKey.string("lookup.record-pointer")
+          ConfigKey.string(HttpConfigKeys.LOOKUP_RECORD_POINTER)
               .description("The JSON pointer of the record in a list answer, such as /data/0.")
               .build(),
-          ConfigKey.string("lookup.key-pointer")
+          ConfigKey.string(HttpConfigKeys.LOOKUP_KEY_POINTER)
               .description(
                   "The JSON pointer of the idempotency key in the record, checked when found.")
               .build(),
-          ConfigKey.duration("key-retention")
+          ConfigKey.duration(HttpConfigKeys.KEY_RETENTION)
               .description("How long the API keeps idempotency keys; unset: for as long as needed.")
               .build(),
-          ConfigKey.bool("keys-honoured")
+          ConfigKey.bool(HttpConfigKeys.KEYS_HONOURED)
               .defaultValue(false)
               .description("The API replays the stored result for a repeated idempotency key.")
               .build(),
-          ConfigKey.bool("resend-in-doubt-without-lookup")
+          ConfigKey.bool(HttpConfigKeys.RESEND_IN_DOUBT_WITHOUT_LOOKUP)
               .defaultValue(false)
               .description(
                   "Without a lookup, send an operation in doubt again (needs keys-honoured).")
               .build(),
-          ConfigKey.map("receipt-fields")
+          ConfigKey.map(HttpConfigKeys.RECEIPT_FIELDS)
               .description("Receipt attributes and the JSON pointers of the answer they come from.")
               .build(),
           ConfigKey.choice("request.method", "POST", "PUT", "PATCH")
