@@ -2,7 +2,7 @@ package dev.fenceline.jdbc;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.fenceline.jdbc.JdbcStore.Finish;
+import dev.fenceline.jdbc.Transactions.Finish;
 import dev.fenceline.spi.AlreadyApplied;
 import dev.fenceline.spi.Applied;
 import dev.fenceline.spi.Destination;
@@ -61,18 +61,25 @@ final class FencedWrite {
   private static final Set<String> FORBIDDEN_IN_CHANGE =
       Set.of("commit", "rollback", "setAutoCommit", "close", "abort", "setTransactionIsolation");
 
-  private final JdbcStore store;
+  private final Transactions transactions;
+  private final StoreIdentity identity;
   private final String destination;
   private final StepListener steps;
 
-  FencedWrite(JdbcStore store, String destination, StepListener steps) {
-    this.store = requireNonNull(store, "store is null");
+  FencedWrite(
+      Transactions transactions, StoreIdentity identity, String destination, StepListener steps) {
+    this.transactions = requireNonNull(transactions, "transactions is null");
+    this.identity = requireNonNull(identity, "identity is null");
     this.destination = Destination.validateName(destination);
     this.steps = requireNonNull(steps, "steps is null");
   }
 
-  JdbcStore store() {
-    return store;
+  Transactions transactions() {
+    return transactions;
+  }
+
+  StoreIdentity identity() {
+    return identity;
   }
 
   String destination() {
@@ -92,12 +99,12 @@ final class FencedWrite {
     requireNonNull(token, "token is null");
     ResourceId resource = token.resource();
     String action = "register epoch " + token.epoch() + " of " + resource + " at " + destination;
-    store.verify(token, action);
+    identity.verify(token, action);
     Begun begun =
-        store.dialect() == Dialect.POSTGRESQL
-            ? store.inOneStatement(
+        transactions.dialect() == Dialect.POSTGRESQL
+            ? transactions.inOneStatement(
                 action, connection -> begin(connection, token, null, true, true, action))
-            : store.inFencedTransaction(
+            : transactions.inFencedTransaction(
                 action, connection -> Finish.of(begin(connection, token, null, action)));
     if (begun.status() == Status.STALE) {
       return new RejectedStale(resource, token.epoch(), begun.row().epoch());
@@ -122,10 +129,10 @@ final class FencedWrite {
     requireNonNull(change, "change is null");
     ResourceId resource = token.resource();
     String action = "write operation " + operation + " of " + resource + " to " + destination;
-    store.verify(token, action);
+    identity.verify(token, action);
     steps.reached(FencingStep.BEFORE_LOCK, token, operation);
     WriteOutcome outcome =
-        store.inFencedTransaction(
+        transactions.inFencedTransaction(
             action,
             connection -> {
               Begun begun = begin(connection, token, new Operation(operation, fingerprint), action);
@@ -173,18 +180,18 @@ final class FencedWrite {
       Map<String, String> receiptAttributes) {
     ResourceId resource = token.resource();
     String action = "write operation " + operation + " of " + resource + " to " + destination;
-    store.verify(token, action);
-    return store.inOneStatement(
+    identity.verify(token, action);
+    return transactions.inOneStatement(
         action,
         connection -> {
           try (PreparedStatement publish =
               connection.prepareStatement(
-                  store.oneStatement(
+                  transactions.oneStatement(
                       STEP_COLUMNS
                           + Schema.PUBLISH_POINTER
                           + "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"))) {
             bindStep(publish, token, operation, fingerprint.value());
-            publish.setString(7, store.lockTimeoutSetting());
+            publish.setString(7, transactions.lockTimeoutSetting());
             publish.setString(8, pointer.target());
             publish.setString(9, ReceiptAttributes.encode(pointer.attributes()));
             publish.setString(10, ReceiptAttributes.encode(receiptAttributes));
@@ -225,7 +232,7 @@ final class FencedWrite {
   Optional<Receipt> lookup(ResourceId resource, OperationId operation) {
     requireNonNull(resource, "resource is null");
     requireNonNull(operation, "operation is null");
-    return store.read(
+    return transactions.read(
         "look up operation " + operation + " of " + resource + " at " + destination,
         connection -> {
           Optional<Receipt> receipt =
@@ -246,7 +253,7 @@ final class FencedWrite {
     requireNonNull(epoch, "epoch is null");
     FencingToken.validateHolder(reason);
     Epoch previous =
-        store.inTransaction(
+        transactions.inTransaction(
             "reset the registered epoch of " + resource,
             connection -> {
               ControlRow row = lockControlRow(connection, resource);
@@ -264,7 +271,7 @@ final class FencedWrite {
         "Reset the registered epoch of "
             + resource
             + " at "
-            + store.description()
+            + transactions.description()
             + " from "
             + previous
             + " to "
@@ -276,7 +283,7 @@ final class FencedWrite {
 
   Epoch currentEpoch(ResourceId resource) {
     requireNonNull(resource, "resource is null");
-    return store.read(
+    return transactions.read(
         "read the epoch of " + resource,
         connection -> {
           try (PreparedStatement select =
@@ -294,8 +301,8 @@ final class FencedWrite {
    * Locks the resource's control row, refuses a token of another issuer than the registered one,
    * and registers the token's epoch (and, the first time, its issuer) if it is not older; returns
    * the row as it was, so the caller can reject an older epoch (which changed nothing). Call it as
-   * the first statement inside {@link JdbcStore#inFencedTransaction}, after {@link
-   * JdbcStore#verify}.
+   * the first statement inside {@link Transactions#inFencedTransaction}, after {@link
+   * StoreIdentity#verify}.
    */
   ControlRow lockAndRegister(Connection connection, FencingToken token, String action)
       throws SQLException {
@@ -304,7 +311,8 @@ final class FencedWrite {
 
   /**
    * Locks the resource's control row and refuses a token of another issuer than the registered one;
-   * registers nothing. Call it as the first statement inside {@link JdbcStore#inFencedTransaction}.
+   * registers nothing. Call it as the first statement inside {@link
+   * Transactions#inFencedTransaction}.
    */
   ControlRow lockTrusted(Connection connection, FencingToken token, String action)
       throws SQLException {
@@ -358,11 +366,13 @@ final class FencedWrite {
       boolean wholeTransaction,
       String action)
       throws SQLException {
-    if (store.dialect() == Dialect.POSTGRESQL) {
+    if (transactions.dialect() == Dialect.POSTGRESQL) {
       String call = STEP_COLUMNS + Schema.BEGIN + "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
       try (PreparedStatement begin =
           connection.prepareStatement(
-              wholeTransaction ? store.oneStatement(call) : store.firstStatement(call))) {
+              wholeTransaction
+                  ? transactions.oneStatement(call)
+                  : transactions.firstStatement(call))) {
         bindStep(
             begin,
             token,
@@ -371,8 +381,8 @@ final class FencedWrite {
                 ? null
                 : operation.fingerprint().map(RequestFingerprint::value).orElse(null));
         begin.setBoolean(7, register);
-        begin.setString(8, store.lockTimeoutSetting());
-        begin.setString(9, store.statementTimeoutSetting());
+        begin.setString(8, transactions.lockTimeoutSetting());
+        begin.setString(9, transactions.statementTimeoutSetting());
         begin.setInt(10, Schema.VERSION);
         return readBegun(
             begin,
@@ -401,7 +411,7 @@ final class FencedWrite {
     try (PreparedStatement select =
         connection.prepareStatement(
             "SELECT r.epoch, r.issuer, "
-                + store.dialect().nowMillis
+                + transactions.dialect().nowMillis
                 + ", o.epoch, o.recorded_at_ms, o.attributes, o.fingerprint, ("
                 + Schema.CURRENT_VERSION
                 + ") FROM (SELECT ? AS resource) k"
@@ -496,7 +506,7 @@ final class FencedWrite {
       OperationId operation,
       String action)
       throws SQLException {
-    try (ResultSet rows = JdbcStore.rows(statement)) {
+    try (ResultSet rows = Transactions.rows(statement)) {
       if (!rows.next()) {
         throw new SQLException("the control-row step of " + token.resource() + " returned no row");
       }
@@ -516,7 +526,7 @@ final class FencedWrite {
             "Cannot "
                 + action
                 + " at "
-                + store.description()
+                + transactions.description()
                 + ": "
                 + problem
                 + " (the statement committed, so the step may or may not have happened; look the"
@@ -581,9 +591,9 @@ final class FencedWrite {
     try (PreparedStatement select =
         connection.prepareStatement(
             "SELECT epoch, issuer, "
-                + store.dialect().nowMillis
+                + transactions.dialect().nowMillis
                 + " FROM fenceline_resource WHERE resource = ?"
-                + store.dialect().lockRow)) {
+                + transactions.dialect().lockRow)) {
       select.setString(1, resource.value());
       try (ResultSet rows = select.executeQuery()) {
         if (!rows.next()) {
