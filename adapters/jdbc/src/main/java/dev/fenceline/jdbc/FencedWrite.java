@@ -2,6 +2,7 @@ package dev.fenceline.jdbc;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.fenceline.jdbc.OperationRecords.Recorded;
 import dev.fenceline.jdbc.Transactions.Finish;
 import dev.fenceline.spi.AlreadyApplied;
 import dev.fenceline.spi.Applied;
@@ -23,8 +24,6 @@ import dev.fenceline.spi.StepListener;
 import dev.fenceline.spi.StoreException;
 import dev.fenceline.spi.UntrustedTokenException;
 import dev.fenceline.spi.WriteOutcome;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -56,14 +55,10 @@ final class FencedWrite {
    */
   record ControlRow(Epoch epoch, String issuer, long nowMillis) {}
 
-  private record Recorded(Receipt receipt, Optional<RequestFingerprint> fingerprint) {}
-
-  private static final Set<String> FORBIDDEN_IN_CHANGE =
-      Set.of("commit", "rollback", "setAutoCommit", "close", "abort", "setTransactionIsolation");
-
   private final Transactions transactions;
   private final StoreIdentity identity;
   private final String destination;
+  private final OperationRecords records;
   private final StepListener steps;
 
   FencedWrite(
@@ -71,6 +66,7 @@ final class FencedWrite {
     this.transactions = requireNonNull(transactions, "transactions is null");
     this.identity = requireNonNull(identity, "identity is null");
     this.destination = Destination.validateName(destination);
+    this.records = new OperationRecords(this.destination);
     this.steps = requireNonNull(steps, "steps is null");
   }
 
@@ -144,7 +140,7 @@ final class FencedWrite {
               if (decided.isPresent()) {
                 return Finish.of(decided.get());
               }
-              Map<String, String> attributes = change.apply(guarded(connection));
+              Map<String, String> attributes = change.apply(ChangeGuard.guarded(connection));
               Receipt receipt =
                   new Receipt(
                       destination,
@@ -156,8 +152,8 @@ final class FencedWrite {
               steps.reached(FencingStep.AFTER_APPLY, token, operation);
               return Finish.then(
                   new Applied(receipt),
-                  RECORD_SQL,
-                  insert -> bindRecord(insert, receipt, fingerprint));
+                  OperationRecords.INSERT_SQL,
+                  insert -> OperationRecords.bind(insert, receipt, fingerprint));
             });
     if (!(outcome instanceof RejectedStale)) {
       steps.reached(FencingStep.AFTER_COMMIT, token, operation);
@@ -236,7 +232,7 @@ final class FencedWrite {
         "look up operation " + operation + " of " + resource + " at " + destination,
         connection -> {
           Optional<Receipt> receipt =
-              findRecord(connection, resource, operation).map(Recorded::receipt);
+              records.find(connection, resource, operation).map(Recorded::receipt);
           Optional<Instant> pruned =
               receipt.isPresent()
                   ? Optional.empty()
@@ -428,7 +424,7 @@ final class FencedWrite {
         exists = !rows.wasNull();
         row = new ControlRow(Epoch.of(epoch), rows.getString(2), rows.getLong(3));
         recorded =
-            operation == null ? Optional.empty() : recorded(rows, 4, resource, operation.id());
+            operation == null ? Optional.empty() : records.read(rows, 4, resource, operation.id());
       }
     }
     if (row.issuer() != null && !row.issuer().equals(token.issuer())) {
@@ -446,18 +442,27 @@ final class FencedWrite {
     }
     boolean changes = register && (token.epoch().isNewerThan(row.epoch()) || row.issuer() == null);
     if (!exists || changes) {
-      try (PreparedStatement upsert =
-          connection.prepareStatement(
-              "INSERT INTO fenceline_resource (resource, epoch, issuer) VALUES (?, ?, ?)"
-                  + " ON CONFLICT (resource) DO UPDATE SET epoch = excluded.epoch,"
-                  + " issuer = excluded.issuer")) {
-        upsert.setString(1, resource.value());
-        upsert.setLong(2, register ? token.epoch().value() : 0);
-        upsert.setString(3, register ? token.issuer() : null);
-        upsert.executeUpdate();
-      }
+      writeControlRow(connection, token, register);
     }
     return new Begun(recorded.isPresent() ? Status.REPLAY : Status.PROCEED, row, recorded);
+  }
+
+  /**
+   * SQLite: creates or updates the token's control row, with its epoch and issuer if {@code
+   * register}, else at epoch 0 with no issuer (a row that did not exist).
+   */
+  private static void writeControlRow(Connection connection, FencingToken token, boolean register)
+      throws SQLException {
+    try (PreparedStatement upsert =
+        connection.prepareStatement(
+            "INSERT INTO fenceline_resource (resource, epoch, issuer) VALUES (?, ?, ?)"
+                + " ON CONFLICT (resource) DO UPDATE SET epoch = excluded.epoch,"
+                + " issuer = excluded.issuer")) {
+      upsert.setString(1, token.resource().value());
+      upsert.setLong(2, register ? token.epoch().value() : 0);
+      upsert.setString(3, register ? token.issuer() : null);
+      upsert.executeUpdate();
+    }
   }
 
   /** The columns {@link #readBegun} reads, from the function named next. */
@@ -540,7 +545,7 @@ final class FencedWrite {
         throw UntrustedTokenException.foreignIssuer(token, row.issuer(), action);
       }
       Optional<Recorded> recorded =
-          operation == null ? Optional.empty() : recorded(rows, 5, token.resource(), operation);
+          operation == null ? Optional.empty() : records.read(rows, 5, token.resource(), operation);
       return new Begun(status, row, recorded);
     }
   }
@@ -556,26 +561,6 @@ final class FencedWrite {
       }
     }
     return null;
-  }
-
-  /** The operation record in columns {@code first} to {@code first + 3}, if there is one. */
-  private Optional<Recorded> recorded(
-      ResultSet rows, int first, ResourceId resource, OperationId operation) throws SQLException {
-    String attributes = rows.getString(first + 2);
-    if (attributes == null) {
-      return Optional.empty();
-    }
-    Receipt receipt =
-        new Receipt(
-            destination,
-            resource,
-            operation,
-            Epoch.of(rows.getLong(first)),
-            Instant.ofEpochMilli(rows.getLong(first + 1)),
-            ReceiptAttributes.decode(attributes));
-    return Optional.of(
-        new Recorded(
-            receipt, Optional.ofNullable(rows.getString(first + 3)).map(RequestFingerprint::new)));
   }
 
   /** Locks (creating if missing) a control row for an epoch reset; registers nothing. */
@@ -602,71 +587,5 @@ final class FencedWrite {
         return new ControlRow(Epoch.of(rows.getLong(1)), rows.getString(2), rows.getLong(3));
       }
     }
-  }
-
-  private Optional<Recorded> findRecord(
-      Connection connection, ResourceId resource, OperationId operation) throws SQLException {
-    try (PreparedStatement select =
-        connection.prepareStatement(
-            "SELECT ("
-                + Schema.CURRENT_VERSION
-                + "), o.epoch, o.recorded_at_ms, o.attributes, o.fingerprint"
-                + " FROM (SELECT 1 AS one) k LEFT JOIN fenceline_operation o"
-                + " ON o.destination = ? AND o.resource = ? AND o.operation = ?")) {
-      select.setString(1, destination);
-      select.setString(2, resource.value());
-      select.setString(3, operation.value());
-      try (ResultSet rows = select.executeQuery()) {
-        rows.next();
-        // In the same statement as the record: a receipt pruned by a process of a newer schema
-        // (which migrated before it pruned) is never answered "never applied" by this build.
-        Schema.refuseNewer(rows.getInt(1));
-        return recorded(rows, 2, resource, operation);
-      }
-    }
-  }
-
-  private static final String RECORD_SQL =
-      "INSERT INTO fenceline_operation"
-          + " (destination, resource, operation, epoch, recorded_at_ms, attributes,"
-          + " fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?)";
-
-  private static void bindRecord(
-      PreparedStatement insert, Receipt receipt, Optional<RequestFingerprint> fingerprint)
-      throws SQLException {
-    insert.setString(1, receipt.destination());
-    insert.setString(2, receipt.resource().value());
-    insert.setString(3, receipt.operation().value());
-    insert.setLong(4, receipt.epoch().value());
-    insert.setLong(5, receipt.recordedAt().toEpochMilli());
-    insert.setString(6, ReceiptAttributes.encode(receipt.attributes()));
-    insert.setString(7, fingerprint.map(RequestFingerprint::value).orElse(null));
-  }
-
-  /**
-   * The connection a change sees: the same transaction, but commit, rollback, auto-commit and close
-   * are refused, because the change must commit together with the epoch check and the record.
-   */
-  private static Connection guarded(Connection connection) {
-    return (Connection)
-        Proxy.newProxyInstance(
-            Connection.class.getClassLoader(),
-            new Class<?>[] {Connection.class},
-            (proxy, method, args) -> {
-              boolean savepointRollback =
-                  method.getName().equals("rollback") && args != null && args.length == 1;
-              if (FORBIDDEN_IN_CHANGE.contains(method.getName()) && !savepointRollback) {
-                throw new SQLException(
-                    "Cannot call Connection."
-                        + method.getName()
-                        + "() inside a fenced change: the change commits together with the"
-                        + " epoch check and the operation record (return from the change instead)");
-              }
-              try {
-                return method.invoke(connection, args);
-              } catch (InvocationTargetException e) {
-                throw e.getCause();
-              }
-            });
   }
 }

@@ -311,6 +311,16 @@ final class Pruning {
         deleted += Math.max(count, 0);
       }
     }
+    raiseWatermarks(connection, keys, cutoff);
+    return new long[] {keys.size(), deleted};
+  }
+
+  /**
+   * Raises the watermark of every destination and resource in {@code keys} to {@code cutoff}, in
+   * the transaction that deleted their receipts.
+   */
+  private static void raiseWatermarks(Connection connection, List<String[]> keys, long cutoff)
+      throws SQLException {
     // Sorted, so two concurrent prunes take the watermark rows' locks in the same order.
     TreeSet<String> scopes = new TreeSet<>();
     for (String[] key : keys) {
@@ -332,7 +342,6 @@ final class Pruning {
       }
       upsert.executeBatch();
     }
-    return new long[] {keys.size(), deleted};
   }
 
   private static List<Group> overlongHistories(Connection connection, int keep)
