@@ -2,7 +2,8 @@ package dev.fenceline.jdbc;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.fenceline.jdbc.JdbcStore.Finish;
+import dev.fenceline.jdbc.OperationRecords.Recorded;
+import dev.fenceline.jdbc.Transactions.Finish;
 import dev.fenceline.spi.AlreadyApplied;
 import dev.fenceline.spi.Applied;
 import dev.fenceline.spi.Destination;
@@ -23,8 +24,6 @@ import dev.fenceline.spi.StepListener;
 import dev.fenceline.spi.StoreException;
 import dev.fenceline.spi.UntrustedTokenException;
 import dev.fenceline.spi.WriteOutcome;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -56,23 +55,27 @@ final class FencedWrite {
    */
   record ControlRow(Epoch epoch, String issuer, long nowMillis) {}
 
-  private record Recorded(Receipt receipt, Optional<RequestFingerprint> fingerprint) {}
-
-  private static final Set<String> FORBIDDEN_IN_CHANGE =
-      Set.of("commit", "rollback", "setAutoCommit", "close", "abort", "setTransactionIsolation");
-
-  private final JdbcStore store;
+  private final Transactions transactions;
+  private final StoreIdentity identity;
   private final String destination;
+  private final OperationRecords records;
   private final StepListener steps;
 
-  FencedWrite(JdbcStore store, String destination, StepListener steps) {
-    this.store = requireNonNull(store, "store is null");
+  FencedWrite(
+      Transactions transactions, StoreIdentity identity, String destination, StepListener steps) {
+    this.transactions = requireNonNull(transactions, "transactions is null");
+    this.identity = requireNonNull(identity, "identity is null");
     this.destination = Destination.validateName(destination);
+    this.records = new OperationRecords(this.destination);
     this.steps = requireNonNull(steps, "steps is null");
   }
 
-  JdbcStore store() {
-    return store;
+  Transactions transactions() {
+    return transactions;
+  }
+
+  StoreIdentity identity() {
+    return identity;
   }
 
   String destination() {
@@ -92,12 +95,12 @@ final class FencedWrite {
     requireNonNull(token, "token is null");
     ResourceId resource = token.resource();
     String action = "register epoch " + token.epoch() + " of " + resource + " at " + destination;
-    store.verify(token, action);
+    identity.verify(token, action);
     Begun begun =
-        store.dialect() == Dialect.POSTGRESQL
-            ? store.inOneStatement(
+        transactions.dialect() == Dialect.POSTGRESQL
+            ? transactions.inOneStatement(
                 action, connection -> begin(connection, token, null, true, true, action))
-            : store.inFencedTransaction(
+            : transactions.inFencedTransaction(
                 action, connection -> Finish.of(begin(connection, token, null, action)));
     if (begun.status() == Status.STALE) {
       return new RejectedStale(resource, token.epoch(), begun.row().epoch());
@@ -122,10 +125,10 @@ final class FencedWrite {
     requireNonNull(change, "change is null");
     ResourceId resource = token.resource();
     String action = "write operation " + operation + " of " + resource + " to " + destination;
-    store.verify(token, action);
+    identity.verify(token, action);
     steps.reached(FencingStep.BEFORE_LOCK, token, operation);
     WriteOutcome outcome =
-        store.inFencedTransaction(
+        transactions.inFencedTransaction(
             action,
             connection -> {
               Begun begun = begin(connection, token, new Operation(operation, fingerprint), action);
@@ -137,7 +140,7 @@ final class FencedWrite {
               if (decided.isPresent()) {
                 return Finish.of(decided.get());
               }
-              Map<String, String> attributes = change.apply(guarded(connection));
+              Map<String, String> attributes = change.apply(ChangeGuard.guarded(connection));
               Receipt receipt =
                   new Receipt(
                       destination,
@@ -149,8 +152,8 @@ final class FencedWrite {
               steps.reached(FencingStep.AFTER_APPLY, token, operation);
               return Finish.then(
                   new Applied(receipt),
-                  RECORD_SQL,
-                  insert -> bindRecord(insert, receipt, fingerprint));
+                  OperationRecords.INSERT_SQL,
+                  insert -> OperationRecords.bind(insert, receipt, fingerprint));
             });
     if (!(outcome instanceof RejectedStale)) {
       steps.reached(FencingStep.AFTER_COMMIT, token, operation);
@@ -173,18 +176,18 @@ final class FencedWrite {
       Map<String, String> receiptAttributes) {
     ResourceId resource = token.resource();
     String action = "write operation " + operation + " of " + resource + " to " + destination;
-    store.verify(token, action);
-    return store.inOneStatement(
+    identity.verify(token, action);
+    return transactions.inOneStatement(
         action,
         connection -> {
           try (PreparedStatement publish =
               connection.prepareStatement(
-                  store.oneStatement(
+                  transactions.oneStatement(
                       STEP_COLUMNS
                           + Schema.PUBLISH_POINTER
                           + "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"))) {
             bindStep(publish, token, operation, fingerprint.value());
-            publish.setString(7, store.lockTimeoutSetting());
+            publish.setString(7, transactions.lockTimeoutSetting());
             publish.setString(8, pointer.target());
             publish.setString(9, ReceiptAttributes.encode(pointer.attributes()));
             publish.setString(10, ReceiptAttributes.encode(receiptAttributes));
@@ -225,11 +228,11 @@ final class FencedWrite {
   Optional<Receipt> lookup(ResourceId resource, OperationId operation) {
     requireNonNull(resource, "resource is null");
     requireNonNull(operation, "operation is null");
-    return store.read(
+    return transactions.read(
         "look up operation " + operation + " of " + resource + " at " + destination,
         connection -> {
           Optional<Receipt> receipt =
-              findRecord(connection, resource, operation).map(Recorded::receipt);
+              records.find(connection, resource, operation).map(Recorded::receipt);
           Optional<Instant> pruned =
               receipt.isPresent()
                   ? Optional.empty()
@@ -246,7 +249,7 @@ final class FencedWrite {
     requireNonNull(epoch, "epoch is null");
     FencingToken.validateHolder(reason);
     Epoch previous =
-        store.inTransaction(
+        transactions.inTransaction(
             "reset the registered epoch of " + resource,
             connection -> {
               ControlRow row = lockControlRow(connection, resource);
@@ -264,7 +267,7 @@ final class FencedWrite {
         "Reset the registered epoch of "
             + resource
             + " at "
-            + store.description()
+            + transactions.description()
             + " from "
             + previous
             + " to "
@@ -276,7 +279,7 @@ final class FencedWrite {
 
   Epoch currentEpoch(ResourceId resource) {
     requireNonNull(resource, "resource is null");
-    return store.read(
+    return transactions.read(
         "read the epoch of " + resource,
         connection -> {
           try (PreparedStatement select =
@@ -294,8 +297,8 @@ final class FencedWrite {
    * Locks the resource's control row, refuses a token of another issuer than the registered one,
    * and registers the token's epoch (and, the first time, its issuer) if it is not older; returns
    * the row as it was, so the caller can reject an older epoch (which changed nothing). Call it as
-   * the first statement inside {@link JdbcStore#inFencedTransaction}, after {@link
-   * JdbcStore#verify}.
+   * the first statement inside {@link Transactions#inFencedTransaction}, after {@link
+   * StoreIdentity#verify}.
    */
   ControlRow lockAndRegister(Connection connection, FencingToken token, String action)
       throws SQLException {
@@ -304,7 +307,8 @@ final class FencedWrite {
 
   /**
    * Locks the resource's control row and refuses a token of another issuer than the registered one;
-   * registers nothing. Call it as the first statement inside {@link JdbcStore#inFencedTransaction}.
+   * registers nothing. Call it as the first statement inside {@link
+   * Transactions#inFencedTransaction}.
    */
   ControlRow lockTrusted(Connection connection, FencingToken token, String action)
       throws SQLException {
@@ -358,11 +362,13 @@ final class FencedWrite {
       boolean wholeTransaction,
       String action)
       throws SQLException {
-    if (store.dialect() == Dialect.POSTGRESQL) {
+    if (transactions.dialect() == Dialect.POSTGRESQL) {
       String call = STEP_COLUMNS + Schema.BEGIN + "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
       try (PreparedStatement begin =
           connection.prepareStatement(
-              wholeTransaction ? store.oneStatement(call) : store.firstStatement(call))) {
+              wholeTransaction
+                  ? transactions.oneStatement(call)
+                  : transactions.firstStatement(call))) {
         bindStep(
             begin,
             token,
@@ -371,8 +377,8 @@ final class FencedWrite {
                 ? null
                 : operation.fingerprint().map(RequestFingerprint::value).orElse(null));
         begin.setBoolean(7, register);
-        begin.setString(8, store.lockTimeoutSetting());
-        begin.setString(9, store.statementTimeoutSetting());
+        begin.setString(8, transactions.lockTimeoutSetting());
+        begin.setString(9, transactions.statementTimeoutSetting());
         begin.setInt(10, Schema.VERSION);
         return readBegun(
             begin,
@@ -401,7 +407,7 @@ final class FencedWrite {
     try (PreparedStatement select =
         connection.prepareStatement(
             "SELECT r.epoch, r.issuer, "
-                + store.dialect().nowMillis
+                + transactions.dialect().nowMillis
                 + ", o.epoch, o.recorded_at_ms, o.attributes, o.fingerprint, ("
                 + Schema.CURRENT_VERSION
                 + ") FROM (SELECT ? AS resource) k"
@@ -418,7 +424,7 @@ final class FencedWrite {
         exists = !rows.wasNull();
         row = new ControlRow(Epoch.of(epoch), rows.getString(2), rows.getLong(3));
         recorded =
-            operation == null ? Optional.empty() : recorded(rows, 4, resource, operation.id());
+            operation == null ? Optional.empty() : records.read(rows, 4, resource, operation.id());
       }
     }
     if (row.issuer() != null && !row.issuer().equals(token.issuer())) {
@@ -436,18 +442,27 @@ final class FencedWrite {
     }
     boolean changes = register && (token.epoch().isNewerThan(row.epoch()) || row.issuer() == null);
     if (!exists || changes) {
-      try (PreparedStatement upsert =
-          connection.prepareStatement(
-              "INSERT INTO fenceline_resource (resource, epoch, issuer) VALUES (?, ?, ?)"
-                  + " ON CONFLICT (resource) DO UPDATE SET epoch = excluded.epoch,"
-                  + " issuer = excluded.issuer")) {
-        upsert.setString(1, resource.value());
-        upsert.setLong(2, register ? token.epoch().value() : 0);
-        upsert.setString(3, register ? token.issuer() : null);
-        upsert.executeUpdate();
-      }
+      writeControlRow(connection, token, register);
     }
     return new Begun(recorded.isPresent() ? Status.REPLAY : Status.PROCEED, row, recorded);
+  }
+
+  /**
+   * SQLite: creates or updates the token's control row, with its epoch and issuer if {@code
+   * register}, else at epoch 0 with no issuer (a row that did not exist).
+   */
+  private static void writeControlRow(Connection connection, FencingToken token, boolean register)
+      throws SQLException {
+    try (PreparedStatement upsert =
+        connection.prepareStatement(
+            "INSERT INTO fenceline_resource (resource, epoch, issuer) VALUES (?, ?, ?)"
+                + " ON CONFLICT (resource) DO UPDATE SET epoch = excluded.epoch,"
+                + " issuer = excluded.issuer")) {
+      upsert.setString(1, token.resource().value());
+      upsert.setLong(2, register ? token.epoch().value() : 0);
+      upsert.setString(3, register ? token.issuer() : null);
+      upsert.executeUpdate();
+    }
   }
 
   /** The columns {@link #readBegun} reads, from the function named next. */
@@ -496,7 +511,7 @@ final class FencedWrite {
       OperationId operation,
       String action)
       throws SQLException {
-    try (ResultSet rows = JdbcStore.rows(statement)) {
+    try (ResultSet rows = Transactions.rows(statement)) {
       if (!rows.next()) {
         throw new SQLException("the control-row step of " + token.resource() + " returned no row");
       }
@@ -516,7 +531,7 @@ final class FencedWrite {
             "Cannot "
                 + action
                 + " at "
-                + store.description()
+                + transactions.description()
                 + ": "
                 + problem
                 + " (the statement committed, so the step may or may not have happened; look the"
@@ -530,7 +545,7 @@ final class FencedWrite {
         throw UntrustedTokenException.foreignIssuer(token, row.issuer(), action);
       }
       Optional<Recorded> recorded =
-          operation == null ? Optional.empty() : recorded(rows, 5, token.resource(), operation);
+          operation == null ? Optional.empty() : records.read(rows, 5, token.resource(), operation);
       return new Begun(status, row, recorded);
     }
   }
@@ -548,26 +563,6 @@ final class FencedWrite {
     return null;
   }
 
-  /** The operation record in columns {@code first} to {@code first + 3}, if there is one. */
-  private Optional<Recorded> recorded(
-      ResultSet rows, int first, ResourceId resource, OperationId operation) throws SQLException {
-    String attributes = rows.getString(first + 2);
-    if (attributes == null) {
-      return Optional.empty();
-    }
-    Receipt receipt =
-        new Receipt(
-            destination,
-            resource,
-            operation,
-            Epoch.of(rows.getLong(first)),
-            Instant.ofEpochMilli(rows.getLong(first + 1)),
-            ReceiptAttributes.decode(attributes));
-    return Optional.of(
-        new Recorded(
-            receipt, Optional.ofNullable(rows.getString(first + 3)).map(RequestFingerprint::new)));
-  }
-
   /** Locks (creating if missing) a control row for an epoch reset; registers nothing. */
   private ControlRow lockControlRow(Connection connection, ResourceId resource)
       throws SQLException {
@@ -581,9 +576,9 @@ final class FencedWrite {
     try (PreparedStatement select =
         connection.prepareStatement(
             "SELECT epoch, issuer, "
-                + store.dialect().nowMillis
+                + transactions.dialect().nowMillis
                 + " FROM fenceline_resource WHERE resource = ?"
-                + store.dialect().lockRow)) {
+                + transactions.dialect().lockRow)) {
       select.setString(1, resource.value());
       try (ResultSet rows = select.executeQuery()) {
         if (!rows.next()) {
@@ -592,71 +587,5 @@ final class FencedWrite {
         return new ControlRow(Epoch.of(rows.getLong(1)), rows.getString(2), rows.getLong(3));
       }
     }
-  }
-
-  private Optional<Recorded> findRecord(
-      Connection connection, ResourceId resource, OperationId operation) throws SQLException {
-    try (PreparedStatement select =
-        connection.prepareStatement(
-            "SELECT ("
-                + Schema.CURRENT_VERSION
-                + "), o.epoch, o.recorded_at_ms, o.attributes, o.fingerprint"
-                + " FROM (SELECT 1 AS one) k LEFT JOIN fenceline_operation o"
-                + " ON o.destination = ? AND o.resource = ? AND o.operation = ?")) {
-      select.setString(1, destination);
-      select.setString(2, resource.value());
-      select.setString(3, operation.value());
-      try (ResultSet rows = select.executeQuery()) {
-        rows.next();
-        // In the same statement as the record: a receipt pruned by a process of a newer schema
-        // (which migrated before it pruned) is never answered "never applied" by this build.
-        Schema.refuseNewer(rows.getInt(1));
-        return recorded(rows, 2, resource, operation);
-      }
-    }
-  }
-
-  private static final String RECORD_SQL =
-      "INSERT INTO fenceline_operation"
-          + " (destination, resource, operation, epoch, recorded_at_ms, attributes,"
-          + " fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?)";
-
-  private static void bindRecord(
-      PreparedStatement insert, Receipt receipt, Optional<RequestFingerprint> fingerprint)
-      throws SQLException {
-    insert.setString(1, receipt.destination());
-    insert.setString(2, receipt.resource().value());
-    insert.setString(3, receipt.operation().value());
-    insert.setLong(4, receipt.epoch().value());
-    insert.setLong(5, receipt.recordedAt().toEpochMilli());
-    insert.setString(6, ReceiptAttributes.encode(receipt.attributes()));
-    insert.setString(7, fingerprint.map(RequestFingerprint::value).orElse(null));
-  }
-
-  /**
-   * The connection a change sees: the same transaction, but commit, rollback, auto-commit and close
-   * are refused, because the change must commit together with the epoch check and the record.
-   */
-  private static Connection guarded(Connection connection) {
-    return (Connection)
-        Proxy.newProxyInstance(
-            Connection.class.getClassLoader(),
-            new Class<?>[] {Connection.class},
-            (proxy, method, args) -> {
-              boolean savepointRollback =
-                  method.getName().equals("rollback") && args != null && args.length == 1;
-              if (FORBIDDEN_IN_CHANGE.contains(method.getName()) && !savepointRollback) {
-                throw new SQLException(
-                    "Cannot call Connection."
-                        + method.getName()
-                        + "() inside a fenced change: the change commits together with the"
-                        + " epoch check and the operation record (return from the change instead)");
-              }
-              try {
-                return method.invoke(connection, args);
-              } catch (InvocationTargetException e) {
-                throw e.getCause();
-              }
-            });
   }
 }

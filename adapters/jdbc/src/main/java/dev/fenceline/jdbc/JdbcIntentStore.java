@@ -3,7 +3,7 @@ package dev.fenceline.jdbc;
 import static java.util.Objects.requireNonNull;
 
 import dev.fenceline.jdbc.FencedWrite.ControlRow;
-import dev.fenceline.jdbc.JdbcStore.Finish;
+import dev.fenceline.jdbc.Transactions.Finish;
 import dev.fenceline.spi.AlreadyApplied;
 import dev.fenceline.spi.Applied;
 import dev.fenceline.spi.Epoch;
@@ -39,12 +39,14 @@ import java.util.Optional;
 final class JdbcIntentStore implements IntentStore {
 
   private final FencedWrite fencedWrite;
-  private final JdbcStore store;
+  private final Transactions transactions;
+  private final StoreIdentity identity;
   private final StepListener steps;
 
   JdbcIntentStore(FencedWrite fencedWrite) {
     this.fencedWrite = requireNonNull(fencedWrite, "fencedWrite is null");
-    this.store = fencedWrite.store();
+    this.transactions = fencedWrite.transactions();
+    this.identity = fencedWrite.identity();
     this.steps = fencedWrite.steps();
   }
 
@@ -55,7 +57,7 @@ final class JdbcIntentStore implements IntentStore {
 
   @Override
   public String storeId() {
-    return store.id();
+    return identity.id();
   }
 
   @Override
@@ -71,10 +73,10 @@ final class JdbcIntentStore implements IntentStore {
     requireNonNull(fingerprint, "fingerprint is null");
     ResourceId resource = token.resource();
     String action = "begin operation " + operation + " of " + resource + " at " + name();
-    store.verify(token, action);
+    identity.verify(token, action);
     steps.reached(FencingStep.BEFORE_LOCK, token, operation);
     IntentOutcome outcome =
-        store.inFencedTransaction(
+        transactions.inFencedTransaction(
             action,
             connection -> {
               ControlRow row = fencedWrite.lockAndRegister(connection, token, action);
@@ -132,8 +134,8 @@ final class JdbcIntentStore implements IntentStore {
     requireNonNull(attributes, "attributes is null");
     ResourceId resource = token.resource();
     String action = "complete operation " + operation + " of " + resource + " at " + name();
-    store.verify(token, action);
-    return store.inFencedTransaction(
+    identity.verify(token, action);
+    return transactions.inFencedTransaction(
         action,
         connection -> {
           // Serialized on the control row like begin; a stale epoch is not refused (see the SPI).
@@ -167,7 +169,7 @@ final class JdbcIntentStore implements IntentStore {
   public Optional<Intent> lookup(ResourceId resource, OperationId operation) {
     requireNonNull(resource, "resource is null");
     requireNonNull(operation, "operation is null");
-    return store.read(
+    return transactions.read(
         "look up the intent of operation " + operation + " of " + resource + " at " + name(),
         connection -> find(connection, resource, operation));
   }

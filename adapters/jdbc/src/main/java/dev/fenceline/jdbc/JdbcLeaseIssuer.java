@@ -38,16 +38,18 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
     }
   }
 
-  private final JdbcStore store;
+  private final Transactions transactions;
+  private final StoreIdentity identity;
 
-  JdbcLeaseIssuer(JdbcStore store) {
-    this.store = store;
+  JdbcLeaseIssuer(Transactions transactions, StoreIdentity identity) {
+    this.transactions = transactions;
+    this.identity = identity;
   }
 
   /** The database's identity ({@link JdbcStore#id()}): every issuer on it shares the epochs. */
   @Override
   public String id() {
-    return store.id();
+    return identity.id();
   }
 
   /**
@@ -59,31 +61,32 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
     requireNonNull(resource, "resource is null");
     FencingToken.validateHolder(holder);
     long ttlMillis = ttlMillis(resource, ttl);
-    return store.inOneStatement(
+    return transactions.inOneStatement(
         "acquire the lease on " + resource,
         connection -> {
-          boolean postgres = store.dialect() == Dialect.POSTGRESQL;
+          boolean postgres = transactions.dialect() == Dialect.POSTGRESQL;
           try (PreparedStatement acquire =
               connection.prepareStatement(
                   postgres
-                      ? store.oneStatement(
+                      ? transactions.oneStatement(
                           "SELECT o_epoch, o_expires_at_ms FROM "
                               + Schema.ACQUIRE
                               + "(?, ?, ?, ?, ?)")
-                      : LeaseSql.acquire(store.dialect(), "?1", "?2", "?3"))) {
+                      : LeaseSql.acquire(transactions.dialect(), "?1", "?2", "?3"))) {
             acquire.setString(1, resource.value());
             acquire.setString(2, holder);
             acquire.setLong(3, ttlMillis);
             if (postgres) {
-              acquire.setString(4, store.lockTimeoutSetting());
+              acquire.setString(4, transactions.lockTimeoutSetting());
               acquire.setInt(5, Schema.VERSION);
             }
             Optional<long[]> row = singleRow(acquire, 2);
             return row.map(
                 granted ->
                     new Lease(
-                        store.sign(
-                            new FencingToken(store.id(), resource, Epoch.of(granted[0]), holder)),
+                        identity.sign(
+                            new FencingToken(
+                                identity.id(), resource, Epoch.of(granted[0]), holder)),
                         Instant.ofEpochMilli(granted[1]),
                         ttl));
           }
@@ -99,24 +102,24 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
     requireNonNull(lease, "lease is null");
     ResourceId resource = lease.resource();
     long ttlMillis = ttlMillis(resource, lease.ttl());
-    if (!lease.token().issuer().equals(store.id())) {
-      throw lost(lease, "it was issued by " + lease.token().issuer() + ", not by " + store.id());
+    if (!lease.token().issuer().equals(identity.id())) {
+      throw lost(lease, "it was issued by " + lease.token().issuer() + ", not by " + identity.id());
     }
     Optional<long[]> renewed =
-        store.inOneStatement(
+        transactions.inOneStatement(
             "renew the lease " + lease.token(),
             connection -> {
-              boolean postgres = store.dialect() == Dialect.POSTGRESQL;
+              boolean postgres = transactions.dialect() == Dialect.POSTGRESQL;
               try (PreparedStatement renew =
                   connection.prepareStatement(
                       postgres
-                          ? store.oneStatement(
+                          ? transactions.oneStatement(
                               "SELECT o_expires_at_ms FROM " + Schema.RENEW + "(?, ?, ?, ?, ?, ?)")
-                          : LeaseSql.renew(store.dialect(), "?1", "?2", "?3", "?4"))) {
+                          : LeaseSql.renew(transactions.dialect(), "?1", "?2", "?3", "?4"))) {
                 bindLease(renew, lease);
                 renew.setLong(4, ttlMillis);
                 if (postgres) {
-                  renew.setString(5, store.lockTimeoutSetting());
+                  renew.setString(5, transactions.lockTimeoutSetting());
                   renew.setInt(6, Schema.VERSION);
                 }
                 return singleRow(renew, 1);
@@ -129,7 +132,7 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
     Optional<Row> row;
     try {
       row =
-          store.read(
+          transactions.read(
               "read why the lease " + lease.token() + " cannot be renewed",
               connection -> selectRow(connection, resource));
     } catch (StoreException unreadable) {
@@ -146,25 +149,25 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
   @Override
   public boolean release(Lease lease) {
     requireNonNull(lease, "lease is null");
-    if (!lease.token().issuer().equals(store.id())) {
+    if (!lease.token().issuer().equals(identity.id())) {
       return false; // another issuer's lease is never current here
     }
-    return store.inOneStatement(
+    return transactions.inOneStatement(
         "release the lease " + lease.token(),
         connection -> {
-          boolean postgres = store.dialect() == Dialect.POSTGRESQL;
+          boolean postgres = transactions.dialect() == Dialect.POSTGRESQL;
           try (PreparedStatement release =
               connection.prepareStatement(
                   postgres
-                      ? store.oneStatement("SELECT " + Schema.RELEASE + "(?, ?, ?, ?, ?)")
+                      ? transactions.oneStatement("SELECT " + Schema.RELEASE + "(?, ?, ?, ?, ?)")
                       : LeaseSql.release("?1", "?2", "?3"))) {
             bindLease(release, lease);
             if (!postgres) {
               return release.executeUpdate() == 1;
             }
-            release.setString(4, store.lockTimeoutSetting());
+            release.setString(4, transactions.lockTimeoutSetting());
             release.setInt(5, Schema.VERSION);
-            try (ResultSet rows = JdbcStore.rows(release)) {
+            try (ResultSet rows = Transactions.rows(release)) {
               return rows.next() && rows.getBoolean(1);
             }
           }
@@ -174,11 +177,11 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
   @Override
   public LeaseStatus status(ResourceId resource) {
     requireNonNull(resource, "resource is null");
-    if (!store.tablesPresent()) {
+    if (!identity.tablesPresent()) {
       // A read-only store on a database nobody has written to yet: no lease was ever handed out.
       return new LeaseStatus(resource, Epoch.NONE, Optional.empty(), Optional.empty(), false);
     }
-    return store.read(
+    return transactions.read(
         "read the lease status of " + resource,
         connection -> {
           Optional<Row> found = selectRow(connection, resource);
@@ -202,7 +205,7 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
     try (PreparedStatement select =
         connection.prepareStatement(
             "SELECT epoch, holder, expires_at_ms, "
-                + store.dialect().nowMillis
+                + transactions.dialect().nowMillis
                 + " FROM fenceline_lease WHERE resource = ?")) {
       select.setString(1, resource.value());
       try (ResultSet rows = select.executeQuery()) {
@@ -218,11 +221,11 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
   /**
    * The single row of a statement that returns at most one ({@code columns} longs), read to the
    * end, so that the statement has finished before its transaction commits (on SQLite the steps run
-   * inside {@code BEGIN IMMEDIATE}, see {@link JdbcStore#inOneStatement}).
+   * inside {@code BEGIN IMMEDIATE}, see {@link Transactions#inOneStatement}).
    */
   private static Optional<long[]> singleRow(PreparedStatement statement, int columns)
       throws SQLException {
-    try (ResultSet rows = JdbcStore.rows(statement)) {
+    try (ResultSet rows = Transactions.rows(statement)) {
       if (!rows.next()) {
         return Optional.empty();
       }

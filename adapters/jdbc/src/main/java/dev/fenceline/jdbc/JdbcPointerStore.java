@@ -33,7 +33,7 @@ public final class JdbcPointerStore extends FencedJdbcDestination<Pointer> imple
 
   @Override
   public String storeId() {
-    return fencedWrite.store().id();
+    return fencedWrite.identity().id();
   }
 
   /**
@@ -50,7 +50,7 @@ public final class JdbcPointerStore extends FencedJdbcDestination<Pointer> imple
     requireNonNull(operation, "operation is null");
     requireNonNull(change, "change is null");
     requireNonNull(fingerprint, "fingerprint is null");
-    if (fencedWrite.store().dialect() == Dialect.POSTGRESQL
+    if (fencedWrite.transactions().dialect() == Dialect.POSTGRESQL
         && fencedWrite.steps() == StepListener.NONE) {
       return fencedWrite.publishPointer(
           token, operation, fingerprint, change, change.receiptAttributes());
@@ -93,7 +93,7 @@ public final class JdbcPointerStore extends FencedJdbcDestination<Pointer> imple
           "Cannot read the pointer history of " + resource + ": limit " + limit + " is below 1");
     }
     return fencedWrite
-        .store()
+        .transactions()
         .read(
             "read the publish pointer of " + resource,
             connection -> {

@@ -66,13 +66,14 @@ final class Pruning {
 
   private record Group(String destination, String resource, long deleteUpTo) {}
 
-  private final JdbcStore store;
+  private final Transactions transactions;
   private final Clock clock;
   private final int batchSize;
   private volatile long lastBatchNanos;
+  private volatile ScheduledExecutorService background;
 
-  Pruning(JdbcStore store, Clock clock, int batchSize) {
-    this.store = requireNonNull(store, "store is null");
+  Pruning(Transactions transactions, Clock clock, int batchSize) {
+    this.transactions = requireNonNull(transactions, "transactions is null");
     this.clock = requireNonNull(clock, "clock is null");
     if (batchSize < 1) {
       throw new IllegalArgumentException(
@@ -111,36 +112,63 @@ final class Pruning {
   }
 
   /**
-   * Runs {@link JdbcStore#prune()} every {@code every} on a daemon thread, first {@code every} from
-   * now; the caller shuts the executor down. A failed run is logged and the next one runs as
-   * planned; a run that fails because the store was closed is not a failure.
+   * Runs {@link #run} with {@code retention} every {@code every} on a daemon thread, first {@code
+   * every} from now, until {@link #stopBackground}. A failed run is logged and the next one runs as
+   * planned; a run that fails because the store was closed is not a failure. Call it once.
    */
-  ScheduledExecutorService startBackground(Duration every, Listener listener) {
+  void startBackground(Duration every, Retention retention, Listener listener) {
+    requireNonNull(retention, "retention is null");
     ScheduledExecutorService executor =
         Executors.newSingleThreadScheduledExecutor(
             task -> {
-              Thread thread = new Thread(task, "fenceline-prune " + store.description());
+              Thread thread = new Thread(task, "fenceline-prune " + transactions.description());
               thread.setDaemon(true);
               return thread;
             });
     long millis = Math.max(1, every.toMillis());
     executor.scheduleWithFixedDelay(
-        () -> runInBackground(listener), millis, millis, TimeUnit.MILLISECONDS);
-    return executor;
+        () -> runInBackground(retention, listener), millis, millis, TimeUnit.MILLISECONDS);
+    background = executor;
   }
 
-  private void runInBackground(Listener listener) {
+  /**
+   * Stops the background runs, waiting up to {@code waitMillis} for a run in progress to finish its
+   * current batch.
+   *
+   * @return false if that run did not finish in time (it stops after its current batch)
+   */
+  boolean stopBackground(long waitMillis) {
+    ScheduledExecutorService executor = background;
+    if (executor == null) {
+      return true;
+    }
+    executor.shutdown();
+    try {
+      return executor.awaitTermination(waitMillis, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return true;
+    }
+  }
+
+  /** True once the background runs have stopped for good (or were never started). */
+  boolean backgroundStopped() {
+    ScheduledExecutorService executor = background;
+    return executor == null || executor.isTerminated();
+  }
+
+  private void runInBackground(Retention retention, Listener listener) {
     PruneReport report;
     try {
-      report = store.prune();
+      report = run(retention);
     } catch (RuntimeException e) {
-      if (store.isClosed()) {
+      if (transactions.isClosed()) {
         return;
       }
       LOG.log(
           System.Logger.Level.WARNING,
           "Cannot prune "
-              + store.description()
+              + transactions.description()
               + " in the background (the next run retries; batches committed stay deleted): "
               + e.getMessage(),
           e);
@@ -153,30 +181,30 @@ final class Pruning {
   /** Runs once; stops early, with what was deleted so far, once the store is closed. */
   PruneReport run(Retention retention) {
     requireNonNull(retention, "retention is null");
-    long now = store.read("read the database's clock to prune", clock::nowMillis);
+    long now = transactions.read("read the database's clock to prune", clock::nowMillis);
     long cutoff = Math.max(0, now - millis(retention));
     String receiptsAction =
         "prune receipts recorded before " + Instant.ofEpochMilli(cutoff) + " (" + retention + ")";
     long receipts = 0;
     int batches = 0;
     int selected = batchSize;
-    while (selected == batchSize && !store.isClosed()) {
+    while (selected == batchSize && !transactions.isClosed()) {
       if (batches > 0) {
         letWritersIn();
       }
       long[] counts =
-          timed(() -> store.inTransaction(receiptsAction, tx -> deleteReceipts(tx, cutoff)));
+          timed(() -> transactions.inTransaction(receiptsAction, tx -> deleteReceipts(tx, cutoff)));
       selected = (int) counts[0];
       receipts += counts[1];
       batches++;
     }
     long pointers = 0;
     List<Group> groups =
-        store.read(
+        transactions.read(
             "find pointer histories longer than " + retention.pointerVersions() + " versions",
             tx -> overlongHistories(tx, retention.pointerVersions()));
     int next = 0;
-    while (next < groups.size() && !store.isClosed()) {
+    while (next < groups.size() && !transactions.isClosed()) {
       if (batches > 0) {
         letWritersIn();
       }
@@ -184,7 +212,7 @@ final class Pruning {
       long[] counts =
           timed(
               () ->
-                  store.inTransaction(
+                  transactions.inTransaction(
                       "prune pointer versions beyond the newest " + retention.pointerVersions(),
                       tx -> deletePointers(tx, groups, from)));
       next = (int) counts[0];
@@ -196,7 +224,7 @@ final class Pruning {
         System.Logger.Level.DEBUG,
         () ->
             "Pruned "
-                + store.description()
+                + transactions.description()
                 + ": "
                 + report.receiptsDeleted()
                 + " receipts recorded before "
@@ -225,7 +253,7 @@ final class Pruning {
    * the time. PostgreSQL needs no pause: a batch locks only the rows it deletes.
    */
   private void letWritersIn() {
-    if (store.dialect() == Dialect.SQLITE) {
+    if (transactions.dialect() == Dialect.SQLITE) {
       java.util.concurrent.locks.LockSupport.parkNanos(
           Math.min(lastBatchNanos, java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(100)));
     }
@@ -283,6 +311,16 @@ final class Pruning {
         deleted += Math.max(count, 0);
       }
     }
+    raiseWatermarks(connection, keys, cutoff);
+    return new long[] {keys.size(), deleted};
+  }
+
+  /**
+   * Raises the watermark of every destination and resource in {@code keys} to {@code cutoff}, in
+   * the transaction that deleted their receipts.
+   */
+  private static void raiseWatermarks(Connection connection, List<String[]> keys, long cutoff)
+      throws SQLException {
     // Sorted, so two concurrent prunes take the watermark rows' locks in the same order.
     TreeSet<String> scopes = new TreeSet<>();
     for (String[] key : keys) {
@@ -304,7 +342,6 @@ final class Pruning {
       }
       upsert.executeBatch();
     }
-    return new long[] {keys.size(), deleted};
   }
 
   private static List<Group> overlongHistories(Connection connection, int keep)

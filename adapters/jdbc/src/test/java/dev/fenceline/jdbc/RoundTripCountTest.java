@@ -174,6 +174,7 @@ class RoundTripCountTest {
 
   private static void fencedWrite(Counted db) {
     db.store()
+        .transactions()
         .inTransaction(
             "create the ledger table",
             connection -> {

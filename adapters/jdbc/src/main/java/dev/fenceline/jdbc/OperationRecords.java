@@ -1,0 +1,103 @@
+package dev.fenceline.jdbc;
+
+import dev.fenceline.spi.ConfigurationException;
+import dev.fenceline.spi.Epoch;
+import dev.fenceline.spi.OperationId;
+import dev.fenceline.spi.Receipt;
+import dev.fenceline.spi.RequestFingerprint;
+import dev.fenceline.spi.ResourceId;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * The operation records ({@code fenceline_operation}) of one destination: the receipt of every
+ * operation it applied, with the fingerprint of the request, read by the control-row step that
+ * decides whether an operation is replayed, and inserted in the same transaction as the change.
+ */
+final class OperationRecords {
+
+  /** A recorded operation: its receipt, and the fingerprint of its request if one was recorded. */
+  record Recorded(Receipt receipt, Optional<RequestFingerprint> fingerprint) {}
+
+  /**
+   * Records an operation, bound by {@link #bind}: the last statement of a fenced write, which on
+   * PostgreSQL goes to the server together with the {@code COMMIT}.
+   */
+  static final String INSERT_SQL =
+      "INSERT INTO fenceline_operation"
+          + " (destination, resource, operation, epoch, recorded_at_ms, attributes,"
+          + " fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?)";
+
+  static void bind(
+      PreparedStatement insert, Receipt receipt, Optional<RequestFingerprint> fingerprint)
+      throws SQLException {
+    insert.setString(1, receipt.destination());
+    insert.setString(2, receipt.resource().value());
+    insert.setString(3, receipt.operation().value());
+    insert.setLong(4, receipt.epoch().value());
+    insert.setLong(5, receipt.recordedAt().toEpochMilli());
+    insert.setString(6, ReceiptAttributes.encode(receipt.attributes()));
+    insert.setString(7, fingerprint.map(RequestFingerprint::value).orElse(null));
+  }
+
+  private final String destination;
+
+  /**
+   * @param destination the destination's name, already validated
+   */
+  OperationRecords(String destination) {
+    this.destination = destination;
+  }
+
+  /** The operation record in columns {@code first} to {@code first + 3}, if there is one. */
+  Optional<Recorded> read(ResultSet rows, int first, ResourceId resource, OperationId operation)
+      throws SQLException {
+    String attributes = rows.getString(first + 2);
+    if (attributes == null) {
+      return Optional.empty();
+    }
+    Receipt receipt =
+        new Receipt(
+            destination,
+            resource,
+            operation,
+            Epoch.of(rows.getLong(first)),
+            Instant.ofEpochMilli(rows.getLong(first + 1)),
+            ReceiptAttributes.decode(attributes));
+    return Optional.of(
+        new Recorded(
+            receipt, Optional.ofNullable(rows.getString(first + 3)).map(RequestFingerprint::new)));
+  }
+
+  /**
+   * The record of {@code operation} of {@code resource}, read outside the control-row step (a
+   * lookup).
+   *
+   * @throws ConfigurationException if the schema is newer than this build understands
+   */
+  Optional<Recorded> find(Connection connection, ResourceId resource, OperationId operation)
+      throws SQLException {
+    try (PreparedStatement select =
+        connection.prepareStatement(
+            "SELECT ("
+                + Schema.CURRENT_VERSION
+                + "), o.epoch, o.recorded_at_ms, o.attributes, o.fingerprint"
+                + " FROM (SELECT 1 AS one) k LEFT JOIN fenceline_operation o"
+                + " ON o.destination = ? AND o.resource = ? AND o.operation = ?")) {
+      select.setString(1, destination);
+      select.setString(2, resource.value());
+      select.setString(3, operation.value());
+      try (ResultSet rows = select.executeQuery()) {
+        rows.next();
+        // In the same statement as the record: a receipt pruned by a process of a newer schema
+        // (which migrated before it pruned) is never answered "never applied" by this build.
+        Schema.refuseNewer(rows.getInt(1));
+        return read(rows, 2, resource, operation);
+      }
+    }
+  }
+}
