@@ -234,6 +234,9 @@ public final class PostgresDatabase implements TestDatabase, AutoCloseable {
           EmbeddedPostgres.builder()
               .setDataDirectory(dataDirectory)
               .setCleanDataDirectory(false)
+              // The library's 10 s wait for the server to accept connections gave up in full
+              // module runs on a loaded 2-core machine; the wait ends as soon as it accepts.
+              .setPGStartupWait(java.time.Duration.ofSeconds(60))
               .setPort(port);
       serverConfig.forEach(builder::setServerConfig);
       server = builder.start();
