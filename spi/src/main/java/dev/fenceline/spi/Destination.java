@@ -12,12 +12,19 @@ import java.util.regex.Pattern;
  * in one atomic step, serialized on a per-resource control record, in this order (R2 to R4):
  *
  * <ol>
+ *   <li>refuse a token it cannot trust ({@link UntrustedTokenException}, below);
  *   <li>compare the supplied epoch with the registered one: older is {@link RejectedStale}; newer
  *       is registered;
  *   <li>if the operation ID was already recorded, answer {@link AlreadyApplied} with the stored
- *       receipt;
+ *       receipt, or, if it was recorded with another request fingerprint, throw {@link
+ *       OperationConflictException} and change nothing (a newer epoch registered in this step is
+ *       undone with the rest);
  *   <li>otherwise apply the change and record the operation ID with its receipt.
  * </ol>
+ *
+ * <p>The conformance kit ({@code fenceline-tck}'s {@code DestinationContract}) checks each rule
+ * stated here and in {@link FencingStep}; {@code fenceline-locking}'s {@code LockingSteps} has the
+ * whole step for a store that locks rows in transactions.
  *
  * <p>Reading the epoch first and then writing unconditionally is not a destination: a new epoch can
  * be registered in between. Implementations are thread-safe.
@@ -79,24 +86,44 @@ public interface Destination<C> {
   /**
    * Registers the token's epoch so that every older epoch is rejected from now on. A new owner
    * calls this right after acquiring, which cuts the old owner off before the new one writes
-   * anything. Registering the current epoch again is accepted and changes nothing.
+   * anything. Registering the current epoch again is accepted and changes nothing, except that a
+   * resource bound to no issuer yet (never registered, or reset by {@link SupportsEpochReset}) is
+   * bound to the token's issuer by any token that is not stale. One atomic step, serialized with
+   * writes of the resource; it reports no {@link FencingStep}.
    *
-   * @return {@link Registered}, or {@link RejectedStale} if a newer epoch is registered (nothing
-   *     changes)
+   * @return {@link Registered} (with the epoch registered before), or {@link RejectedStale} if a
+   *     newer epoch is registered (nothing changes, and no issuer is bound)
+   * @throws UntrustedTokenException if the token is of another issuer than the one the resource is
+   *     bound to (message: {@link UntrustedTokenException#foreignIssuer}), or, where the
+   *     destination is configured with {@link TokenKeys}, unsigned or forged (message: {@link
+   *     TokenKeys#verify}); nothing changes
    * @throws StoreException if the destination cannot be reached
    */
   RegisterOutcome register(FencingToken token);
 
   /**
    * Applies {@code change} for {@code operation} if, in the same atomic step, the token's epoch is
-   * not older than the registered one and the operation was not applied before.
+   * not older than the registered one and the operation was not applied before (see the class
+   * comment for the order of the checks). The epoch is checked before the operation ID: a stale
+   * retry of an applied operation is {@link RejectedStale}, and {@link #lookup} tells what
+   * happened. A write reports its {@link FencingStep}s to the destination's {@link StepListener} as
+   * {@link FencingStep} describes for each outcome.
    *
-   * @return the outcome; {@link RejectedStale} and {@link AlreadyApplied} change nothing but (for
-   *     {@link AlreadyApplied} with a newer epoch) the registered epoch
+   * @return {@link Applied} with the new receipt; {@link AlreadyApplied} with the stored receipt,
+   *     which changes nothing but the registered epoch (raised to the token's if newer); or {@link
+   *     RejectedStale}, which changes nothing ({@link RejectedStale#describe} words it for a log)
+   * @throws UntrustedTokenException before the epoch is compared, if the token is of another issuer
+   *     than the one the resource is bound to ({@link UntrustedTokenException#foreignIssuer}), or,
+   *     where the destination is configured with {@link TokenKeys}, unsigned or forged ({@link
+   *     TokenKeys#verify}); nothing changes
+   * @throws OperationConflictException after the epoch check, if the operation was recorded with
+   *     another request fingerprint ({@link OperationConflictException#differentRequest}); nothing
+   *     changes, not even the registered epoch
    * @throws StoreException if the destination failed; when {@link StoreException#outcomeUnknown()}
    *     is false nothing was changed, when true call {@link #lookup} or retry with the same
    *     operation ID
-   * @throws RuntimeException whatever the change itself throws; nothing is recorded then
+   * @throws RuntimeException whatever the change itself or the step listener (before {@link
+   *     FencingStep#AFTER_COMMIT}) throws; nothing is changed or recorded then
    */
   WriteOutcome write(FencingToken token, OperationId operation, C change);
 

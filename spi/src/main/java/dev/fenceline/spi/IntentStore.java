@@ -37,6 +37,7 @@ public interface IntentStore {
    * Registers the token's epoch as {@link Destination#register} does.
    *
    * @return {@link Registered}, or {@link RejectedStale} if a newer epoch is registered
+   * @throws UntrustedTokenException as {@link Destination#register} does
    * @throws StoreException if the store cannot be reached
    */
   RegisterOutcome register(FencingToken token);
@@ -48,9 +49,16 @@ public interface IntentStore {
    * token's epoch and one attempt; if an intent exists and is not completed, set its epoch to the
    * token's and count one more attempt; if it is completed, change nothing.
    *
+   * <p>Steps, as for {@link Destination#write} ({@link FencingStep}): {@code BEFORE_LOCK} before
+   * the lock; {@code AFTER_EPOCH_CHECK} once the epoch passed; {@code AFTER_APPLY} once the intent
+   * is recorded; {@code AFTER_COMMIT} after the commit; a stale begin reports only {@code
+   * BEFORE_LOCK}.
+   *
    * @return the intent as recorded now, or {@link RejectedStale}
+   * @throws UntrustedTokenException as {@link Destination#write} does
    * @throws OperationConflictException if the intent was recorded with another fingerprint (after
-   *     the epoch check); nothing changes
+   *     the epoch check; {@link OperationConflictException#differentIntent}); nothing changes, not
+   *     even the registered epoch
    * @throws StoreException if the store failed; with {@link StoreException#outcomeUnknown()} the
    *     attempt may have been recorded, which is safe: the next attempt looks the result up first
    */

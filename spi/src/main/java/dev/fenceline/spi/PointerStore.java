@@ -40,6 +40,8 @@ public interface PointerStore extends Destination<Pointer> {
    * attempt stages under a new key.
    *
    * @throws OperationConflictException if the operation was applied with another fingerprint
+   *     ({@link OperationConflictException#differentRequest})
+   * @throws UntrustedTokenException as {@link Destination#write} does
    */
   WriteOutcome write(
       FencingToken token, OperationId operation, Pointer change, RequestFingerprint fingerprint);

@@ -3,7 +3,8 @@ package dev.fenceline.spi;
 /**
  * Called by destinations when a fenced write reaches a {@link FencingStep}, on the writing thread.
  * A listener may block (tests use latches to pause a worker there); a destination must hold its
- * locks across the call, exactly as it would without a listener.
+ * locks across the call, exactly as it would without a listener. Which steps each outcome reports,
+ * and in which order, is stated in {@link FencingStep}.
  */
 @FunctionalInterface
 public interface StepListener {
@@ -15,6 +16,8 @@ public interface StepListener {
    * The write for {@code operation} with {@code token} reached {@code step}.
    *
    * @throws RuntimeException to abort the write; the destination rolls back what is not committed
+   *     (everything of the step, the epoch registration included, unless thrown at {@link
+   *     FencingStep#AFTER_COMMIT}), and the write throws it on
    */
   void reached(FencingStep step, FencingToken token, OperationId operation);
 }

@@ -6,6 +6,11 @@ package dev.fenceline.spi;
  * before tokens were signed) or when the resource moves to another issuer. Not for applications:
  * setting the epoch below one a stale owner still holds lets that owner write again. Set it to the
  * issuer's current epoch ({@link LeaseIssuer#status}), which no stale owner can exceed.
+ *
+ * <p>Optional. At a destination that does not implement this interface a registered epoch only
+ * grows and a resource stays bound to its first issuer: a resource locked out stays locked out (so
+ * sign tokens, {@link TokenKeys}). The conformance kit tests the reset at every destination that
+ * implements this interface, and that the epoch and issuer stay at one that does not.
  */
 public interface SupportsEpochReset {
 
@@ -17,6 +22,8 @@ public interface SupportsEpochReset {
    *
    * @param reason why, for the log (1 to 200 printable characters)
    * @return the epoch registered before the reset ({@link Epoch#NONE} if none)
+   * @throws UnsupportedCapabilityException if the destination delegates the epoch to a store that
+   *     cannot reset it (a staged destination over such a pointer store)
    * @throws StoreException if the store cannot be reached
    */
   Epoch resetRegisteredEpoch(ResourceId resource, Epoch epoch, String reason);

@@ -22,6 +22,10 @@ import javax.crypto.spec.SecretKeySpec;
  * reach the destination but does not hold a key can no longer register a made-up epoch (for example
  * {@code Long.MAX_VALUE}, which would lock the resource out for good).
  *
+ * <p>Checking signatures is optional for a destination. One that cannot check them refuses to be
+ * configured with keys ({@link UnsupportedCapabilityException} from its builder or factory) instead
+ * of accepting keys it would ignore; the conformance kit checks one or the other.
+ *
  * <p>Key rotation: every key has an ID that travels in the signature. Add the new key to every
  * destination first, then switch the issuers' signing key, then remove the old key once no token
  * signed with it is in use (leases are short).

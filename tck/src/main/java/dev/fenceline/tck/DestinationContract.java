@@ -12,25 +12,20 @@ import dev.fenceline.spi.FencingStep;
 import dev.fenceline.spi.FencingToken;
 import dev.fenceline.spi.Guarantee;
 import dev.fenceline.spi.Lease;
-import dev.fenceline.spi.LeaseLostException;
 import dev.fenceline.spi.OperationConflictException;
 import dev.fenceline.spi.OperationId;
 import dev.fenceline.spi.Receipt;
-import dev.fenceline.spi.RegisterOutcome;
 import dev.fenceline.spi.Registered;
 import dev.fenceline.spi.RejectedStale;
 import dev.fenceline.spi.ResourceId;
 import dev.fenceline.spi.StepListener;
 import dev.fenceline.spi.SupportsEpochReset;
 import dev.fenceline.spi.TokenKeys;
+import dev.fenceline.spi.UnsupportedCapabilityException;
 import dev.fenceline.spi.UntrustedTokenException;
 import dev.fenceline.spi.WriteOutcome;
-import dev.fenceline.tck.PausePoints.Pause;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -38,26 +33,79 @@ import org.junit.jupiter.api.Test;
  * in the adapter's tests. Worker A and worker B are threads; {@link PausePoints} stop them at
  * {@link FencingStep}s inside the destination.
  *
+ * <h2>How to start</h2>
+ *
+ * <p>Add {@code dev.fenceline:fenceline-tck} in test scope: it brings JUnit Jupiter (API and
+ * engine) and AssertJ, so a subclass runs as it is. Implement:
+ *
+ * <ul>
+ *   <li>{@link #destination(String, StepListener, Optional)}: a destination over the store as it is
+ *       now, reporting its steps to the listener (see {@link FencingStep} for which step each
+ *       outcome reports);
+ *   <li>{@link #concurrencyControl()}: {@link ConcurrencyControl#LOCKING} if a second writer of a
+ *       resource waits for the first one's lock (a database row lock), {@link
+ *       ConcurrencyControl#COMPARE_AND_SWAP} if nobody waits and a writer whose conditional write
+ *       fails reads and decides again; the suite checks the declaration first ({@code
+ *       theSecondWriterWaitsIfAndOnlyIfTheStoreIsDeclaredLocking}) and says which it found;
+ *   <li>{@link #change}, {@link #published} and {@link #applyCount}: how the suite makes a change
+ *       from a text payload and sees what a reader sees;
+ *   <li>{@link #issuer()}: the issuer the suite takes leases from. A destination-only adapter can
+ *       use the in-memory reference issuer, {@code new
+ *       dev.fenceline.tck.memory.InMemoryLeaseIssuer(storage, Clock.systemUTC())} over one {@code
+ *       InMemoryLeaseIssuer.Storage} field, so that its state outlives {@link #restartStore()};
+ *   <li>{@link #restartStore()}: close the store and open it again on the same data.
+ * </ul>
+ *
+ * <p>The rules checked are the SPI's: {@link Destination#write}, {@link Destination#register} and
+ * {@link FencingStep} state them, with the exceptions and the helpers that build their messages.
+ *
+ * <h2>Optional capabilities</h2>
+ *
+ * <p>As in Trino's and ShedLock's suites, what a store claims decides what is checked, and what it
+ * does not claim is checked to be refused as documented, never skipped:
+ *
+ * <ul>
+ *   <li>{@link Capability#RESULT_LOOKUP} in {@link Destination#capabilities()}: every receipt the
+ *       tests expect is looked up; without it, {@link Destination#lookup} must throw {@link
+ *       UnsupportedCapabilityException};
+ *   <li>{@link SupportsEpochReset} implemented: the admin-reset tests run; without it, a registered
+ *       epoch and issuer binding must stay as they are;
+ *   <li>{@link #supportsTokenKeys()} (default true): signed tokens are checked; overridden to
+ *       false, creating the destination with keys must throw {@link
+ *       UnsupportedCapabilityException}.
+ * </ul>
+ *
+ * <p>{@code dev.fenceline.locking.LockingSteps} ({@code fenceline-locking}) has the whole step for
+ * a store that locks rows in transactions; {@code CasPointerSteps} ({@code fenceline-cas}) for a
+ * pointer store on a compare-and-swap store.
+ *
  * @param <C> the destination's change type
  */
-public abstract class DestinationContract<C> extends ContractSupport {
+public abstract class DestinationContract<C> extends ConcurrentWriterTests<C> {
 
   private static final byte[] TCK_KEY =
       "fenceline-tck-key-0123456789abcdef".getBytes(java.nio.charset.StandardCharsets.UTF_8);
 
   /**
    * A destination named {@code name} over the store as it is now, reporting steps to {@code steps};
-   * if {@code keys} is present it refuses tokens not signed with them. Two destinations with
-   * different names share the store's registered epochs but not their operation records.
+   * if {@code keys} is present it refuses tokens not signed with them (or, for a store that cannot
+   * check signatures, creating it throws {@link UnsupportedCapabilityException}: see {@link
+   * #supportsTokenKeys()}). Two destinations with different names share the store's registered
+   * epochs but not their operation records. Called often: return a new view of the same store, not
+   * a new store.
    */
+  @Override
   protected abstract Destination<C> destination(
       String name, StepListener steps, Optional<TokenKeys> keys);
 
   /**
    * How the store serializes two steps on one resource. Both kinds must give linearizable outcomes;
    * a {@link ConcurrencyControl#LOCKING} store must also make a second step wait while the first is
-   * paused inside its atomic step, a {@link ConcurrencyControl#COMPARE_AND_SWAP} store must not.
+   * paused inside its atomic step, a {@link ConcurrencyControl#COMPARE_AND_SWAP} store must not. A
+   * wrong declaration fails with "the second writer did not wait: is this store LOCKING?" or "the
+   * second writer waited: is this store COMPARE_AND_SWAP?".
    */
+  @Override
   protected abstract ConcurrencyControl concurrencyControl();
 
   /**
@@ -65,38 +113,38 @@ public abstract class DestinationContract<C> extends ContractSupport {
    * the destination records one) must follow the payload: the suite checks that reusing an
    * operation ID with another payload is refused.
    */
+  @Override
   protected abstract C change(ResourceId resource, String payload);
 
   /** What a reader of {@code resource} sees now, read outside any destination call. */
+  @Override
   protected abstract Optional<String> published(ResourceId resource);
 
   /** How many changes were really applied to {@code resource} so far. */
+  @Override
   protected abstract long applyCount(ResourceId resource);
 
-  /** The suite's usual destination, named {@code tck}, reporting steps to {@code steps}. */
-  protected final Destination<C> destination(StepListener steps) {
-    return destination("tck", steps, Optional.empty());
-  }
-
-  private Destination<C> destination() {
-    return destination(StepListener.NONE);
-  }
-
-  /** A token of the suite's issuer, built by hand (unsigned). */
-  private FencingToken token(ResourceId resource, long epoch, String holder) {
-    return new FencingToken(issuer().id(), resource, Epoch.of(epoch), holder);
-  }
-
-  private WriteOutcome write(Destination<C> to, FencingToken token, String op, String payload) {
-    return to.write(token, OperationId.of(op), change(token.resource(), payload));
+  /**
+   * Whether the destination can be configured with {@link TokenKeys} and then refuses unsigned and
+   * forged tokens. Default true, and the suite checks it. Override it to return false for a store
+   * that cannot check signatures: the suite then checks that {@link #destination(String,
+   * StepListener, Optional)} with keys throws {@link UnsupportedCapabilityException} (pass the keys
+   * on to the store's builder or factory, which refuses them), instead of accepting keys it would
+   * ignore.
+   */
+  protected boolean supportsTokenKeys() {
+    return true;
   }
 
   @Test
-  void reportsAFencedGuaranteeWithResultLookup() {
+  void reportsAFencedGuaranteeAndResultLookupOnlyIfItHasIt() {
     assertThat(destination().capabilities())
-        .contains(
-            Capability.NATIVE_EPOCH_CHECK, Capability.OPERATION_RECORD, Capability.RESULT_LOOKUP);
+        .contains(Capability.NATIVE_EPOCH_CHECK, Capability.OPERATION_RECORD);
     assertThat(destination().guarantee()).isIn(Guarantee.FENCED, Guarantee.FENCED_BY_STAGING);
+    if (!destination().capabilities().contains(Capability.RESULT_LOOKUP)) {
+      // Not claimed: the documented refusal (Destination#lookup), never a made-up answer.
+      assertLookupRefused(destination(), freshResource("no-lookup"), "op");
+    }
   }
 
   @Test
@@ -114,7 +162,7 @@ public abstract class DestinationContract<C> extends ContractSupport {
     assertThat(published(resource)).contains("result of A");
     assertThat(applyCount(resource)).isEqualTo(1);
     assertThat(destination().currentEpoch(resource)).isEqualTo(Epoch.of(33));
-    assertThat(destination().lookup(resource, OperationId.of("report-1"))).contains(receipt);
+    assertLookup(destination(), resource, "report-1", found -> found.contains(receipt));
   }
 
   @Test
@@ -144,7 +192,7 @@ public abstract class DestinationContract<C> extends ContractSupport {
     assertThat(retry).isEqualTo(new AlreadyApplied(first));
     assertThat(published(resource)).contains("third");
     assertThat(applyCount(resource)).isEqualTo(3);
-    assertThat(destination().lookup(resource, OperationId.of("report-1"))).contains(first);
+    assertLookup(destination(), resource, "report-1", found -> found.contains(first));
   }
 
   @Test
@@ -158,7 +206,7 @@ public abstract class DestinationContract<C> extends ContractSupport {
     assertThat(outcome).isEqualTo(new RejectedStale(resource, Epoch.of(33), Epoch.of(34)));
     assertThat(published(resource)).contains("result of B");
     assertThat(applyCount(resource)).isEqualTo(1);
-    assertThat(destination().lookup(resource, OperationId.of("report-a"))).isEmpty();
+    assertLookup(destination(), resource, "report-a", found -> found.isEmpty());
     assertThat(destination().currentEpoch(resource)).isEqualTo(Epoch.of(34));
   }
 
@@ -212,7 +260,7 @@ public abstract class DestinationContract<C> extends ContractSupport {
     // article's order demands, yet the result can still be looked up.
     assertThat(write(destination(), a, "report-1", "result of A"))
         .isEqualTo(new RejectedStale(resource, Epoch.of(33), Epoch.of(34)));
-    assertThat(destination().lookup(resource, OperationId.of("report-1"))).contains(receipt);
+    assertLookup(destination(), resource, "report-1", found -> found.contains(receipt));
   }
 
   @Test
@@ -245,14 +293,15 @@ public abstract class DestinationContract<C> extends ContractSupport {
     Receipt auditReceipt = ((Applied) audited).receipt();
     assertThat(invoice.destination()).isEqualTo("invoices");
     assertThat(auditReceipt.destination()).isEqualTo("audit");
-    assertThat(invoices.lookup(resource, OperationId.of("order-1"))).contains(invoice);
-    assertThat(audit.lookup(resource, OperationId.of("order-1"))).contains(auditReceipt);
+    assertLookup(invoices, resource, "order-1", found -> found.contains(invoice));
+    assertLookup(audit, resource, "order-1", found -> found.contains(auditReceipt));
     assertThat(write(audit, token, "order-1", "invoice"))
         .isEqualTo(new AlreadyApplied(auditReceipt));
-    assertThat(
-            destination("other", StepListener.NONE, Optional.empty())
-                .lookup(resource, OperationId.of("order-1")))
-        .isEmpty();
+    assertLookup(
+        destination("other", StepListener.NONE, Optional.empty()),
+        resource,
+        "order-1",
+        found -> found.isEmpty());
     // The registered epoch is the resource's, shared by every destination of the store.
     invoices.register(token(resource, 34, "worker-b"));
     assertThat(write(audit, token, "order-2", "late"))
@@ -272,7 +321,7 @@ public abstract class DestinationContract<C> extends ContractSupport {
         .satisfies(e -> assertThat(((OperationConflictException) e).recorded()).isEqualTo(first));
     assertThat(published(resource)).contains("first");
     assertThat(applyCount(resource)).isEqualTo(1);
-    assertThat(destination().lookup(resource, OperationId.of("report-1"))).contains(first);
+    assertLookup(destination(), resource, "report-1", found -> found.contains(first));
     assertThatThrownBy(
             () -> write(destination(), token(resource, 34, "worker-b"), "report-1", "B's result"))
         .as("a new owner reusing the ID with its own result")
@@ -305,6 +354,14 @@ public abstract class DestinationContract<C> extends ContractSupport {
   void withKeysUnsignedAndForgedTokensAreRefusedAndSignedOnesAccepted() {
     ResourceId resource = freshResource("signed");
     TokenKeys keys = TokenKeys.builder().key("k1", TCK_KEY).build();
+    if (!supportsTokenKeys()) {
+      // Not claimed: a destination that cannot check signatures refuses keys (TokenKeys), so that
+      // nobody believes unsigned tokens are refused when they are not.
+      assertThatThrownBy(() -> destination("tck", StepListener.NONE, Optional.of(keys)))
+          .as("a destination given keys although supportsTokenKeys() is false")
+          .isInstanceOf(UnsupportedCapabilityException.class);
+      return;
+    }
     Destination<C> guarded = destination("tck", StepListener.NONE, Optional.of(keys));
     FencingToken signed = keys.sign(token(resource, 5, "worker-a"));
     FencingToken forged =
@@ -332,8 +389,13 @@ public abstract class DestinationContract<C> extends ContractSupport {
     Lease lease = issuer().tryAcquire(resource, "worker-a", longTtl()).orElseThrow();
     assertThat(write(destination, lease.token(), "op", "A"))
         .isEqualTo(new RejectedStale(resource, lease.epoch(), Epoch.of(Long.MAX_VALUE)));
+    if (!(destination instanceof SupportsEpochReset)) {
+      // Not claimed: a registered epoch only grows (SupportsEpochReset), so the resource stays
+      // locked out; signed tokens (TokenKeys) keep made-up epochs out in the first place.
+      assertThat(destination().currentEpoch(resource)).isEqualTo(Epoch.of(Long.MAX_VALUE));
+      return;
+    }
 
-    assertThat(destination).isInstanceOf(SupportsEpochReset.class);
     Epoch previous =
         ((SupportsEpochReset) destination)
             .resetRegisteredEpoch(resource, lease.epoch(), "TCK: made-up epoch registered");
@@ -352,7 +414,16 @@ public abstract class DestinationContract<C> extends ContractSupport {
     destination.register(token(registered, 5, "worker-a"));
     Receipt receipt =
         ((Applied) write(destination, token(retried, 5, "worker-a"), "op-1", "A")).receipt();
-    assertThat(destination).isInstanceOf(SupportsEpochReset.class);
+    if (!(destination instanceof SupportsEpochReset)) {
+      // Not claimed: nothing can unbind the issuer, so another issuer's tokens stay refused.
+      assertThatThrownBy(
+              () ->
+                  destination.register(
+                      new FencingToken("new-issuer", registered, Epoch.of(7), "worker-n")))
+          .isInstanceOf(UntrustedTokenException.class);
+      assertThat(destination.currentEpoch(registered)).isEqualTo(Epoch.of(5));
+      return;
+    }
     for (ResourceId resource : List.of(registered, retried)) {
       ((SupportsEpochReset) destination)
           .resetRegisteredEpoch(resource, Epoch.of(7), "TCK: moving to another issuer");
@@ -386,268 +457,8 @@ public abstract class DestinationContract<C> extends ContractSupport {
 
   @Test
   void lookupOfAnUnknownOperationIsEmpty() {
-    assertThat(destination().lookup(freshResource("lookup"), OperationId.of("never"))).isEmpty();
+    assertLookup(destination(), freshResource("lookup"), "never", found -> found.isEmpty());
     assertThat(destination().currentEpoch(freshResource("lookup"))).isEqualTo(Epoch.NONE);
-  }
-
-  /** Worker A of the article: acquires, stalls until released, then publishes its old result. */
-  private final class StalledWorker {
-    final CountDownLatch acquired = new CountDownLatch(1);
-    final CountDownLatch resume = new CountDownLatch(1);
-    volatile Lease lease;
-    final CompletableFuture<WriteOutcome> outcome;
-
-    StalledWorker(ResourceId resource, Destination<C> destination) {
-      outcome =
-          Concurrently.start(
-              "worker-a",
-              () -> {
-                lease = issuer().tryAcquire(resource, "worker-a", shortTtl()).orElseThrow();
-                acquired.countDown();
-                awaitLatch(resume); // the stall: GC pause, VM freeze, network stall
-                return write(destination, lease.token(), "report-2026-10-27", "result of A");
-              });
-      awaitLatch(acquired);
-    }
-  }
-
-  @Test
-  void r11a_aWorkerStalledAfterAcquireLosesItsLeaseToAHigherEpoch() {
-    ResourceId resource = freshResource("article-a");
-    Destination<C> destination = destination();
-    StalledWorker a = new StalledWorker(resource, destination);
-
-    awaitExpiry(a.lease);
-    Lease b = issuer().tryAcquire(resource, "worker-b", longTtl()).orElseThrow();
-
-    assertThat(b.epoch()).isGreaterThan(a.lease.epoch());
-    assertThat(destination.register(b.token()))
-        .isEqualTo(new Registered(resource, b.epoch(), Epoch.NONE));
-    assertThat(destination.currentEpoch(resource)).isEqualTo(b.epoch());
-    assertThat(a.outcome).isNotDone();
-    assertThatThrownBy(() -> issuer().renew(a.lease)).isInstanceOf(LeaseLostException.class);
-    a.resume.countDown();
-    assertThat(Concurrently.await(a.outcome))
-        .isEqualTo(new RejectedStale(resource, a.lease.epoch(), b.epoch()));
-  }
-
-  @Test
-  void r11b_aResumedStaleWorkerIsRejectedAndTheNewResultStaysPublished() {
-    ResourceId resource = freshResource("article-b");
-    Destination<C> destination = destination();
-    StalledWorker a = new StalledWorker(resource, destination);
-    awaitExpiry(a.lease);
-    Lease b = issuer().tryAcquire(resource, "worker-b", longTtl()).orElseThrow();
-    destination.register(b.token());
-    assertThat(write(destination, b.token(), "report-2026-10-27", "result of B"))
-        .isInstanceOf(Applied.class);
-
-    a.resume.countDown();
-
-    assertThat(Concurrently.await(a.outcome))
-        .isEqualTo(new RejectedStale(resource, a.lease.epoch(), b.epoch()));
-    assertThat(published(resource)).contains("result of B");
-    assertThat(applyCount(resource)).isEqualTo(1);
-    assertThat(destination.lookup(resource, OperationId.of("report-2026-10-27")))
-        .hasValueSatisfying(receipt -> assertThat(receipt.epoch()).isEqualTo(b.epoch()));
-  }
-
-  @Test
-  void r11b_aStaleWriterPausedJustBeforeTheLockLosesToTheNewOwner() {
-    ResourceId resource = freshResource("paused-before-lock");
-    PausePoints pauses = new PausePoints();
-    Pause beforeLock = pauses.pauseAt(FencingStep.BEFORE_LOCK, "worker-a");
-    FencingToken a = token(resource, 33, "worker-a");
-    CompletableFuture<WriteOutcome> writerA =
-        Concurrently.start("worker-a", () -> write(destination(pauses), a, "op-a", "A"));
-    beforeLock.awaitReached();
-
-    write(destination(), token(resource, 34, "worker-b"), "op-b", "B");
-    beforeLock.resume();
-
-    assertThat(Concurrently.await(writerA))
-        .isEqualTo(new RejectedStale(resource, Epoch.of(33), Epoch.of(34)));
-    assertThat(published(resource)).contains("B");
-  }
-
-  @Test
-  void r11c_aRegistrationWhileAWriterIsBetweenTheEpochCheckAndTheApplyIsLinearizable() {
-    ResourceId resource = freshResource("check-apply");
-    // A's epoch is already the registered one, so A's write changes nothing in the control record:
-    // only a real lock on it (or a swap against the version A read) can keep B's registration from
-    // slipping in between A's check and A's change.
-    destination().register(token(resource, 33, "worker-a"));
-    PausePoints pauses = new PausePoints();
-    Pause betweenCheckAndApply = pauses.pauseAt(FencingStep.AFTER_EPOCH_CHECK, "worker-a");
-    CompletableFuture<WriteOutcome> writerA =
-        Concurrently.start(
-            "worker-a",
-            () -> write(destination(pauses), token(resource, 33, "worker-a"), "op-a", "A"));
-    betweenCheckAndApply.awaitReached();
-
-    CompletableFuture<RegisterOutcome> registerB =
-        Concurrently.start(
-            "worker-b", () -> destination().register(token(resource, 34, "worker-b")));
-    SecondStep b = secondStepWhileFirstIsPaused(registerB, resource, OperationId.of("op-a"));
-    if (concurrencyControl() == ConcurrencyControl.LOCKING) {
-      // The control record is locked from the check to the commit. A correct locking store always
-      // passes this bounded wait; one that checks and writes in separate steps lets B finish here.
-      assertThat(b.answeredWhileFirstPaused())
-          .as("B registered while A was between its epoch check and its change")
-          .isFalse();
-    }
-    betweenCheckAndApply.resume();
-
-    WriteOutcome a = Concurrently.await(writerA);
-    assertThat(Concurrently.await(registerB))
-        .isEqualTo(new Registered(resource, Epoch.of(34), Epoch.of(33)));
-    if (concurrencyControl() == ConcurrencyControl.LOCKING) {
-      assertThat(a).as("A held the lock from its check to its commit").isInstanceOf(Applied.class);
-    }
-    if (a instanceof Applied) {
-      b.assertFinishedAfterTheFirstStepApplied("A applied epoch 33");
-      assertThat(published(resource)).contains("A");
-    } else {
-      assertThat(a).isEqualTo(new RejectedStale(resource, Epoch.of(33), Epoch.of(34)));
-      assertThat(published(resource)).isEmpty();
-      assertThat(destination().lookup(resource, OperationId.of("op-a"))).isEmpty();
-    }
-    assertThat(destination().currentEpoch(resource)).isEqualTo(Epoch.of(34));
-    assertThat(write(destination(), token(resource, 33, "worker-a"), "op-a2", "A2"))
-        .isEqualTo(new RejectedStale(resource, Epoch.of(33), Epoch.of(34)));
-  }
-
-  @Test
-  void r5_aFirstWriterAndANewerRegistrationOnAFreshResourceAreLinearizable() {
-    // Nothing is registered: A's write creates the control record. A store that creates it but
-    // does not lock it (or does not swap against it) lets B's newer epoch in while A is paused,
-    // then applies A's stale epoch anyway and moves the registered epoch back.
-    ResourceId resource = freshResource("fresh-race");
-    PausePoints pauses = new PausePoints();
-    Pause betweenCheckAndApply = pauses.pauseAt(FencingStep.AFTER_EPOCH_CHECK, "worker-a");
-    CompletableFuture<WriteOutcome> writerA =
-        Concurrently.start(
-            "worker-a",
-            () -> write(destination(pauses), token(resource, 33, "worker-a"), "op-a", "A"));
-    betweenCheckAndApply.awaitReached();
-
-    CompletableFuture<RegisterOutcome> registerB =
-        Concurrently.start(
-            "worker-b", () -> destination().register(token(resource, 34, "worker-b")));
-    SecondStep b = secondStepWhileFirstIsPaused(registerB, resource, OperationId.of("op-a"));
-    betweenCheckAndApply.resume();
-
-    WriteOutcome a = Concurrently.await(writerA);
-    RegisterOutcome registered = Concurrently.await(registerB);
-    assertThat(destination().currentEpoch(resource))
-        .as("the registered epoch after B's epoch 34 was acknowledged")
-        .isEqualTo(Epoch.of(34));
-    if (a instanceof Applied applied) {
-      // Only "A entirely before B" explains an applied A: B must have seen A's epoch, and must
-      // not have been answered while A's change was still invisible.
-      assertThat(registered)
-          .as("B's registration, given that A applied epoch 33 (so A came first)")
-          .isEqualTo(new Registered(resource, Epoch.of(34), Epoch.of(33)));
-      b.assertFinishedAfterTheFirstStepApplied("A applied epoch 33");
-      assertThat(applied.receipt().epoch()).isEqualTo(Epoch.of(33));
-      assertThat(published(resource)).contains("A");
-    } else {
-      assertThat(a).isEqualTo(new RejectedStale(resource, Epoch.of(33), Epoch.of(34)));
-      assertThat(registered)
-          .as("B's registration, given that A was rejected (so B came first)")
-          .isEqualTo(new Registered(resource, Epoch.of(34), Epoch.NONE));
-      assertThat(published(resource)).isEmpty();
-      assertThat(destination().lookup(resource, OperationId.of("op-a"))).isEmpty();
-    }
-    assertThat(write(destination(), token(resource, 33, "worker-a"), "op-a2", "A2"))
-        .isEqualTo(new RejectedStale(resource, Epoch.of(33), Epoch.of(34)));
-    if (concurrencyControl() == ConcurrencyControl.LOCKING) {
-      assertThat(b.answeredWhileFirstPaused())
-          .as("B registered while A held the new control record between its check and its change")
-          .isFalse();
-    }
-  }
-
-  @Test
-  void r11c_aWorkerThatDiesBetweenApplyAndCommitLeavesNothingBehind() {
-    ResourceId resource = freshResource("die-before-commit");
-    write(destination(), token(resource, 33, "worker-a"), "op-1", "before");
-    PausePoints pauses = new PausePoints();
-    pauses.failAt(FencingStep.AFTER_APPLY, "worker-b");
-
-    assertThatThrownBy(
-            () -> write(destination(pauses), token(resource, 34, "worker-b"), "op-2", "after"))
-        .isInstanceOf(PausePoints.SimulatedCrash.class);
-
-    assertThat(published(resource)).contains("before");
-    assertThat(applyCount(resource)).isEqualTo(1);
-    assertThat(destination().lookup(resource, OperationId.of("op-2"))).isEmpty();
-    assertThat(destination().currentEpoch(resource))
-        .as("the registration of epoch 34 is part of the aborted step")
-        .isEqualTo(Epoch.of(33));
-  }
-
-  @Test
-  void r11c_aRetryWhileTheFirstAnswerIsStillUnsentReplaysTheReceipt() {
-    ResourceId resource = freshResource("apply-answer");
-    FencingToken a = token(resource, 33, "worker-a");
-    PausePoints pauses = new PausePoints();
-    Pause beforeAnswer = pauses.pauseAt(FencingStep.AFTER_COMMIT, "worker-a");
-    CompletableFuture<WriteOutcome> first =
-        Concurrently.start("worker-a", () -> write(destination(pauses), a, "report-1", "A"));
-    beforeAnswer.awaitReached();
-
-    // The answer is "lost": A retries the same operation while the first call has not returned.
-    WriteOutcome retry = write(destination(), a, "report-1", "A");
-    beforeAnswer.resume();
-    WriteOutcome original = Concurrently.await(first);
-
-    assertThat(original).isInstanceOf(Applied.class);
-    assertThat(retry).isEqualTo(new AlreadyApplied(((Applied) original).receipt()));
-    assertThat(applyCount(resource)).isEqualTo(1);
-  }
-
-  @Test
-  void r11c_twoWritersWithTheSameEpochAndOperationApplyItOnce() {
-    ResourceId resource = freshResource("same-op");
-    FencingToken token = token(resource, 33, "worker-a");
-    destination().register(token);
-    PausePoints pauses = new PausePoints();
-    Pause firstInside = pauses.pauseAt(FencingStep.AFTER_EPOCH_CHECK, "worker-a");
-    Destination<C> destination = destination(pauses);
-    CompletableFuture<WriteOutcome> one =
-        Concurrently.start("writer-1", () -> write(destination, token, "report-1", "X"));
-    firstInside.awaitReached();
-    CompletableFuture<WriteOutcome> two =
-        Concurrently.start("writer-2", () -> write(destination, token, "report-1", "X"));
-    awaitLogged(pauses, "worker-a:BEFORE_LOCK:report-1", 2);
-    if (concurrencyControl() == ConcurrencyControl.LOCKING) {
-      // Writer 1 holds the control record between its epoch check and its change: writer 2 must
-      // wait for it, not apply and record the operation in between.
-      assertThat(awaitDone(two, 500))
-          .as("writer 2 finished while writer 1 was between its epoch check and its change")
-          .isFalse();
-    } else {
-      // Nobody waits at a compare-and-swap store: writer 2 commits first, and writer 1's swap
-      // against the version it read must fail, so it reads again and finds writer 2's receipt.
-      assertThat(Concurrently.await(two))
-          .as("writer 2, while writer 1 is paused (a compare-and-swap store never waits)")
-          .isInstanceOf(Applied.class);
-    }
-    firstInside.resume();
-
-    List<WriteOutcome> outcomes = List.of(Concurrently.await(one), Concurrently.await(two));
-
-    assertThat(outcomes).filteredOn(Applied.class::isInstance).hasSize(1);
-    assertThat(outcomes).filteredOn(AlreadyApplied.class::isInstance).hasSize(1);
-    Receipt applied =
-        outcomes.stream()
-            .filter(Applied.class::isInstance)
-            .map(o -> ((Applied) o).receipt())
-            .findFirst()
-            .orElseThrow();
-    assertThat(outcomes).contains(new AlreadyApplied(applied));
-    assertThat(applyCount(resource)).isEqualTo(1);
   }
 
   @Test
@@ -671,7 +482,7 @@ public abstract class DestinationContract<C> extends ContractSupport {
           .isInstanceOf(PausePoints.SimulatedCrash.class);
 
       assertThat(published(resource)).as("after a crash at %s", step).contains("version 1");
-      assertThat(destination().lookup(resource, OperationId.of("v2"))).isEmpty();
+      assertLookup(destination(), resource, "v2", found -> found.isEmpty());
       assertThat(write(destination(), token(resource, 2, "worker-b"), "v2", "version 2"))
           .as("the retry after a crash at %s", step)
           .isInstanceOf(Applied.class);
@@ -688,72 +499,11 @@ public abstract class DestinationContract<C> extends ContractSupport {
     restartStore();
 
     assertThat(destination().currentEpoch(resource)).isEqualTo(Epoch.of(34));
-    assertThat(destination().lookup(resource, OperationId.of("report-1"))).contains(receipt);
+    assertLookup(destination(), resource, "report-1", found -> found.contains(receipt));
     assertThat(published(resource)).contains("B");
     assertThat(write(destination(), token(resource, 33, "worker-a"), "report-2", "A"))
         .isEqualTo(new RejectedStale(resource, Epoch.of(33), Epoch.of(34)));
     assertThat(write(destination(), token(resource, 34, "worker-b"), "report-1", "B"))
         .isEqualTo(new AlreadyApplied(receipt));
-  }
-
-  /**
-   * What the test saw of a second step (B) started while the first step (A) is paused after its
-   * epoch check: whether B was answered before A resumed, and what a reader saw of A's operation
-   * and of the registered epoch right then.
-   */
-  private record SecondStep(
-      boolean answeredWhileFirstPaused, Optional<Receipt> firstOperationSeen, Epoch epochSeen) {
-
-    /**
-     * Fails if B was answered while A's change was still invisible: then B came first, and A must
-     * not have applied afterwards.
-     */
-    void assertFinishedAfterTheFirstStepApplied(String because) {
-      assertThat(answeredWhileFirstPaused && firstOperationSeen.isEmpty())
-          .as(
-              "%s, yet B was answered while A was paused before its change (registered epoch then:"
-                  + " %s): A's stale epoch was applied after a newer one was registered",
-              because, epochSeen)
-          .isFalse();
-    }
-  }
-
-  /**
-   * Lets B run while A is paused after its epoch check. A locking store should hold B back (looked
-   * at with a bounded wait; the caller asserts it); a compare-and-swap store answers B at once
-   * (asserted: B never waits for a paused writer). When B is answered, reads A's operation and the
-   * registered epoch, which must be B's.
-   */
-  private SecondStep secondStepWhileFirstIsPaused(
-      CompletableFuture<?> second, ResourceId resource, OperationId firstOperation) {
-    boolean answered;
-    if (concurrencyControl() == ConcurrencyControl.LOCKING) {
-      answered = awaitDone(second, 500);
-    } else {
-      Concurrently.await(second);
-      answered = true;
-    }
-    if (!answered) {
-      return new SecondStep(false, Optional.empty(), Epoch.NONE);
-    }
-    Optional<Receipt> seen = destination().lookup(resource, firstOperation);
-    Epoch epoch = destination().currentEpoch(resource);
-    if (second.join() instanceof Registered registered) {
-      assertThat(epoch)
-          .as("the registered epoch right after B's epoch %s was acknowledged", registered.epoch())
-          .isEqualTo(registered.epoch());
-    }
-    return new SecondStep(true, seen, epoch);
-  }
-
-  private static void awaitLatch(CountDownLatch latch) {
-    try {
-      if (!latch.await(PausePoints.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-        throw new AssertionError("latch not released within " + PausePoints.TIMEOUT);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError(e);
-    }
   }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fenceline.spi.AlreadyApplied;
 import dev.fenceline.spi.Applied;
+import dev.fenceline.spi.Capability;
 import dev.fenceline.spi.Destination;
 import dev.fenceline.spi.Epoch;
 import dev.fenceline.spi.FencingToken;
@@ -57,6 +58,15 @@ public abstract class PointerStoreContract extends DestinationContract<Pointer> 
   @Override
   protected final long applyCount(ResourceId resource) {
     return pointerStore().current(resource).map(PointerState::version).orElse(0L);
+  }
+
+  @Test
+  void aPointerStoreOffersResultLookup() {
+    // Required of every pointer store (PointerStore), optional for other destinations: staged
+    // destinations answer their lookups from it.
+    assertThat(pointerStore().capabilities())
+        .contains(
+            Capability.NATIVE_EPOCH_CHECK, Capability.OPERATION_RECORD, Capability.RESULT_LOOKUP);
   }
 
   @Test

@@ -51,6 +51,7 @@ public record ReadmeExamples(Path readme, List<ReadmeExamples.Block> blocks) {
           Map.entry("dev.fenceline.s3", "fenceline-s3"),
           Map.entry("dev.fenceline.zookeeper", "fenceline-zookeeper"),
           Map.entry("dev.fenceline.http", "fenceline-http"),
+          Map.entry("dev.fenceline.locking", "fenceline-locking"),
           Map.entry("dev.fenceline.config", "fenceline-config"),
           Map.entry("dev.fenceline.tck", "fenceline-tck"),
           Map.entry("dev.fenceline.tck.memory", "fenceline-tck"));

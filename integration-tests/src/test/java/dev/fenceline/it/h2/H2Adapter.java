@@ -1,0 +1,39 @@
+package dev.fenceline.it.h2;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.fenceline.spi.Adapter;
+import dev.fenceline.spi.Destination;
+import dev.fenceline.spi.StepListener;
+import dev.fenceline.spi.TokenKeys;
+import java.io.InputStream;
+import java.time.Clock;
+import java.util.Optional;
+
+/** One configured {@code h2-test} database: fenced destinations of payloads on it. */
+public final class H2Adapter implements Adapter {
+
+  private final H2Store store;
+
+  H2Adapter(H2Store store) {
+    this.store = requireNonNull(store, "store is null");
+  }
+
+  @Override
+  public Optional<Destination<InputStream>> destination(String name) {
+    return Optional.of(destination(name, StepListener.NONE, Optional.empty()));
+  }
+
+  /**
+   * The destination named {@code name}, reporting its steps to {@code steps}, refusing tokens not
+   * signed with {@code keys} if present.
+   */
+  public H2Destination destination(String name, StepListener steps, Optional<TokenKeys> keys) {
+    return new H2Destination(store, name, steps, Clock.systemUTC(), keys);
+  }
+
+  @Override
+  public void close() {
+    store.close();
+  }
+}

@@ -1,0 +1,63 @@
+package dev.fenceline.tck.memory;
+
+import dev.fenceline.spi.Destination;
+import dev.fenceline.spi.LeaseIssuer;
+import dev.fenceline.spi.ResourceId;
+import dev.fenceline.spi.StepListener;
+import dev.fenceline.spi.TokenKeys;
+import dev.fenceline.tck.ConcurrencyControl;
+import dev.fenceline.tck.DestinationContract;
+import java.time.Clock;
+import java.util.Optional;
+
+/**
+ * The destination suite on {@link InMemoryLockingDestination}: the locking steps over maps pass it,
+ * and so do the suite's checks of what a store that claims no optional capability must refuse.
+ */
+class InMemoryLockingDestinationTest extends DestinationContract<String> {
+
+  private final InMemoryLockingDestination.Storage storage =
+      new InMemoryLockingDestination.Storage();
+  private final InMemoryLeaseIssuer.Storage issuerStorage = new InMemoryLeaseIssuer.Storage();
+
+  @Override
+  protected Destination<String> destination(
+      String name, StepListener steps, Optional<TokenKeys> keys) {
+    return new InMemoryLockingDestination(storage, name, steps, keys);
+  }
+
+  @Override
+  protected boolean supportsTokenKeys() {
+    return false;
+  }
+
+  @Override
+  protected ConcurrencyControl concurrencyControl() {
+    return ConcurrencyControl.LOCKING;
+  }
+
+  @Override
+  protected String change(ResourceId resource, String payload) {
+    return payload;
+  }
+
+  @Override
+  protected Optional<String> published(ResourceId resource) {
+    return storage.payload("tck", resource);
+  }
+
+  @Override
+  protected long applyCount(ResourceId resource) {
+    return storage.version("tck", resource);
+  }
+
+  @Override
+  protected LeaseIssuer issuer() {
+    return new InMemoryLeaseIssuer(issuerStorage, Clock.systemUTC());
+  }
+
+  @Override
+  protected void restartStore() {
+    // Every destination() is a new instance over the kept storage.
+  }
+}
