@@ -168,23 +168,18 @@ public final class LockingSteps<T> {
     ResourceId resource = token.resource();
     String action = "register epoch " + token.epoch() + " of " + resource + " at " + name;
     trust(token, action);
-    Transaction tx = begin(action);
-    try {
-      ControlRow row = store.lockControlRow(tx.handle, resource);
-      checkIssuer(row, token, action);
-      if (token.epoch().isOlderThan(row.epoch())) {
-        return new RejectedStale(resource, token.epoch(), row.epoch());
-      }
-      registerNewer(tx.handle, row, token);
-      tx.commit(action, "register again: registering the same epoch twice changes nothing");
-      return new Registered(resource, token.epoch(), row.epoch());
-    } catch (RuntimeException | Error e) {
-      throw e;
-    } catch (Exception e) {
-      throw failed(action, e);
-    } finally {
-      tx.rollbackIfOpen();
-    }
+    return inTransaction(
+        action,
+        tx -> {
+          ControlRow row = store.lockControlRow(tx.handle, resource);
+          checkIssuer(row, token, action);
+          if (token.epoch().isOlderThan(row.epoch())) {
+            return new RejectedStale(resource, token.epoch(), row.epoch());
+          }
+          registerNewer(tx.handle, row, token);
+          tx.commit(action, "register again: registering the same epoch twice changes nothing");
+          return new Registered(resource, token.epoch(), row.epoch());
+        });
   }
 
   /**
@@ -206,20 +201,18 @@ public final class LockingSteps<T> {
     String action = "write operation " + operation + " of " + token.resource() + " to " + name;
     trust(token, action);
     steps.reached(FencingStep.BEFORE_LOCK, token, operation);
-    Transaction tx = begin(action);
-    WriteOutcome outcome;
-    try {
-      outcome = decideAndApply(tx.handle, token, operation, change, action);
-      if (outcome instanceof RejectedStale) {
-        return outcome;
-      }
-      tx.commit(action, "look the operation up, or retry it with the same operation ID");
-    } catch (RuntimeException | Error e) {
-      throw e;
-    } catch (Exception e) {
-      throw failed(action, e);
-    } finally {
-      tx.rollbackIfOpen();
+    WriteOutcome outcome =
+        inTransaction(
+            action,
+            tx -> {
+              WriteOutcome decided = decideAndApply(tx.handle, token, operation, change, action);
+              if (!(decided instanceof RejectedStale)) {
+                tx.commit(action, "look the operation up, or retry it with the same operation ID");
+              }
+              return decided;
+            });
+    if (outcome instanceof RejectedStale) {
+      return outcome; // rolled back: nothing was committed
     }
     steps.reached(FencingStep.AFTER_COMMIT, token, operation);
     return outcome;
@@ -273,18 +266,12 @@ public final class LockingSteps<T> {
     requireNonNull(resource, "resource is null");
     requireNonNull(operation, "operation is null");
     String action = "look up operation " + operation + " of " + resource + " at " + name;
-    Transaction tx = begin(action);
-    try {
-      return store
-          .findOperation(tx.handle, name, resource, operation)
-          .map(RecordedOperation::receipt);
-    } catch (RuntimeException | Error e) {
-      throw e;
-    } catch (Exception e) {
-      throw failed(action, e);
-    } finally {
-      tx.rollbackIfOpen();
-    }
+    return inTransaction(
+        action,
+        tx ->
+            store
+                .findOperation(tx.handle, name, resource, operation)
+                .map(RecordedOperation::receipt));
   }
 
   /**
@@ -296,16 +283,9 @@ public final class LockingSteps<T> {
   public Epoch currentEpoch(ResourceId resource) {
     requireNonNull(resource, "resource is null");
     String action = "read the registered epoch of " + resource;
-    Transaction tx = begin(action);
-    try {
-      return store.readControlRow(tx.handle, resource).map(ControlRow::epoch).orElse(Epoch.NONE);
-    } catch (RuntimeException | Error e) {
-      throw e;
-    } catch (Exception e) {
-      throw failed(action, e);
-    } finally {
-      tx.rollbackIfOpen();
-    }
+    return inTransaction(
+        action,
+        tx -> store.readControlRow(tx.handle, resource).map(ControlRow::epoch).orElse(Epoch.NONE));
   }
 
   /**
@@ -321,19 +301,15 @@ public final class LockingSteps<T> {
     requireNonNull(epoch, "epoch is null");
     FencingToken.validateHolder(reason);
     String action = "reset the registered epoch of " + resource + " at " + name;
-    Transaction tx = begin(action);
-    Epoch previous;
-    try {
-      previous = store.lockControlRow(tx.handle, resource).epoch();
-      store.writeControlRow(tx.handle, resource, new ControlRow(epoch, Optional.empty()));
-      tx.commit(action, "read the current epoch, and reset again if it is not " + epoch);
-    } catch (RuntimeException | Error e) {
-      throw e;
-    } catch (Exception e) {
-      throw failed(action, e);
-    } finally {
-      tx.rollbackIfOpen();
-    }
+    Epoch previous =
+        inTransaction(
+            action,
+            tx -> {
+              Epoch before = store.lockControlRow(tx.handle, resource).epoch();
+              store.writeControlRow(tx.handle, resource, new ControlRow(epoch, Optional.empty()));
+              tx.commit(action, "read the current epoch, and reset again if it is not " + epoch);
+              return before;
+            });
     LOG.log(
         System.Logger.Level.WARNING,
         "Reset the registered epoch of "
@@ -368,6 +344,29 @@ public final class LockingSteps<T> {
       Epoch newest = token.epoch().isNewerThan(row.epoch()) ? token.epoch() : row.epoch();
       store.writeControlRow(
           tx, token.resource(), new ControlRow(newest, Optional.of(token.issuer())));
+    }
+  }
+
+  /** What runs in one transaction; it commits itself where it should, else it is rolled back. */
+  @FunctionalInterface
+  private interface Work<T, R> {
+    R run(LockingSteps<T>.Transaction tx) throws Exception;
+  }
+
+  /**
+   * Runs {@code work} in a new transaction, rolled back unless {@code work} committed it; a checked
+   * failure before the commit is a {@link StoreException} saying nothing changed.
+   */
+  private <R> R inTransaction(String action, Work<T, R> work) {
+    Transaction tx = begin(action);
+    try {
+      return work.run(tx);
+    } catch (RuntimeException | Error e) {
+      throw e;
+    } catch (Exception e) {
+      throw failed(action, e);
+    } finally {
+      tx.rollbackIfOpen();
     }
   }
 
