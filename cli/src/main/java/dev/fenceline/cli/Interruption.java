@@ -16,8 +16,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.io.PrintStream;
-import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -307,7 +305,7 @@ final class Interruption {
       }
       hookInstalled = true;
     }
-    observeSignals();
+    SignalObserver.observe(name -> signal = name);
     Runtime.getRuntime().addShutdownHook(new Thread(this::onExit, "fenceline-interrupted"));
   }
 
@@ -572,50 +570,6 @@ final class Interruption {
       } catch (InterruptedException e) {
         // Keep waiting: the JVM is halting.
       }
-    }
-  }
-
-  /**
-   * Records which signal arrived, for the hook's line, then hands it to the JVM's own handler
-   * (which runs the shutdown hooks and exits with 128 + its number). Only where {@code
-   * sun.misc.Signal} exists and the JVM handles the signal itself; otherwise nothing changes and
-   * the line says "told to exit".
-   */
-  private void observeSignals() {
-    try {
-      Class<?> signalClass = Class.forName("sun.misc.Signal");
-      Class<?> handlerClass = Class.forName("sun.misc.SignalHandler");
-      Method handle = signalClass.getMethod("handle", signalClass, handlerClass);
-      Method name = signalClass.getMethod("getName");
-      Method handleSignal = handlerClass.getMethod("handle", signalClass);
-      Object systemDefault = handlerClass.getField("SIG_DFL").get(null);
-      Object ignored = handlerClass.getField("SIG_IGN").get(null);
-      for (String signalName : List.of("INT", "TERM", "HUP")) {
-        Object sig = signalClass.getConstructor(String.class).newInstance(signalName);
-        Object[] previous = new Object[1];
-        Object observer =
-            Proxy.newProxyInstance(
-                handlerClass.getClassLoader(),
-                new Class<?>[] {handlerClass},
-                (proxy, method, args) -> {
-                  if (method.getName().equals("handle")) {
-                    signal = "SIG" + name.invoke(args[0]);
-                    handleSignal.invoke(previous[0], args[0]);
-                    return null;
-                  }
-                  return switch (method.getName()) {
-                    case "hashCode" -> System.identityHashCode(proxy);
-                    case "equals" -> proxy == args[0];
-                    default -> "signal observer";
-                  };
-                });
-        previous[0] = handle.invoke(null, sig, observer);
-        if (previous[0] == systemDefault || previous[0] == ignored) {
-          handle.invoke(null, sig, previous[0]); // not the JVM's handler: leave it alone
-        }
-      }
-    } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
-      // No observer: the hook still runs, without the signal's name.
     }
   }
 
