@@ -222,6 +222,30 @@ final class Demo {
   private List<String> replay(JdbcLeaseIssuer issuer, JdbcPointerStore pointers) {
     // 1. A acquires epoch N, computes, stalls just before its write.
     WorkerProcess a = startWorker("A", Worker.ROLE_STALL);
+    long frozenAt = stallBeforeWrite(a);
+
+    // 2. The lease expires by the database clock; B acquires N+1.
+    awaitExpiryAfterStop(issuer, frozenAt);
+    WorkerProcess b = startWorker("B", Worker.ROLE_PUBLISH);
+    WorkerLine registeredB = acquired(b);
+
+    // 3. The destination registers N+1 and publishes B's report.
+    int exitB = publishNewer(b, registeredB);
+
+    // 4. A continues and publishes its old result with its old token, without re-checking.
+    int exitA = publishStale(a);
+
+    printPublished(pointers, a, b);
+    return verify(exitA, exitB);
+  }
+
+  /**
+   * Step 1: worker A acquires epoch N and computes; it is frozen with SIGSTOP just before its
+   * write, with {@code go} queued on its standard input.
+   *
+   * @return when A was frozen ({@link System#nanoTime()})
+   */
+  private long stallBeforeWrite(WorkerProcess a) {
     WorkerLine ready = a.await(WorkerLine.READY, STARTUP);
     epochA = ready.number("epoch");
     say(
@@ -249,8 +273,11 @@ final class Demo {
                 + "; A computes its report and stalls (SIGSTOP "
                 + a.pid()
                 + ")"));
+    return frozenAt;
+  }
 
-    // 2. The lease expires by the database clock; B acquires N+1.
+  /** Step 2, first half: waits until A's lease expired by the database clock. */
+  private void awaitExpiryAfterStop(JdbcLeaseIssuer issuer, long frozenAt) {
     LeaseStatus status = awaitExpiry(issuer);
     say(
         "[2] the lease expired by the database clock %d ms after the stop (issuer: epoch %d,"
@@ -258,7 +285,10 @@ final class Demo {
         Duration.ofNanos(System.nanoTime() - frozenAt).toMillis(),
         status.epoch().value(),
         status.held());
-    WorkerProcess b = startWorker("B", Worker.ROLE_PUBLISH);
+  }
+
+  /** Step 2, second half: worker B acquired epoch N+1; its {@code REGISTERED} line. */
+  private WorkerLine acquired(WorkerProcess b) {
     WorkerLine registeredB = b.await(WorkerLine.REGISTERED, STARTUP);
     epochB = registeredB.number("epoch");
     say("    worker B (pid %d): acquired epoch %d", b.pid(), epochB);
@@ -268,8 +298,15 @@ final class Demo {
             "B",
             epochB,
             "nothing: the lease expires by the database clock, B acquires epoch " + epochB));
+    return registeredB;
+  }
 
-    // 3. The destination registers N+1 and publishes B's report.
+  /**
+   * Step 3: the destination registers N+1 and publishes B's report.
+   *
+   * @return B's exit status
+   */
+  private int publishNewer(WorkerProcess b, WorkerLine registeredB) {
     reportB = PublishReport.of(b.await(WorkerLine.OUTCOME, STEP));
     int exitB = b.awaitExit(STEP);
     say(
@@ -281,8 +318,15 @@ final class Demo {
             "B",
             epochB,
             "registers " + epochB + ", publishes B's report (" + reportB.outcome() + ")"));
+    return exitB;
+  }
 
-    // 4. A continues and publishes its old result with its old token, without re-checking.
+  /**
+   * Step 4: SIGCONT; A publishes its old report with epoch N without checking its lease again.
+   *
+   * @return A's exit status
+   */
+  private int publishStale(WorkerProcess a) {
     a.resume();
     reportA = PublishReport.of(a.await(WorkerLine.OUTCOME, STEP));
     WorkerLine belief = a.await(WorkerLine.BELIEF, STEP);
@@ -309,7 +353,11 @@ final class Demo {
             "A",
             reportA.supplied(),
             "A resumes (SIGCONT), asks to publish with " + reportA.supplied() + " -> " + fence));
+    return exitA;
+  }
 
+  /** Reads what is published now, and prints the table, the published report and the logs. */
+  private void printPublished(JdbcPointerStore pointers, WorkerProcess a, WorkerProcess b) {
     published = pointers.current(Worker.RESOURCE).orElse(null);
     out.println();
     printTable();
@@ -326,7 +374,6 @@ final class Demo {
                 published.version()));
     out.println(
         "worker logs: " + a.stderrLog() + ", " + b.stderrLog() + " (stderr of each worker JVM)");
-    return verify(exitA, exitB);
   }
 
   private List<String> verify(int exitA, int exitB) {

@@ -16,8 +16,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.io.PrintStream;
-import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -307,7 +305,7 @@ final class Interruption {
       }
       hookInstalled = true;
     }
-    observeSignals();
+    SignalObserver.observe(name -> signal = name);
     Runtime.getRuntime().addShutdownHook(new Thread(this::onExit, "fenceline-interrupted"));
   }
 
@@ -317,53 +315,18 @@ final class Interruption {
    */
   void onExit() {
     String signalName = signal;
-    ChildProcess command;
-    Phase seen;
-    List<Payload> poisoned;
-    Duration limit = CLEANUP_LIMIT;
-    synchronized (lock) {
-      if (reportedStatus != null) {
-        // The command passed the gate: its report is (being) printed, the lease released.
-        if (signalName != null) {
-          awaitReport(System.nanoTime() + limit.toNanos());
-          err.flush();
-          halt.accept(reportedStatus); // the status the report names, not 128 + the signal's
-        }
-        return; // a normal exit, with that status
-      }
-      boolean leaseHeld = lease != null && lease.state() == HeldLease.State.HELD;
-      if (signalName == null && !leaseHeld) {
-        return; // a normal exit: the command released what it held
-      }
-      if (lease == null && callsInFlight == 0) {
-        return; // no command holds or acquires a lease
-      }
-      interrupted = true;
-      while (childStarting) {
-        try {
-          lock.wait(); // CMD's start ends by itself: then it is stopped below
-        } catch (InterruptedException e) {
-          // Keep waiting: CMD must not be left running with the lease released.
-        }
-      }
-      // From now on no read of the payload returns: an upload whose end was not read cannot be
-      // published any more, so this phase decides what the line may say.
-      seen = phase;
-      poisoned = List.copyOf(payloads);
-      poisoned.forEach(Payload::poison);
-      command = child;
-      if (lease != null && lease.lease().ttl().compareTo(limit) < 0) {
-        limit = lease.lease().ttl();
-      }
+    TakenOver taken = takeOver(signalName);
+    if (taken == null) {
+      return;
     }
-    poisoned.forEach(Payload::close); // outside the lock: a blocked read returns
-    if (command != null) {
-      command.stop(grace);
+    taken.poisoned().forEach(Payload::close); // outside the lock: a blocked read returns
+    if (taken.command() != null) {
+      taken.command().stop(grace);
     }
     // The store call under way and the release share the limit; the release keeps the last
     // second of it (half of it if it is shorter than 2 s).
-    long deadline = System.nanoTime() + limit.toNanos();
-    long reserve = Math.min(TimeUnit.SECONDS.toNanos(1), limit.toNanos() / 2);
+    long deadline = System.nanoTime() + taken.limit().toNanos();
+    long reserve = Math.min(TimeUnit.SECONDS.toNanos(1), taken.limit().toNanos() / 2);
     boolean callsEnded = awaitCalls(deadline - reserve);
     HeldLease held;
     synchronized (lock) {
@@ -387,14 +350,71 @@ final class Interruption {
           "fenceline: interrupted ("
               + (signalName != null ? signalName : "told to exit")
               + ") "
-              + what(seen, command)
+              + what(taken.seen(), taken.command())
               + ": "
-              + outcome(seen, callsEnded)
+              + outcome(taken.seen(), callsEnded)
               + "; "
               + released;
     }
     err.println(ConfiguredCommand.oneLine(masking.apply(line)));
     err.flush();
+  }
+
+  /**
+   * What the hook took over from the command.
+   *
+   * @param seen the phase of the publish when the payloads were poisoned
+   * @param poisoned the payloads no read returns from any more, still to be closed
+   * @param command CMD, still to be stopped, or null
+   * @param limit how long the store call under way and the release may take together
+   */
+  private record TakenOver(
+      Phase seen, List<Payload> poisoned, ChildProcess command, Duration limit) {}
+
+  /**
+   * Decides under the lock whether the hook has anything to do and, if so, takes over: from now on
+   * the command's thread does not go on, CMD's start has ended, and no read of the payload returns.
+   *
+   * @return what the hook took over, or null on a normal exit (after a signal that came once the
+   *     command passed the gate, the JVM halts here with the status its report names)
+   */
+  private TakenOver takeOver(String signalName) {
+    Duration limit = CLEANUP_LIMIT;
+    synchronized (lock) {
+      if (reportedStatus != null) {
+        // The command passed the gate: its report is (being) printed, the lease released.
+        if (signalName != null) {
+          awaitReport(System.nanoTime() + limit.toNanos());
+          err.flush();
+          halt.accept(reportedStatus); // the status the report names, not 128 + the signal's
+        }
+        return null; // a normal exit, with that status
+      }
+      boolean leaseHeld = lease != null && lease.state() == HeldLease.State.HELD;
+      if (signalName == null && !leaseHeld) {
+        return null; // a normal exit: the command released what it held
+      }
+      if (lease == null && callsInFlight == 0) {
+        return null; // no command holds or acquires a lease
+      }
+      interrupted = true;
+      while (childStarting) {
+        try {
+          lock.wait(); // CMD's start ends by itself: then it is stopped below
+        } catch (InterruptedException e) {
+          // Keep waiting: CMD must not be left running with the lease released.
+        }
+      }
+      // From now on no read of the payload returns: an upload whose end was not read cannot be
+      // published any more, so this phase decides what the line may say.
+      Phase seen = phase;
+      List<Payload> poisoned = List.copyOf(payloads);
+      poisoned.forEach(Payload::poison);
+      if (lease != null && lease.lease().ttl().compareTo(limit) < 0) {
+        limit = lease.lease().ttl();
+      }
+      return new TakenOver(seen, poisoned, child, limit);
+    }
   }
 
   private String what(Phase seen, ChildProcess command) {
@@ -550,50 +570,6 @@ final class Interruption {
       } catch (InterruptedException e) {
         // Keep waiting: the JVM is halting.
       }
-    }
-  }
-
-  /**
-   * Records which signal arrived, for the hook's line, then hands it to the JVM's own handler
-   * (which runs the shutdown hooks and exits with 128 + its number). Only where {@code
-   * sun.misc.Signal} exists and the JVM handles the signal itself; otherwise nothing changes and
-   * the line says "told to exit".
-   */
-  private void observeSignals() {
-    try {
-      Class<?> signalClass = Class.forName("sun.misc.Signal");
-      Class<?> handlerClass = Class.forName("sun.misc.SignalHandler");
-      Method handle = signalClass.getMethod("handle", signalClass, handlerClass);
-      Method name = signalClass.getMethod("getName");
-      Method handleSignal = handlerClass.getMethod("handle", signalClass);
-      Object systemDefault = handlerClass.getField("SIG_DFL").get(null);
-      Object ignored = handlerClass.getField("SIG_IGN").get(null);
-      for (String signalName : List.of("INT", "TERM", "HUP")) {
-        Object sig = signalClass.getConstructor(String.class).newInstance(signalName);
-        Object[] previous = new Object[1];
-        Object observer =
-            Proxy.newProxyInstance(
-                handlerClass.getClassLoader(),
-                new Class<?>[] {handlerClass},
-                (proxy, method, args) -> {
-                  if (method.getName().equals("handle")) {
-                    signal = "SIG" + name.invoke(args[0]);
-                    handleSignal.invoke(previous[0], args[0]);
-                    return null;
-                  }
-                  return switch (method.getName()) {
-                    case "hashCode" -> System.identityHashCode(proxy);
-                    case "equals" -> proxy == args[0];
-                    default -> "signal observer";
-                  };
-                });
-        previous[0] = handle.invoke(null, sig, observer);
-        if (previous[0] == systemDefault || previous[0] == ignored) {
-          handle.invoke(null, sig, previous[0]); // not the JVM's handler: leave it alone
-        }
-      }
-    } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
-      // No observer: the hook still runs, without the signal's name.
     }
   }
 

@@ -51,6 +51,39 @@ final class PruneCommand extends ConfiguredCommand {
 
   @Override
   int execute(FencelineConfig config, Report report) {
+    List<String> names = storesToPrune(config);
+    List<Map<String, Object>> stores = new ArrayList<>();
+    report.put("stores", stores);
+    List<String> withoutRetention = new ArrayList<>();
+    for (String name : names) {
+      if (!prune(config, name, stores, report)) {
+        withoutRetention.add(name);
+      }
+    }
+    if (withoutRetention.size() == names.size()) {
+      Map<String, Object> details = new LinkedHashMap<>();
+      details.put("stores", stores);
+      throw new CommandFailure(
+          ExitCode.BAD_CONFIG_OR_USAGE,
+          "Cannot prune "
+              + (names.size() == 1 ? "store " + names.get(0) : "stores " + String.join(", ", names))
+              + ": no retention is configured, so nothing is ever deleted (set "
+              + KEYS_TO_SET
+              + " under stores."
+              + (names.size() == 1 ? names.get(0) : "NAME")
+              + ")",
+          details,
+          null);
+    }
+    return ExitCode.OK.code();
+  }
+
+  /**
+   * The jdbc stores to prune: {@code --store}, or every jdbc store of the configuration.
+   *
+   * @throws CommandFailure if {@code --store} is no jdbc store, or there is none
+   */
+  private List<String> storesToPrune(FencelineConfig config) {
     List<String> names = new ArrayList<>();
     if (store != null) {
       String type = config.storeType(store);
@@ -76,68 +109,58 @@ final class PruneCommand extends ConfiguredCommand {
                 + " stores)");
       }
     }
-    List<Map<String, Object>> stores = new ArrayList<>();
-    report.put("stores", stores);
-    List<String> withoutRetention = new ArrayList<>();
-    for (String name : names) {
-      JdbcStore jdbc = jdbcStore(config, name);
-      Map<String, Object> fields = new LinkedHashMap<>();
-      fields.put("name", name);
-      stores.add(fields);
-      Optional<Retention> retention = jdbc.retention();
-      if (retention.isEmpty()) {
-        withoutRetention.add(name);
-        fields.put("pruned", false);
-        fields.put("reason", "no retention configured: set " + KEYS_TO_SET);
-        report.line(
-            "store "
-                + name
-                + ": no retention configured, nothing pruned (set "
-                + KEYS_TO_SET
-                + " under stores."
-                + name
-                + ")");
-        continue;
-      }
-      PruneReport pruned = jdbc.prune();
-      fields.put("pruned", true);
-      fields.put("receipt-retention", DurationConverter.format(retention.get().receipts()));
-      fields.put("pointer-versions", retention.get().pointerVersions());
-      fields.put("receipts-deleted", pruned.receiptsDeleted());
-      fields.put("pointer-versions-deleted", pruned.pointerVersionsDeleted());
-      fields.put("pruned-before", pruned.prunedBefore().toString());
-      fields.put("batches", pruned.batches());
+    return names;
+  }
+
+  /**
+   * Prunes store {@code name} if it has a retention, and reports it: its fields are added to {@code
+   * stores}, and a line.
+   *
+   * @return false if the store has no retention (nothing was pruned)
+   */
+  private static boolean prune(
+      FencelineConfig config, String name, List<Map<String, Object>> stores, Report report) {
+    JdbcStore jdbc = jdbcStore(config, name);
+    Map<String, Object> fields = new LinkedHashMap<>();
+    fields.put("name", name);
+    stores.add(fields);
+    Optional<Retention> retention = jdbc.retention();
+    if (retention.isEmpty()) {
+      fields.put("pruned", false);
+      fields.put("reason", "no retention configured: set " + KEYS_TO_SET);
       report.line(
-          "pruned store "
+          "store "
               + name
-              + ": deleted "
-              + pruned.receiptsDeleted()
-              + " receipts recorded before "
-              + pruned.prunedBefore()
-              + " and "
-              + pruned.pointerVersionsDeleted()
-              + " pointer versions beyond the newest "
-              + retention.get().pointerVersions()
-              + " per resource, in "
-              + pruned.batches()
-              + " transactions");
-    }
-    if (withoutRetention.size() == names.size()) {
-      Map<String, Object> details = new LinkedHashMap<>();
-      details.put("stores", stores);
-      throw new CommandFailure(
-          ExitCode.BAD_CONFIG_OR_USAGE,
-          "Cannot prune "
-              + (names.size() == 1 ? "store " + names.get(0) : "stores " + String.join(", ", names))
-              + ": no retention is configured, so nothing is ever deleted (set "
+              + ": no retention configured, nothing pruned (set "
               + KEYS_TO_SET
               + " under stores."
-              + (names.size() == 1 ? names.get(0) : "NAME")
-              + ")",
-          details,
-          null);
+              + name
+              + ")");
+      return false;
     }
-    return ExitCode.OK.code();
+    PruneReport pruned = jdbc.prune();
+    fields.put("pruned", true);
+    fields.put("receipt-retention", DurationConverter.format(retention.get().receipts()));
+    fields.put("pointer-versions", retention.get().pointerVersions());
+    fields.put("receipts-deleted", pruned.receiptsDeleted());
+    fields.put("pointer-versions-deleted", pruned.pointerVersionsDeleted());
+    fields.put("pruned-before", pruned.prunedBefore().toString());
+    fields.put("batches", pruned.batches());
+    report.line(
+        "pruned store "
+            + name
+            + ": deleted "
+            + pruned.receiptsDeleted()
+            + " receipts recorded before "
+            + pruned.prunedBefore()
+            + " and "
+            + pruned.pointerVersionsDeleted()
+            + " pointer versions beyond the newest "
+            + retention.get().pointerVersions()
+            + " per resource, in "
+            + pruned.batches()
+            + " transactions");
+    return true;
   }
 
   private static JdbcStore jdbcStore(FencelineConfig config, String name) {

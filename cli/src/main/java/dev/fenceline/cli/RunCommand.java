@@ -109,28 +109,7 @@ final class RunCommand extends ConfiguredCommand {
   int execute(FencelineConfig config, Report report) {
     mask = config::mask;
     ResourceId resourceId = resource("--resource", resource);
-    ConfiguredDestination target = null;
-    Path produced = null;
-    OperationId operationId = null;
-    if (publish != null) {
-      int colon = publish.indexOf(':');
-      if (colon <= 0 || colon == publish.length() - 1) {
-        throw usage(
-            "Cannot use --publish "
-                + Options.quote(publish)
-                + ": it is not D:FILE (write e.g. --publish reports:out/report.csv)");
-      }
-      if (operation == null) {
-        throw usage(
-            "Cannot use --publish without --operation (add e.g. --operation report-2026-10-27)");
-      }
-      operationId = operation(operation);
-      target = config.destination(publish.substring(0, colon));
-      produced = Path.of(publish.substring(colon + 1));
-      report.put("destination", target.name()).put("file", produced.toString());
-    } else if (operation != null) {
-      throw usage("Cannot use --operation without --publish (add --publish D:FILE, or drop it)");
-    }
+    Publication publication = publication(config, report);
     Duration leaseTtl = ttl != null ? ttl : config.lease().ttl();
     Fenceline.Builder builder = config.fencelineBuilder();
     if (ttl != null) {
@@ -140,73 +119,134 @@ final class RunCommand extends ConfiguredCommand {
     report.put("resource", resourceId.value()).put("ttl", DurationConverter.format(leaseTtl));
     try (Fenceline fenceline = builder.build();
         HeldLease lease = Publishing.acquire(fenceline, config, resourceId)) {
-      long epoch = lease.token().epoch().value();
-      report.put("epoch", epoch);
-      if (target != null) {
-        Publishing.register(fenceline, lease, target);
+      report.put("epoch", lease.token().epoch().value());
+      if (publication != null) {
+        Publishing.register(fenceline, lease, publication.target());
       }
-      CompletableFuture<LeaseLoss> lost = new CompletableFuture<>();
-      lease.onLost(lost::complete);
-      // Known to the hook before it starts: a signal stops it, and only then releases the lease.
-      ChildProcess child =
-          Interruption.process()
-              .start(
-                  () -> ChildProcess.start(command, environment(lease), json ? err : null), grace);
-      report.put("pid", child.pid());
-      verbose(
-          "running "
-              + String.join(" ", command)
-              + " (pid "
-              + child.pid()
-              + ") under the lease on "
-              + resourceId
-              + " at epoch "
-              + epoch);
-      try {
-        CompletableFuture.anyOf(lost, child.onExit()).join();
-        LeaseLoss loss = lost.getNow(null);
-        if (loss == null && lease.loss().isPresent()) {
-          loss = lease.loss().get(); // lost as CMD exited: publish nothing either
-        }
-        if (loss != null) {
-          return stopAfterLoss(child, loss, report);
-        }
-      } finally {
-        child.stop(grace);
-      }
-      int status = child.exitValue();
-      report.put("command-exit-code", status);
-      if (status != 0) {
-        throw commandFailed(status);
-      }
-      verbose("ran " + String.join(" ", command) + " at epoch " + epoch + ": exit status 0");
-      if (target == null) {
+      runUnderLease(lease, resourceId, report);
+      if (publication == null) {
         return ExitCode.OK.code();
       }
-      if (!Files.isRegularFile(produced)) {
-        throw new CommandFailure(
-            ExitCode.FAILURE,
-            "Cannot publish "
-                + produced
-                + " to "
-                + target.name()
-                + ": the command exited 0 but the file does not exist (check the path CMD writes"
-                + " to)");
-      }
-      WriteOutcome outcome =
-          Publishing.publish(
-              config,
-              target,
-              lease.token(),
-              operationId,
-              produced,
-              !json && ProgressInputStream.stdoutIsTerminal(),
-              err);
-      Publishing.print(outcome, report);
-      Publishing.sweepAfter(config, target, resourceId, report, err);
-      report.put("published", true);
-      return ExitCode.OK.code();
+      return publish(config, publication, lease, resourceId, report);
     }
+  }
+
+  /**
+   * What {@code --publish D:FILE} names.
+   *
+   * @param target the destination D
+   * @param produced the file CMD produces
+   * @param operationId the operation ID of the publish ({@code --operation})
+   */
+  private record Publication(
+      ConfiguredDestination target, Path produced, OperationId operationId) {}
+
+  /**
+   * The publication {@code --publish} and {@code --operation} ask for, or null without them.
+   *
+   * @throws CommandFailure if one comes without the other, or {@code --publish} is not D:FILE
+   */
+  private Publication publication(FencelineConfig config, Report report) {
+    if (publish == null) {
+      if (operation != null) {
+        throw usage("Cannot use --operation without --publish (add --publish D:FILE, or drop it)");
+      }
+      return null;
+    }
+    int colon = publish.indexOf(':');
+    if (colon <= 0 || colon == publish.length() - 1) {
+      throw usage(
+          "Cannot use --publish "
+              + Options.quote(publish)
+              + ": it is not D:FILE (write e.g. --publish reports:out/report.csv)");
+    }
+    if (operation == null) {
+      throw usage(
+          "Cannot use --publish without --operation (add e.g. --operation report-2026-10-27)");
+    }
+    OperationId operationId = operation(operation);
+    ConfiguredDestination target = config.destination(publish.substring(0, colon));
+    Path produced = Path.of(publish.substring(colon + 1));
+    report.put("destination", target.name()).put("file", produced.toString());
+    return new Publication(target, produced, operationId);
+  }
+
+  /**
+   * Runs CMD under {@code lease} until it exits or the lease is lost, and returns if it exited 0.
+   *
+   * @throws AlreadyReported if the lease was lost (CMD was stopped; nothing may be published)
+   * @throws CommandFailure if CMD exited non-zero
+   */
+  private void runUnderLease(HeldLease lease, ResourceId resourceId, Report report) {
+    long epoch = lease.token().epoch().value();
+    CompletableFuture<LeaseLoss> lost = new CompletableFuture<>();
+    lease.onLost(lost::complete);
+    // Known to the hook before it starts: a signal stops it, and only then releases the lease.
+    ChildProcess child =
+        Interruption.process()
+            .start(() -> ChildProcess.start(command, environment(lease), json ? err : null), grace);
+    report.put("pid", child.pid());
+    verbose(
+        "running "
+            + String.join(" ", command)
+            + " (pid "
+            + child.pid()
+            + ") under the lease on "
+            + resourceId
+            + " at epoch "
+            + epoch);
+    try {
+      CompletableFuture.anyOf(lost, child.onExit()).join();
+      LeaseLoss loss = lost.getNow(null);
+      if (loss == null && lease.loss().isPresent()) {
+        loss = lease.loss().get(); // lost as CMD exited: publish nothing either
+      }
+      if (loss != null) {
+        throw stopAfterLoss(child, loss, report);
+      }
+    } finally {
+      child.stop(grace);
+    }
+    int status = child.exitValue();
+    report.put("command-exit-code", status);
+    if (status != 0) {
+      throw commandFailed(status);
+    }
+    verbose("ran " + String.join(" ", command) + " at epoch " + epoch + ": exit status 0");
+  }
+
+  /** Publishes the file CMD produced, with the lease's token. */
+  private int publish(
+      FencelineConfig config,
+      Publication publication,
+      HeldLease lease,
+      ResourceId resourceId,
+      Report report) {
+    Path produced = publication.produced();
+    ConfiguredDestination target = publication.target();
+    if (!Files.isRegularFile(produced)) {
+      throw new CommandFailure(
+          ExitCode.FAILURE,
+          "Cannot publish "
+              + produced
+              + " to "
+              + target.name()
+              + ": the command exited 0 but the file does not exist (check the path CMD writes"
+              + " to)");
+    }
+    WriteOutcome outcome =
+        Publishing.publish(
+            config,
+            target,
+            lease.token(),
+            publication.operationId(),
+            produced,
+            !json && ProgressInputStream.stdoutIsTerminal(),
+            err);
+    Publishing.print(outcome, report);
+    Publishing.sweepAfter(config, target, resourceId, report, err);
+    report.put("published", true);
+    return ExitCode.OK.code();
   }
 
   /**
@@ -278,7 +318,12 @@ final class RunCommand extends ConfiguredCommand {
     };
   }
 
-  private int stopAfterLoss(ChildProcess child, LeaseLoss loss, Report report) {
+  /**
+   * Stops CMD after the lease was lost, saying so first.
+   *
+   * @return the failure to throw: exit {@link ExitCode#LEASE_LOST}, its line already printed
+   */
+  private AlreadyReported stopAfterLoss(ChildProcess child, LeaseLoss loss, Report report) {
     Map<String, Object> details = new LinkedHashMap<>();
     details.put("lost", loss.reason().name());
     details.put("published", false);
@@ -306,7 +351,7 @@ final class RunCommand extends ConfiguredCommand {
     child.stop(grace);
     details.forEach(report::put);
     report.put("command-exit-code", child.exitValue());
-    throw new AlreadyReported(ExitCode.LEASE_LOST, message, details);
+    return new AlreadyReported(ExitCode.LEASE_LOST, message, details);
   }
 
   private Map<String, String> environment(HeldLease lease) {

@@ -60,22 +60,7 @@ final class StatusCommand extends ConfiguredCommand {
     if (deadHolder) {
       report.put("holder-running", false);
     }
-    report.line(
-        "lease: "
-            + (deadHolder
-                ? LeaseHolder.deadHolderLine(status) + " (epoch " + status.epoch() + ")"
-                : status.held()
-                    ? "held by "
-                        + status.holder().orElse("(unknown)")
-                        + " at epoch "
-                        + status.epoch()
-                        + status
-                            .expiresAt()
-                            .map(at -> ", expires " + at + " by the issuer's clock")
-                            .orElse("")
-                    : status.epoch().equals(Epoch.NONE)
-                        ? "free (no leases issued yet)"
-                        : "free (last epoch " + status.epoch() + ")"));
+    report.line("lease: " + leaseLine(status, deadHolder));
     if (destination == null) {
       return ExitCode.OK.code();
     }
@@ -89,38 +74,7 @@ final class StatusCommand extends ConfiguredCommand {
             + ": registered epoch "
             + target.destination().currentEpoch(resourceId));
     if (target.destination() instanceof StagedDestination staged) {
-      Optional<PublishedBlob> published = staged.resolve(resourceId);
-      if (published.isEmpty()) {
-        report.line("published: nothing yet");
-        fields.put("published", null);
-      } else {
-        PublishedBlob blob = published.get();
-        Map<String, Object> pointer = new LinkedHashMap<>();
-        pointer.put("version", blob.version());
-        pointer.put("epoch", blob.epoch().value());
-        pointer.put("operation", blob.operation().value());
-        pointer.put("key", blob.key().toString());
-        pointer.put("size", blob.size());
-        pointer.put("sha256", blob.sha256());
-        fields.put("published", pointer);
-        report.line(
-            "published: version "
-                + blob.version()
-                + " by operation "
-                + blob.operation()
-                + " at epoch "
-                + blob.epoch()
-                + ", "
-                + blob.size()
-                + " bytes at "
-                + blob.key());
-        Optional<Receipt> receipt = staged.lookup(resourceId, blob.operation());
-        receipt.ifPresent(
-            found -> {
-              fields.put("receipt", Publishing.receipt(found));
-              report.line("receipt: " + Publishing.receiptLine(found));
-            });
-      }
+      reportPublished(staged, resourceId, fields, report);
     } else {
       report.line(
           "published: destination "
@@ -131,5 +85,59 @@ final class StatusCommand extends ConfiguredCommand {
     }
     report.put("destination", fields);
     return ExitCode.OK.code();
+  }
+
+  /** The lease as the issuer sees it, or its holder's death on this host. */
+  private static String leaseLine(LeaseStatus status, boolean deadHolder) {
+    if (deadHolder) {
+      return LeaseHolder.deadHolderLine(status) + " (epoch " + status.epoch() + ")";
+    }
+    if (status.held()) {
+      return "held by "
+          + status.holder().orElse("(unknown)")
+          + " at epoch "
+          + status.epoch()
+          + status.expiresAt().map(at -> ", expires " + at + " by the issuer's clock").orElse("");
+    }
+    return status.epoch().equals(Epoch.NONE)
+        ? "free (no leases issued yet)"
+        : "free (last epoch " + status.epoch() + ")";
+  }
+
+  /** Reports the blob {@code staged} publishes for the resource now, and its receipt. */
+  private static void reportPublished(
+      StagedDestination staged, ResourceId resourceId, Map<String, Object> fields, Report report) {
+    Optional<PublishedBlob> published = staged.resolve(resourceId);
+    if (published.isEmpty()) {
+      report.line("published: nothing yet");
+      fields.put("published", null);
+      return;
+    }
+    PublishedBlob blob = published.get();
+    Map<String, Object> pointer = new LinkedHashMap<>();
+    pointer.put("version", blob.version());
+    pointer.put("epoch", blob.epoch().value());
+    pointer.put("operation", blob.operation().value());
+    pointer.put("key", blob.key().toString());
+    pointer.put("size", blob.size());
+    pointer.put("sha256", blob.sha256());
+    fields.put("published", pointer);
+    report.line(
+        "published: version "
+            + blob.version()
+            + " by operation "
+            + blob.operation()
+            + " at epoch "
+            + blob.epoch()
+            + ", "
+            + blob.size()
+            + " bytes at "
+            + blob.key());
+    Optional<Receipt> receipt = staged.lookup(resourceId, blob.operation());
+    receipt.ifPresent(
+        found -> {
+          fields.put("receipt", Publishing.receipt(found));
+          report.line("receipt: " + Publishing.receiptLine(found));
+        });
   }
 }

@@ -17,7 +17,6 @@ import dev.fenceline.spi.Pointer;
 import dev.fenceline.spi.PointerState;
 import dev.fenceline.spi.PointerStore;
 import dev.fenceline.spi.Receipt;
-import dev.fenceline.spi.ReceiptPrunedException;
 import dev.fenceline.spi.RegisterOutcome;
 import dev.fenceline.spi.RejectedStale;
 import dev.fenceline.spi.RequestFingerprint;
@@ -30,20 +29,11 @@ import dev.fenceline.spi.UntrustedTokenException;
 import dev.fenceline.spi.WriteOutcome;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
-import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.HexFormat;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.stream.Stream;
 
 /**
  * Publishes payloads to a {@link BlobStore} that cannot check epochs, fenced by a {@link
@@ -93,7 +83,10 @@ import java.util.stream.Stream;
  * streaming reader that stops before the changed part); a publish is not exactly-once across
  * systems.
  *
- * <p>Thread-safe if the blob and pointer stores are.
+ * <p>Thread-safe if the blob and pointer stores are. The staging area's layout is {@link
+ * StagingArea}; reading a pointer as a staged blob, and refusing what this destination did not
+ * write, is {@link StagedPointers}; the read side is {@link PublishedVersions}, the sweep {@link
+ * StagingSweep}, and the answer to a retry before staging {@link RetryBeforeStaging}.
  */
 public final class StagedDestination implements Destination<InputStream>, SupportsEpochReset {
 
@@ -110,25 +103,29 @@ public final class StagedDestination implements Destination<InputStream>, Suppor
           Capability.RESULT_LOOKUP,
           Capability.STAGED_PUBLISH);
 
-  private static final SecureRandom RANDOM = new SecureRandom();
-
   private final BlobStore blobs;
   private final PointerStore pointers;
   private final StepListener steps;
-  private final BlobKey stagingRoot;
+  private final StagingArea area;
   private final Duration sweepGrace;
   private final int keepVersions;
-  private final Clock clock;
+  private final StagedPointers staged;
+  private final RetryBeforeStaging retries;
+  private final PublishedVersions versions;
+  private final StagingSweep sweeper;
 
   private StagedDestination(Builder builder) {
     this.blobs = builder.blobs;
     this.pointers = builder.pointers;
     this.steps = builder.steps;
-    String area = ".fenceline/staging/" + pointers.storeId() + "." + pointers.name();
-    this.stagingRoot = builder.prefix == null ? BlobKey.of(area) : builder.prefix.resolve(area);
+    this.area = new StagingArea(builder.prefix, pointers);
     this.sweepGrace = builder.sweepGrace;
     this.keepVersions = builder.keepVersions;
-    this.clock = builder.clock;
+    this.staged = new StagedPointers(area);
+    this.retries = new RetryBeforeStaging(pointers, staged);
+    this.versions = new PublishedVersions(blobs, pointers, staged);
+    this.sweeper =
+        new StagingSweep(blobs, pointers, area, builder.sweepGrace, keepVersions, builder.clock);
   }
 
   /**
@@ -176,11 +173,23 @@ public final class StagedDestination implements Destination<InputStream>, Suppor
     if (token.epoch().isOlderThan(registered)) {
       return new RejectedStale(resource, token.epoch(), registered);
     }
-    Optional<WriteOutcome> replay = replayWithoutStaging(token, operation, payload);
+    Optional<WriteOutcome> replay = retries.answer(token, operation, payload);
     if (replay.isPresent()) {
       return replay.get();
     }
-    BlobKey key = stagingKey(token, operation);
+    BlobKey key = area.newKey(token, operation);
+    Pointer pointer = stage(key, payload, resource, operation);
+    return swap(token, operation, key, pointer);
+  }
+
+  /**
+   * Streams {@code payload} to {@code key}, counting its size and SHA-256 on the way, and returns
+   * the pointer that publishes it. What a failed upload left at the key is deleted.
+   *
+   * @throws StoreException if the blob store failed or lost data; nothing was published
+   */
+  private Pointer stage(
+      BlobKey key, InputStream payload, ResourceId resource, OperationId operation) {
     CountingDigestInputStream counted = new CountingDigestInputStream(payload);
     BlobInfo stored;
     try {
@@ -221,11 +230,18 @@ public final class StagedDestination implements Destination<InputStream>, Suppor
               + " bytes were streamed (the blob store lost data; retry)",
           null);
     }
-    String sha256 = counted.sha256();
-    Pointer pointer =
-        new Pointer(
-            key.value(),
-            Map.of(SIZE_ATTRIBUTE, Long.toString(counted.count()), SHA256_ATTRIBUTE, sha256));
+    return new Pointer(
+        key.value(),
+        Map.of(SIZE_ATTRIBUTE, Long.toString(counted.count()), SHA256_ATTRIBUTE, counted.sha256()));
+  }
+
+  /**
+   * Swaps the publish pointer to the blob staged at {@code key} in the pointer store's atomic step,
+   * and deletes the staged blob again unless it was published or may have been.
+   */
+  private WriteOutcome swap(
+      FencingToken token, OperationId operation, BlobKey key, Pointer pointer) {
+    String sha256 = pointer.attributes().get(SHA256_ATTRIBUTE);
     WriteOutcome outcome;
     try {
       steps.reached(FencingStep.AFTER_STAGE, token, operation);
@@ -244,86 +260,6 @@ public final class StagedDestination implements Destination<InputStream>, Suppor
       deleteQuietly(key);
     }
     return outcome;
-  }
-
-  /**
-   * A retry of an operation this destination applied is answered before anything is staged: the
-   * payload is read once through SHA-256 (and not stored) and compared with the recorded one, the
-   * request fingerprint the pointer store would compare in its atomic step. Empty if the operation
-   * is not recorded, its receipt may have been pruned, or its receipt is not a staged blob of this
-   * resource with a size and SHA-256 (then the payload is staged and the atomic step decides, as
-   * for a first attempt).
-   */
-  private Optional<WriteOutcome> replayWithoutStaging(
-      FencingToken token, OperationId operation, InputStream payload) {
-    ResourceId resource = token.resource();
-    Optional<Receipt> found;
-    try {
-      found = pointers.lookup(resource, operation);
-    } catch (ReceiptPrunedException e) {
-      return Optional.empty();
-    }
-    Optional<String> recordedSha256 = found.flatMap(receipt -> stagedSha256(resource, receipt));
-    if (recordedSha256.isEmpty()) {
-      return Optional.empty();
-    }
-    Receipt receipt = found.get();
-    String sha256;
-    try {
-      CountingDigestInputStream counted = new CountingDigestInputStream(payload);
-      counted.transferTo(OutputStream.nullOutputStream());
-      sha256 = counted.sha256();
-    } catch (IOException e) {
-      throw new RetryNotComparedException(
-          "Cannot publish "
-              + resource
-              + " for operation "
-              + operation
-              + ": reading the payload failed: "
-              + e.getMessage()
-              + "; operation "
-              + operation
-              + " was already applied at epoch "
-              + receipt.epoch()
-              + "; this retry changed nothing (its payload could not be read to compare)",
-          receipt,
-          e);
-    }
-    // The answers of the atomic step, in its order: a stale token first, then a conflict (which
-    // registers nothing), then the replay (which checks the token and registers a newer epoch).
-    if (!sha256.equals(recordedSha256.get())) {
-      Epoch current = pointers.currentEpoch(resource);
-      if (token.epoch().isOlderThan(current)) {
-        return Optional.of(new RejectedStale(resource, token.epoch(), current));
-      }
-      throw OperationConflictException.differentRequest(
-          receipt, RequestFingerprint.ofSha256Hex(sha256));
-    }
-    RegisterOutcome registered = pointers.register(token);
-    if (registered instanceof RejectedStale stale) {
-      return Optional.of(stale);
-    }
-    return Optional.of(new AlreadyApplied(receipt));
-  }
-
-  /**
-   * The SHA-256 a receipt records, if it is a staged blob of this resource (written by {@link
-   * #write} or {@link #rollback}, whose request fingerprint is that SHA-256).
-   */
-  private Optional<String> stagedSha256(ResourceId resource, Receipt receipt) {
-    Map<String, String> attributes = receipt.attributes();
-    String target = attributes.get(PointerStore.TARGET_ATTRIBUTE);
-    String sha256 = attributes.get(SHA256_ATTRIBUTE);
-    String area = stagingRoot.resolve(resource.value()).value() + "/";
-    if (target == null
-        || sha256 == null
-        || attributes.get(SIZE_ATTRIBUTE) == null
-        || !target.startsWith(area)
-        || target.substring(area.length()).contains("/")
-        || !sha256.matches("[0-9a-f]{64}")) {
-      return Optional.empty();
-    }
-    return Optional.of(sha256);
   }
 
   @Override
@@ -367,17 +303,7 @@ public final class StagedDestination implements Destination<InputStream>, Suppor
    * @throws StoreException if a store failed
    */
   public Optional<PublishedBlob> resolve(ResourceId resource) {
-    requireNonNull(resource, "resource is null");
-    Optional<PointerState> state = pointers.current(resource);
-    if (state.isEmpty()) {
-      return Optional.empty();
-    }
-    return Optional.of(
-        requireStored(
-            published(state.get()),
-            "resolve " + resource,
-            "the published blob",
-            "it was deleted outside Fenceline; republish"));
+    return versions.resolve(resource);
   }
 
   /**
@@ -395,14 +321,7 @@ public final class StagedDestination implements Destination<InputStream>, Suppor
    * @throws StoreException if a store failed
    */
   public PublishedBlob resolveVersion(ResourceId resource, long version) {
-    requireNonNull(resource, "resource is null");
-    String action = "resolve version " + version + " of " + resource;
-    return requireStored(
-        published(versionState(resource, version, action)),
-        action,
-        "its blob",
-        "it was swept, being older than the newest kept versions, or deleted; pick a newer"
-            + " version");
+    return versions.resolveVersion(resource, version);
   }
 
   /**
@@ -418,7 +337,7 @@ public final class StagedDestination implements Destination<InputStream>, Suppor
    * @throws StoreException if nothing is published, the blob is missing, or a store failed
    */
   public InputStream open(ResourceId resource) {
-    return streaming(current(resource, "open " + resource));
+    return versions.streaming(versions.current(resource, "open " + resource));
   }
 
   /**
@@ -429,7 +348,7 @@ public final class StagedDestination implements Destination<InputStream>, Suppor
    * @throws StoreException as {@link #resolveVersion}
    */
   public InputStream open(ResourceId resource, long version) {
-    return streaming(resolveVersion(resource, version));
+    return versions.streaming(resolveVersion(resource, version));
   }
 
   /**
@@ -448,7 +367,7 @@ public final class StagedDestination implements Destination<InputStream>, Suppor
    * @throws StoreException if nothing is published, the blob is missing, or a store failed
    */
   public InputStream openVerified(ResourceId resource) throws IOException {
-    return verifiedThenStreaming(current(resource, "open " + resource));
+    return versions.verifiedThenStreaming(versions.current(resource, "open " + resource));
   }
 
   /**
@@ -461,7 +380,7 @@ public final class StagedDestination implements Destination<InputStream>, Suppor
    * @throws StoreException as {@link #resolveVersion}
    */
   public InputStream openVerified(ResourceId resource, long version) throws IOException {
-    return verifiedThenStreaming(resolveVersion(resource, version));
+    return versions.verifiedThenStreaming(resolveVersion(resource, version));
   }
 
   /**
@@ -502,167 +421,18 @@ public final class StagedDestination implements Destination<InputStream>, Suppor
     if (token.epoch().isOlderThan(registered)) {
       return new RejectedStale(resource, token.epoch(), registered);
     }
-    PointerState old = versionState(resource, version, action);
+    PointerState old = versions.state(resource, version, action);
     PublishedBlob blob =
-        requireStored(
-            published(old),
+        versions.requireStored(
+            staged.published(old),
             action,
             "its blob",
             "it was swept, being older than the newest kept versions, or deleted; pick a newer"
                 + " version or publish again");
-    String sha256 = requireContent(blob, action);
+    String sha256 = versions.requireContent(blob, action);
     // The old blob plays the staged payload's part: checked, and the pointer not swapped yet.
     steps.reached(FencingStep.AFTER_STAGE, token, operation);
     return pointers.write(token, operation, old.pointer(), RequestFingerprint.ofSha256Hex(sha256));
-  }
-
-  private PublishedBlob current(ResourceId resource, String action) {
-    return resolve(resource)
-        .orElseThrow(
-            () ->
-                new VersionUnavailableException(
-                    "Cannot " + action + ": nothing is published yet (publish it first)",
-                    resource));
-  }
-
-  private InputStream streaming(PublishedBlob blob) {
-    return new VerifyingInputStream(blobs.open(blob.key()), blob);
-  }
-
-  private InputStream verifiedThenStreaming(PublishedBlob blob) throws IOException {
-    try (InputStream check = streaming(blob)) {
-      check.transferTo(OutputStream.nullOutputStream());
-    }
-    return streaming(blob);
-  }
-
-  /**
-   * Reads the whole blob once and checks its size and SHA-256 against the published ones.
-   *
-   * @return the SHA-256 read, lowercase hex
-   */
-  private String requireContent(PublishedBlob blob, String action) {
-    long size;
-    String sha256;
-    try (CountingDigestInputStream in = new CountingDigestInputStream(blobs.open(blob.key()))) {
-      in.transferTo(OutputStream.nullOutputStream());
-      size = in.count();
-      sha256 = in.sha256();
-    } catch (IOException e) {
-      throw new StoreException(
-          "Cannot " + action + ": reading blob " + blob.key() + " failed: " + e + " (retry)", e);
-    }
-    if (size != blob.size() || !sha256.equals(blob.sha256())) {
-      throw new StoreException(
-          "Cannot "
-              + action
-              + ": blob "
-              + blob.key()
-              + " has "
-              + size
-              + " bytes with SHA-256 "
-              + sha256
-              + ", but "
-              + blob.size()
-              + " bytes with SHA-256 "
-              + blob.sha256()
-              + " were published (it was changed or damaged after publishing; pick another"
-              + " version or publish again)",
-          null);
-    }
-    return sha256;
-  }
-
-  /** Checks that the blob exists with the published size; its content is not read. */
-  private PublishedBlob requireStored(
-      PublishedBlob blob, String action, String what, String missingHint) {
-    Optional<BlobInfo> info = blobs.stat(blob.key());
-    if (info.isEmpty()) {
-      throw new VersionUnavailableException(
-          "Cannot "
-              + action
-              + ": "
-              + what
-              + " "
-              + blob.key()
-              + " is missing from the blob store ("
-              + missingHint
-              + ")",
-          blob.resource());
-    }
-    if (info.get().size() != blob.size()) {
-      throw new VersionUnavailableException(
-          "Cannot "
-              + action
-              + ": "
-              + what
-              + " "
-              + blob.key()
-              + " has "
-              + info.get().size()
-              + " bytes, "
-              + blob.size()
-              + " were published (it was changed after publishing; republish)",
-          blob.resource());
-    }
-    return blob;
-  }
-
-  /**
-   * The pointer state of {@code version}, read from the history. Swaps that land between reading
-   * the newest version and the history push the version further back; the read is then repeated.
-   */
-  private PointerState versionState(ResourceId resource, long version, String action) {
-    if (version < 1) {
-      throw new IllegalArgumentException(
-          "Cannot " + action + ": versions start at 1 (pick one from the pointer history)");
-    }
-    for (int attempt = 0; attempt < 5; attempt++) {
-      PointerState newest =
-          pointers
-              .current(resource)
-              .orElseThrow(
-                  () ->
-                      new VersionUnavailableException(
-                          "Cannot " + action + ": nothing is published yet (publish it first)",
-                          resource));
-      if (version > newest.version()) {
-        throw new VersionUnavailableException(
-            "Cannot "
-                + action
-                + ": there is no such version, the newest is "
-                + newest.version()
-                + " (pick one from the pointer history)",
-            resource);
-      }
-      if (version == newest.version()) {
-        return newest;
-      }
-      long depth = newest.version() - version + 1;
-      List<PointerState> history =
-          pointers.history(resource, (int) Math.min(depth, Integer.MAX_VALUE));
-      for (PointerState state : history) {
-        if (state.version() == version) {
-          return state;
-        }
-      }
-      if (history.size() < depth) {
-        throw new VersionUnavailableException(
-            "Cannot "
-                + action
-                + ": the pointer store returned "
-                + history.size()
-                + " versions of the history where "
-                + depth
-                + " were needed (pick a newer version)",
-            resource);
-      }
-    }
-    throw new StoreException(
-        "Cannot "
-            + action
-            + ": new versions were published faster than the history could be read (retry)",
-        null);
   }
 
   /**
@@ -677,7 +447,7 @@ public final class StagedDestination implements Destination<InputStream>, Suppor
    * @throws StoreException if a store failed; blobs deleted so far stay deleted
    */
   public SweepReport sweep() {
-    return sweep(stagingRoot, null);
+    return sweeper.sweep(area.root(), null);
   }
 
   /**
@@ -690,7 +460,7 @@ public final class StagedDestination implements Destination<InputStream>, Suppor
    */
   public SweepReport sweep(ResourceId resource) {
     requireNonNull(resource, "resource is null");
-    return sweep(stagingRoot.resolve(resource.value()), resource);
+    return sweeper.sweep(area.of(resource), resource);
   }
 
   /** How many published versions per resource the sweep keeps, the current one included. */
@@ -701,170 +471,6 @@ public final class StagedDestination implements Destination<InputStream>, Suppor
   /** How long an unpublishable staged blob is left alone after its last modification. */
   public Duration sweepGrace() {
     return sweepGrace;
-  }
-
-  /** Sweeps the blobs listed under {@code area}; with {@code only}, just that resource's. */
-  private SweepReport sweep(BlobKey area, ResourceId only) {
-    Instant cutoff = clock.instant().minus(sweepGrace);
-    Map<ResourceId, List<StagedBlob>> byResource = new LinkedHashMap<>();
-    try (Stream<BlobInfo> listing = blobs.list(area)) {
-      // A resource's area also lists the areas of resources below it (a/b under a): skipped.
-      listing.forEach(
-          info ->
-              StagedBlob.parse(stagingRoot, info)
-                  .filter(staged -> only == null || staged.resource().equals(only))
-                  .ifPresent(
-                      staged ->
-                          byResource
-                              .computeIfAbsent(staged.resource(), r -> new ArrayList<>())
-                              .add(staged)));
-    }
-    List<BlobKey> deleted = new ArrayList<>();
-    int kept = 0;
-    for (Map.Entry<ResourceId, List<StagedBlob>> entry : byResource.entrySet()) {
-      ResourceId resource = entry.getKey();
-      // Read the epoch before the history: a swap after this read carries this epoch or a newer
-      // one, so every older blob a pointer can name is already in the history read below.
-      Epoch current = pointers.currentEpoch(resource);
-      Set<String> keep = new HashSet<>();
-      for (PointerState state : pointers.history(resource, keepVersions)) {
-        keep.add(state.pointer().target());
-      }
-      for (StagedBlob staged : entry.getValue()) {
-        boolean deletable =
-            staged.epoch().isOlderThan(current)
-                && !keep.contains(staged.info().key().value())
-                && staged.info().lastModified().isBefore(cutoff);
-        if (deletable && blobs.delete(staged.info().key())) {
-          deleted.add(staged.info().key());
-        } else {
-          kept++;
-        }
-      }
-    }
-    return new SweepReport(deleted, kept);
-  }
-
-  private PublishedBlob published(PointerState state) {
-    Map<String, String> attributes = state.pointer().attributes();
-    String size = attributes.get(SIZE_ATTRIBUTE);
-    String sha256 = attributes.get(SHA256_ATTRIBUTE);
-    if (size == null || sha256 == null) {
-      throw new VersionUnavailableException(
-          "Cannot resolve "
-              + state.resource()
-              + ": its publish pointer (version "
-              + state.version()
-              + ") has no size and sha256 (it was not written by a StagedDestination)",
-          state.resource());
-    }
-    long bytes;
-    try {
-      bytes = Long.parseLong(size);
-    } catch (NumberFormatException e) {
-      bytes = -1;
-    }
-    if (bytes < 0) {
-      throw new VersionUnavailableException(
-          "Cannot resolve "
-              + state.resource()
-              + ": its publish pointer (version "
-              + state.version()
-              + ") has size "
-              + quoted(size)
-              + ", which is not a byte count (it was not written by a StagedDestination; check"
-              + " who else writes to the pointer store)",
-          state.resource());
-    }
-    return new PublishedBlob(
-        state.resource(),
-        publishedKey(state),
-        bytes,
-        sha256,
-        state.epoch(),
-        state.operation(),
-        state.version());
-  }
-
-  /**
-   * The pointer's target as a key in this resource's staging area, {@code
-   * <prefix>/.fenceline/staging/<store-id>.<name>/<resource>/<name>}. A target elsewhere (not a
-   * blob key, another resource's area, outside the staging area) was not written by this
-   * destination for this resource: serving it would hand out a blob this resource never published.
-   */
-  private BlobKey publishedKey(PointerState state) {
-    String target = state.pointer().target();
-    String area = stagingRoot.resolve(state.resource().value()).value() + "/";
-    BlobKey key;
-    try {
-      key = BlobKey.of(target);
-    } catch (IllegalArgumentException e) {
-      throw foreignTarget(state, "is not a valid blob key", e);
-    }
-    String name = target.startsWith(area) ? target.substring(area.length()) : "";
-    if (name.isEmpty() || name.contains("/")) {
-      throw foreignTarget(state, "lies outside this resource's staging area " + area, null);
-    }
-    return key;
-  }
-
-  private static StoreException foreignTarget(PointerState state, String reason, Throwable cause) {
-    return new VersionUnavailableException(
-        "Cannot resolve "
-            + state.resource()
-            + ": its publish pointer (version "
-            + state.version()
-            + ") names target "
-            + quoted(state.pointer().target())
-            + ", which "
-            + reason
-            + " (it was not written by a StagedDestination with this prefix for this resource;"
-            + " check the destination's prefix, and who else writes to the pointer store)",
-        state.resource(),
-        cause);
-  }
-
-  /** A forged target for a message: quoted, control characters escaped, cut if long. */
-  private static String quoted(String value) {
-    StringBuilder shown = new StringBuilder("\"");
-    int limit = Math.min(value.length(), 200);
-    for (int i = 0; i < limit; i++) {
-      char c = value.charAt(i);
-      if (c == '"' || c == '\\') {
-        shown.append('\\').append(c);
-      } else if (Character.isISOControl(c) || c == '\u2028' || c == '\u2029') {
-        shown.append(String.format("\\u%04x", (int) c));
-      } else {
-        shown.append(c);
-      }
-    }
-    return shown.append(value.length() > limit ? "...\"" : "\"").toString();
-  }
-
-  private BlobKey stagingKey(FencingToken token, OperationId operation) {
-    byte[] random = new byte[12];
-    RANDOM.nextBytes(random);
-    return stagingRoot
-        .resolve(token.resource().value())
-        .resolve(
-            token.epoch() + "-" + slug(operation.value()) + "-" + HexFormat.of().formatHex(random));
-  }
-
-  /** The operation ID reduced to key-safe characters, for people looking at the staging area. */
-  private static String slug(String operation) {
-    StringBuilder slug = new StringBuilder();
-    for (int i = 0; i < operation.length() && slug.length() < 64; i++) {
-      char c = operation.charAt(i);
-      boolean safe =
-          (c >= 'a' && c <= 'z')
-              || (c >= 'A' && c <= 'Z')
-              || (c >= '0' && c <= '9')
-              || c == '.'
-              || c == '-'
-              || c == '_';
-      slug.append(safe ? c : '_');
-    }
-    return slug.toString();
   }
 
   private void deleteQuietly(BlobKey key) {

@@ -167,14 +167,8 @@ public final class CasPointerSteps<R extends CasPointerSteps.Read> {
       if (landed == Landed.YES) {
         return attempt.outcome();
       }
-      if (refused != null) {
-        store.requireProgress(refused, read, action);
-      }
-      if (refuses(control, token) && !store.fresh(read, action)) {
-        continue; // a refusal is an answer without a write: only from fresh reads
-      }
-      if (landed == Landed.UNKNOWN && refuses(control, token)) {
-        throw lostAmongWrites(action, control);
+      if (mustReadAgain(refused, read, control, landed, token, action)) {
+        continue;
       }
       checkIssuer(control, token, action);
       if (token.epoch().isOlderThan(control.epoch())) {
@@ -207,12 +201,59 @@ public final class CasPointerSteps<R extends CasPointerSteps.Read> {
       Pointer change,
       RequestFingerprint fingerprint,
       String action) {
-    ResourceId resource = token.resource();
-    steps.reached(FencingStep.BEFORE_LOCK, token, operation);
-    Attempt<WriteOutcome> attempt = null;
-    R refused = null;
-    while (true) {
-      R read = deciding(attempt, () -> store.read(resource, action));
+    return new Write(token, operation, change, fingerprint, action).run();
+  }
+
+  /**
+   * One {@link #write}: its request, and the replacement it tried last if the store refused it.
+   * Each pass over a read either answers or reads again.
+   */
+  private final class Write {
+    private final FencingToken token;
+    private final OperationId operation;
+    private final Pointer change;
+    private final RequestFingerprint fingerprint;
+    private final String action;
+    private final ResourceId resource;
+
+    /** A refused replacement that may still have landed, until a read decides that. */
+    private Attempt<WriteOutcome> attempt;
+
+    /** The read the last refused replacement was to replace. */
+    private R refused;
+
+    Write(
+        FencingToken token,
+        OperationId operation,
+        Pointer change,
+        RequestFingerprint fingerprint,
+        String action) {
+      this.token = token;
+      this.operation = operation;
+      this.change = change;
+      this.fingerprint = fingerprint;
+      this.action = action;
+      this.resource = token.resource();
+    }
+
+    WriteOutcome run() {
+      steps.reached(FencingStep.BEFORE_LOCK, token, operation);
+      while (true) {
+        R read = deciding(attempt, () -> store.read(resource, action));
+        WriteOutcome outcome = decide(read);
+        if (outcome != null) {
+          return outcome;
+        }
+      }
+    }
+
+    /**
+     * Decides on one read: whether the refused attempt landed, then the refusals, then a replay of
+     * the recorded operation or a swap.
+     *
+     * @return the answer, or null to read again
+     */
+    private WriteOutcome decide(R read) {
       ControlDocument control = read.control();
       Optional<Entry> recorded = null;
       Landed landed = Landed.NO;
@@ -237,14 +278,8 @@ public final class CasPointerSteps<R extends CasPointerSteps.Read> {
           attempt = null;
         }
       }
-      if (refused != null) {
-        store.requireProgress(refused, read, action);
-      }
-      if (refuses(control, token) && !store.fresh(read, action)) {
-        continue; // a refusal is an answer without a write: only from fresh reads
-      }
-      if (landed == Landed.UNKNOWN && refuses(control, token)) {
-        throw lostAmongWrites(action, control);
+      if (mustReadAgain(refused, read, control, landed, token, action)) {
+        return null;
       }
       checkIssuer(control, token, action);
       if (token.epoch().isOlderThan(control.epoch())) {
@@ -257,30 +292,51 @@ public final class CasPointerSteps<R extends CasPointerSteps.Read> {
       }
       String nonce = nonce();
       if (recorded.isPresent()) {
-        Receipt receipt = recorded.get().receipt(name, resource);
-        if (!recorded.get().fingerprint().equals(fingerprint)) {
-          throw OperationConflictException.differentRequest(receipt, fingerprint);
-        }
-        AlreadyApplied replay = new AlreadyApplied(receipt);
-        if (newest.equals(control.epoch()) && control.issuer() != null) {
-          if (!store.fresh(read, action)) {
-            continue;
-          }
-          steps.reached(FencingStep.AFTER_COMMIT, token, operation);
-          return replay;
-        }
-        if (store.replace(
-            read, control.registered(newest, token.issuer(), nonce), Optional.empty(), action)) {
-          steps.reached(FencingStep.AFTER_COMMIT, token, operation);
-          return replay;
-        }
-        attempt = new Attempt<>(nonce, replay, false);
-        refused = read;
-        continue;
+        return replay(read, control, recorded.get(), newest, nonce);
       }
+      return swap(read, control, newest, nonce);
+    }
+
+    /**
+     * A retry of the recorded operation: its first receipt if the request is the same, after
+     * registering the token's epoch if it is newer.
+     *
+     * @return the answer, or null to read again
+     * @throws OperationConflictException if the operation was recorded with another request
+     */
+    private WriteOutcome replay(
+        R read, ControlDocument control, Entry recorded, Epoch newest, String nonce) {
+      Receipt receipt = recorded.receipt(name, resource);
+      if (!recorded.fingerprint().equals(fingerprint)) {
+        throw OperationConflictException.differentRequest(receipt, fingerprint);
+      }
+      AlreadyApplied replay = new AlreadyApplied(receipt);
+      if (newest.equals(control.epoch()) && control.issuer() != null) {
+        if (!store.fresh(read, action)) {
+          return null;
+        }
+        steps.reached(FencingStep.AFTER_COMMIT, token, operation);
+        return replay;
+      }
+      if (store.replace(
+          read, control.registered(newest, token.issuer(), nonce), Optional.empty(), action)) {
+        steps.reached(FencingStep.AFTER_COMMIT, token, operation);
+        return replay;
+      }
+      attempt = new Attempt<>(nonce, replay, false);
+      refused = read;
+      return null;
+    }
+
+    /**
+     * The swap: the operation's entry becomes this destination's current one, in one replacement.
+     *
+     * @return the answer, or null to read again
+     */
+    private WriteOutcome swap(R read, ControlDocument control, Epoch newest, String nonce) {
       Entry current = control.entry(name);
       if (current != null && !store.beforeReplacing(resource, current)) {
-        continue;
+        return null;
       }
       Entry entry =
           new Entry(
@@ -302,6 +358,7 @@ public final class CasPointerSteps<R extends CasPointerSteps.Read> {
       }
       attempt = new Attempt<>(nonce, applied, true);
       refused = read;
+      return null;
     }
   }
 
@@ -453,6 +510,35 @@ public final class CasPointerSteps<R extends CasPointerSteps.Read> {
             + "; read the current epoch, or look the operation up, before acting on it)",
         null,
         true);
+  }
+
+  /**
+   * Whether a step must read again before it may answer from {@code read}; checked first on every
+   * read, in this order: after a refused replacement the store must show progress ({@link
+   * Store#requireProgress}); a refusal (stale, another issuer) is an answer without a write, so
+   * only a fresh read may give it (true: read again); and no refusal is given while an attempt
+   * whose answer was lost may have landed unseen.
+   *
+   * @param landed whether the refused attempt landed ({@link Landed#NO} if there was none)
+   * @throws StoreException with an unknown outcome in that last case
+   */
+  private boolean mustReadAgain(
+      R refused,
+      R read,
+      ControlDocument control,
+      Landed landed,
+      FencingToken token,
+      String action) {
+    if (refused != null) {
+      store.requireProgress(refused, read, action);
+    }
+    if (refuses(control, token) && !store.fresh(read, action)) {
+      return true; // a refusal is an answer without a write: only from fresh reads
+    }
+    if (landed == Landed.UNKNOWN && refuses(control, token)) {
+      throw lostAmongWrites(action, control);
+    }
+    return false;
   }
 
   /** A read that may decide whether {@code attempt} landed: its failure leaves that unknown. */

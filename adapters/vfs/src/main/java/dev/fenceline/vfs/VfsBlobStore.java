@@ -14,31 +14,21 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.apache.commons.vfs2.CacheStrategy;
 import org.apache.commons.vfs2.FileObject;
-import org.apache.commons.vfs2.FileSelectInfo;
-import org.apache.commons.vfs2.FileSelector;
 import org.apache.commons.vfs2.FileSystemException;
 import org.apache.commons.vfs2.FileSystemOptions;
 import org.apache.commons.vfs2.FileType;
 import org.apache.commons.vfs2.NameScope;
 import org.apache.commons.vfs2.auth.StaticUserAuthenticator;
-import org.apache.commons.vfs2.cache.NullFilesCache;
 import org.apache.commons.vfs2.impl.DefaultFileSystemConfigBuilder;
-import org.apache.commons.vfs2.impl.StandardFileSystemManager;
 import org.apache.commons.vfs2.provider.sftp.SftpFileSystemConfigBuilder;
 
 /**
@@ -64,156 +54,33 @@ import org.apache.commons.vfs2.provider.sftp.SftpFileSystemConfigBuilder;
  * unmounted volume), writes fail with a clear error instead of silently recreating it somewhere
  * else. Every call sees the file system as it is now (no VFS caching), so several processes can
  * share the directory. Thread-safe; close it to release connections.
+ *
+ * <p>Opening the base directory is {@link OpenedBase}; the symbolic-link checks are {@link
+ * LinkRefusal}.
  */
 public final class VfsBlobStore implements BlobStore, AutoCloseable {
 
   /** The default SFTP connect and read {@linkplain Builder#timeout timeout}: 30 s. */
   public static final java.time.Duration DEFAULT_TIMEOUT = java.time.Duration.ofSeconds(30);
 
+  /** The scheme of a URI: {@code file} of {@code file:///srv/reports}. */
+  static final Pattern SCHEME = Pattern.compile("^([A-Za-z][A-Za-z0-9+.-]*)://");
+
   private static final System.Logger LOG = System.getLogger(VfsBlobStore.class.getName());
 
-  /** The schemes this store is made for and tested with. */
-  private static final List<String> SUPPORTED_SCHEMES = List.of("file", "sftp", "ram");
-
-  private static final Pattern SCHEME = Pattern.compile("^([A-Za-z][A-Za-z0-9+.-]*)://");
-
-  private final StandardFileSystemManager manager;
   private final Redaction redaction;
+  private final OpenedBase opened;
   private final FileObject base;
   private final String description;
-
-  /** Local files: the base directory as configured, and where it really lies; else null. */
-  private final Path localBase;
-
-  private final Path localBaseReal;
+  private final LinkRefusal links;
 
   private VfsBlobStore(Builder builder) {
     this.redaction = new Redaction(builder.uri, builder.user, builder.password);
-    String shownUri = redaction.shownUri();
-    Optional<String> ambiguity = redaction.ambiguity();
-    if (ambiguity.isPresent()) {
-      throw new ConfigurationException(
-          "Cannot open blob store at "
-              + shownUri
-              + ": "
-              + ambiguity.get()
-              + " (percent-encode them in the URI, '/' as %2F, '@' as %40, '?' as %3F, '#' as %23,"
-              + " '\\' as %5C; or better, pass the user name and password separately)");
-    }
-    this.manager = new StandardFileSystemManager();
-    try {
-      manager.setFilesCache(new NullFilesCache());
-      // No cached file objects: every call resolves afresh and sees other processes' changes.
-      // (ON_CALL would do the same but breaks ram:// in VFS 2.10 with a ClassCastException.)
-      manager.setCacheStrategy(CacheStrategy.MANUAL);
-      manager.init();
-    } catch (FileSystemException e) {
-      throw new ConfigurationException(
-          "Cannot start Commons VFS: "
-              + redaction.scrub(e.getMessage())
-              + " (check the class path)",
-          redaction.scrub(e));
-    }
-    Matcher scheme = SCHEME.matcher(builder.uri);
-    if (scheme.find() && !manager.hasProvider(scheme.group(1))) {
-      manager.close();
-      throw new ConfigurationException(
-          "Cannot open blob store at "
-              + shownUri
-              + ": scheme \""
-              + scheme.group(1)
-              + "\" is not supported (use one of "
-              + String.join(", ", SUPPORTED_SCHEMES)
-              + ", e.g. file:///var/lib/fenceline, sftp://host/srv/fenceline or ram:///fenceline)");
-    }
-    FileSystemOptions options = builder.options();
-    try {
-      manager.resolveURI(builder.uri); // parses only: a bad URI is a configuration error
-    } catch (FileSystemException e) {
-      manager.close();
-      throw new ConfigurationException(
-          redaction.scrub(
-              "Cannot open blob store at "
-                  + shownUri
-                  + ": "
-                  + e.getMessage()
-                  + " (use a URI such as file:///var/lib/fenceline, sftp://host/srv/fenceline"
-                  + " or ram:///fenceline)"),
-          redaction.scrub(e));
-    }
-    FileObject resolved;
-    try {
-      resolved = manager.resolveFile(builder.uri, options);
-    } catch (FileSystemException e) {
-      manager.close();
-      throw openFailure(shownUri, e, null);
-    }
-    this.description = redaction.scrub(Redaction.withoutUserInfo(resolved.getPublicURIString()));
-    // Local files: where a failure to create the base directory is explained from.
-    Path localTarget =
-        "file".equals(resolved.getName().getScheme()) ? Path.of(resolved.getURI()) : null;
-    try {
-      if (!resolved.exists()) {
-        resolved.createFolder();
-      } else if (resolved.getType() != FileType.FOLDER) {
-        throw new ConfigurationException(
-            "Cannot open blob store at "
-                + description
-                + ": it is a file, not a directory (point the URI at a directory)");
-      }
-      if ("file".equals(resolved.getName().getScheme())) {
-        this.localBase = Path.of(resolved.getURI());
-        this.localBaseReal = localBase.toRealPath();
-      } else {
-        this.localBase = null;
-        this.localBaseReal = null;
-      }
-      checkCaseFolding(resolved, builder.allowCaseFolding);
-    } catch (IOException e) {
-      manager.close();
-      throw openFailure(description, e, localTarget);
-    } catch (RuntimeException e) {
-      manager.close();
-      throw e;
-    }
-    this.base = resolved;
-  }
-
-  /**
-   * The failure to open, naming a read-only volume or missing permissions at {@code localTarget} (a
-   * local base directory, else null) when the file system says so: Commons VFS reports a failed
-   * {@code mkdir} as "Could not create folder" without the reason.
-   */
-  private StoreException openFailure(String shown, IOException e, Path localTarget) {
-    Optional<LocalWriteProblem> local =
-        localTarget == null ? Optional.empty() : LocalWriteProblem.of(localTarget);
-    if (local.isPresent()) {
-      return new StoreException(
-          "Cannot open blob store at "
-              + shown
-              + ": "
-              + local.get().describe()
-              + " ("
-              + local.get().fix()
-              + ")",
-          redaction.scrub(e));
-    }
-    return new StoreException(
-        redaction.scrub(
-            "Cannot open blob store at " + shown + ": " + reason(e) + " (" + hint(e) + ")"),
-        redaction.scrub(e));
-  }
-
-  private void checkCaseFolding(FileObject directory, boolean allowed) throws IOException {
-    if (CaseFolding.requireCaseSensitive(CaseFolding.of(directory), description, allowed)
-        == CaseFolding.Result.UNKNOWN) {
-      LOG.log(
-          System.Logger.Level.WARNING,
-          "Cannot check whether "
-              + description
-              + " folds case: no file can be created there (writes will fail the same way;"
-              + " reopen the store once it is writable)");
-    }
+    this.opened =
+        OpenedBase.open(builder.uri, builder::options, builder.allowCaseFolding, redaction);
+    this.base = opened.directory();
+    this.description = opened.description();
+    this.links = new LinkRefusal(opened, redaction);
   }
 
   /** Opens a store on {@code uri} with default options (SFTP checks the host key). */
@@ -260,50 +127,59 @@ public final class VfsBlobStore implements BlobStore, AutoCloseable {
       return info(key, target);
     } catch (IOException | RuntimeException e) {
       deletePartial(target, e);
-      if (e instanceof StoreException store) {
-        throw store;
-      }
-      if (source.failed()) {
-        throw new StoreException(
-            redaction.scrub(
-                "Cannot put blob "
-                    + key
-                    + " at "
-                    + description
-                    + ": reading the payload failed: "
-                    + reason(e)
-                    + " (nothing was left at the key; the producer of the payload failed, not the"
-                    + " store)"),
-            e);
-      }
-      Optional<LocalWriteProblem> local =
-          localBase == null ? Optional.empty() : LocalWriteProblem.of(Path.of(target.getURI()));
-      if (local.isPresent()) {
-        throw new StoreException(
-            "Cannot put blob "
-                + key
-                + " at "
-                + description
-                + ": "
-                + local.get().describe()
-                + " ("
-                + local.get().fix()
-                + "; nothing was left at the key)",
-            redaction.scrub(e));
-      }
-      throw new StoreException(
+      throw putFailure(key, target, source, e);
+    }
+  }
+
+  /**
+   * The failure of a put whose write failed, after what it left was deleted: the payload's producer
+   * failed, or the local volume refused the write (read-only, no permission), or another failure.
+   */
+  private StoreException putFailure(
+      BlobKey key, FileObject target, SourceTrackingInputStream source, Exception e) {
+    if (e instanceof StoreException store) {
+      return store;
+    }
+    if (source.failed()) {
+      return new StoreException(
           redaction.scrub(
               "Cannot put blob "
                   + key
                   + " at "
                   + description
-                  + ": "
-                  + reason(e)
-                  + " (nothing was left at the key; "
-                  + hint(e)
-                  + ")"),
+                  + ": reading the payload failed: "
+                  + FailureText.reason(e)
+                  + " (nothing was left at the key; the producer of the payload failed, not the"
+                  + " store)"),
+          e);
+    }
+    Optional<LocalWriteProblem> local =
+        opened.local() == null ? Optional.empty() : LocalWriteProblem.of(Path.of(target.getURI()));
+    if (local.isPresent()) {
+      return new StoreException(
+          "Cannot put blob "
+              + key
+              + " at "
+              + description
+              + ": "
+              + local.get().describe()
+              + " ("
+              + local.get().fix()
+              + "; nothing was left at the key)",
           redaction.scrub(e));
     }
+    return new StoreException(
+        redaction.scrub(
+            "Cannot put blob "
+                + key
+                + " at "
+                + description
+                + ": "
+                + FailureText.reason(e)
+                + " (nothing was left at the key; "
+                + FailureText.hint(e)
+                + ")"),
+        redaction.scrub(e));
   }
 
   /**
@@ -376,7 +252,7 @@ public final class VfsBlobStore implements BlobStore, AutoCloseable {
       if (!directory.exists() || directory.getType() != FileType.FOLDER) {
         return Stream.empty();
       }
-      FileObject[] files = directory.findFiles(new FilesNotBehindLinks());
+      FileObject[] files = directory.findFiles(links.filesNotBehindLinks());
       List<BlobInfo> found = new ArrayList<>(files == null ? 0 : files.length);
       if (files != null) {
         for (FileObject file : files) {
@@ -400,112 +276,16 @@ public final class VfsBlobStore implements BlobStore, AutoCloseable {
   /** Closes the store's file systems and connections. */
   @Override
   public void close() {
-    manager.close();
+    opened.manager().close();
   }
 
   private FileObject resolve(BlobKey key, String action) {
-    refuseLinks(key, action);
+    links.refuseLinks(key, action);
     try {
       // DESCENDENT refuses any name that would leave the base directory.
       return base.resolveFile(key.value(), NameScope.DESCENDENT);
     } catch (FileSystemException e) {
       throw failure(action + " blob " + key, e);
-    }
-  }
-
-  /**
-   * Local files: refuses a key whose path below the base directory passes through a symbolic link,
-   * or a base directory that now lies elsewhere than when the store opened. A link there would
-   * redirect writes, reads and the sweep's deletions outside the base directory. (A link created
-   * between this check and the operation is not caught: keep others from writing below the base.)
-   */
-  private void refuseLinks(BlobKey key, String action) {
-    if (localBase == null) {
-      return;
-    }
-    try {
-      Path real = localBase.toRealPath();
-      if (!real.equals(localBaseReal)) {
-        throw new StoreException(
-            "Cannot "
-                + action
-                + " blob "
-                + key
-                + " at "
-                + description
-                + ": the base directory now leads to "
-                + real
-                + ", not to "
-                + localBaseReal
-                + " as when the store opened (a link was changed; restore it or reopen the store)",
-            null);
-      }
-      Path current = localBase;
-      for (String segment : key.value().split("/")) {
-        current = current.resolve(segment);
-        BasicFileAttributes attributes =
-            Files.readAttributes(current, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-        if (attributes.isSymbolicLink()) {
-          throw new StoreException(
-              "Cannot "
-                  + action
-                  + " blob "
-                  + key
-                  + " at "
-                  + description
-                  + ": "
-                  + localBase.relativize(current)
-                  + " is a symbolic link, and links below the base directory are not followed"
-                  + " (they could redirect writes and deletions outside it; replace the link with"
-                  + " a directory or file of its own)",
-              null);
-        }
-      }
-    } catch (NoSuchFileException absent) {
-      // The rest of the path does not exist: there is no link to follow (yet).
-    } catch (IOException e) {
-      throw new StoreException(
-          redaction.scrub(
-              "Cannot "
-                  + action
-                  + " blob "
-                  + key
-                  + " at "
-                  + description
-                  + ": "
-                  + reason(e)
-                  + " ("
-                  + hint(e)
-                  + ")"),
-          redaction.scrub(e));
-    }
-  }
-
-  /** Selects files, and neither selects nor descends into symbolic links (see refuseLinks). */
-  private final class FilesNotBehindLinks implements FileSelector {
-    @Override
-    public boolean includeFile(FileSelectInfo info) throws FileSystemException {
-      return info.getFile().getType() == FileType.FILE && !isLink(info);
-    }
-
-    @Override
-    public boolean traverseDescendents(FileSelectInfo info) throws FileSystemException {
-      return info.getDepth() == 0 || !isLink(info);
-    }
-
-    private boolean isLink(FileSelectInfo info) throws FileSystemException {
-      if (!info.getFile().isSymbolicLink()) {
-        return false;
-      }
-      LOG.log(
-          System.Logger.Level.WARNING,
-          "Skipping symbolic link "
-              + base.getName().getRelativeName(info.getFile().getName())
-              + " in "
-              + description
-              + " (links below the base directory are not followed; replace it with a directory"
-              + " or file of its own)");
-      return true;
     }
   }
 
@@ -558,36 +338,16 @@ public final class VfsBlobStore implements BlobStore, AutoCloseable {
   private StoreException failure(String action, FileSystemException e) {
     return new StoreException(
         redaction.scrub(
-            "Cannot " + action + " at " + description + ": " + reason(e) + " (" + hint(e) + ")"),
+            "Cannot "
+                + action
+                + " at "
+                + description
+                + ": "
+                + FailureText.reason(e)
+                + " ("
+                + FailureText.hint(e)
+                + ")"),
         redaction.scrub(e));
-  }
-
-  /** The innermost message: VFS wraps the operating system's or the SFTP server's answer. */
-  private static String reason(Throwable e) {
-    String message = e.getMessage();
-    for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
-      if (cause.getMessage() != null) {
-        message = message + ": " + cause.getMessage();
-      }
-    }
-    return String.valueOf(message);
-  }
-
-  private static String hint(Throwable e) {
-    String text = reason(e).toLowerCase(java.util.Locale.ROOT);
-    if (text.contains("no space") || text.contains("disk full") || text.contains("quota")) {
-      return "the volume is full; free space, then retry";
-    }
-    if (text.contains("permission") || text.contains("access denied") || text.contains("denied")) {
-      return "the store's user may not write there; fix the permissions";
-    }
-    if (text.contains("read-only")) {
-      return "the volume is mounted read-only; remount it writable or choose another directory";
-    }
-    if (text.contains("auth")) {
-      return "check the user name and password or key";
-    }
-    return "check that the store is reachable and the path exists";
   }
 
   /** Validating builder for {@link VfsBlobStore}. */
@@ -655,61 +415,7 @@ public final class VfsBlobStore implements BlobStore, AutoCloseable {
                   + " (use a path or a URI such as file:///var/lib/fenceline)");
         }
       }
-      return remotePreflight();
-    }
-
-    private StorePreflight remotePreflight() {
-      Redaction shown = new Redaction(uri, user, password);
-      StandardFileSystemManager checker = new StandardFileSystemManager();
-      try {
-        checker.setFilesCache(new NullFilesCache());
-        checker.setCacheStrategy(CacheStrategy.MANUAL);
-        checker.init();
-        Matcher scheme = SCHEME.matcher(uri);
-        if (!scheme.find() || !checker.hasProvider(scheme.group(1))) {
-          return StorePreflight.notChecked(); // build() names the problem
-        }
-        FileObject directory = checker.resolveFile(uri, options());
-        FileObject existing = directory;
-        while (existing != null && !existing.exists()) {
-          existing = existing.getParent();
-        }
-        String where =
-            existing == null
-                ? shown.shownUri()
-                : shown.scrub(Redaction.withoutUserInfo(existing.getPublicURIString()));
-        if (existing != null && existing.getType() != FileType.FOLDER) {
-          return new StorePreflight(
-              true, List.of(), List.of("not a directory: " + where + " (point the URI elsewhere)"));
-        }
-        if (existing == null || !existing.isWriteable()) {
-          return new StorePreflight(
-              true, List.of(), List.of("not writable: " + where + " (permission denied)"));
-        }
-        if (existing.equals(directory)) {
-          return StorePreflight.ready();
-        }
-        return new StorePreflight(
-            true,
-            List.of(
-                "directory "
-                    + shown.scrub(Redaction.withoutUserInfo(directory.getPublicURIString()))),
-            List.of());
-      } catch (FileSystemException e) {
-        return new StorePreflight(
-            true,
-            List.of(),
-            List.of(
-                "unreachable: "
-                    + shown.shownUri()
-                    + ": "
-                    + shown.scrub(reason(e))
-                    + " ("
-                    + hint(e)
-                    + ")"));
-      } finally {
-        checker.close();
-      }
+      return RemoteWritability.preflight(uri, new Redaction(uri, user, password), this::options);
     }
 
     /** Credentials for SFTP (instead of putting them into the URI, where they are not shown). */

@@ -70,11 +70,13 @@ import tools.jackson.databind.node.ObjectNode;
 public final class ZkLeaseIssuer implements LeaseIssuer {
 
   private final ZkStore store;
+  private final ZkNodes nodes;
   private final ZkPaths paths;
   private final ZkLeaseWatches watches;
 
   ZkLeaseIssuer(ZkStore store) {
     this.store = requireNonNull(store, "store is null");
+    this.nodes = store.nodes();
     this.paths = store.paths();
     this.watches = new ZkLeaseWatches(store.client(), store.location());
   }
@@ -99,11 +101,11 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
     String action = "acquire the lease on " + resource;
     Current refused = null;
     while (true) {
-      ZkStore.Now now = ensembleNow(action);
+      ZkNodes.Now now = ensembleNow(action);
       Current current = current(resource, action, true);
       requireProgress(refused, current, now.barrier(), resource, action);
       if (current.held(now.instant())) {
-        if (!store.holds(now.barrier(), action)) {
+        if (!nodes.holds(now.barrier(), action)) {
           continue; // read in another session than the barrier: read again
         }
         return Optional.empty();
@@ -111,12 +113,12 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
       String nonce = UUID.randomUUID().toString();
       LeaseNode next = new LeaseNode(current.lease().epoch() + 1, holder, ttlMillis, nonce);
       List<CuratorOp> ops = new ArrayList<>();
-      ops.add(store.setData(paths.lease(resource), next.toJson(), current.stat().getVersion()));
+      ops.add(nodes.setData(paths.lease(resource), next.toJson(), current.stat().getVersion()));
       current
           .holder()
-          .ifPresent(stat -> ops.add(store.delete(paths.holder(resource), stat.getVersion())));
+          .ifPresent(stat -> ops.add(nodes.delete(paths.holder(resource), stat.getVersion())));
       ops.add(
-          store.create(
+          nodes.create(
               paths.holder(resource),
               (holder + "@" + next.epoch()).getBytes(StandardCharsets.UTF_8),
               CreateMode.EPHEMERAL));
@@ -145,12 +147,12 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
     String action = "renew the lease " + lease.token();
     Current refused = null;
     while (true) {
-      ZkStore.Now now = ensembleNow(action);
+      ZkNodes.Now now = ensembleNow(action);
       Current current = current(resource, action, false);
       requireProgress(refused, current, now.barrier(), resource, action);
-      String reason = reasonLost(current, lease, now.instant(), store.sessionId(action));
+      String reason = reasonLost(current, lease, now.instant(), nodes.sessionId(action));
       if (reason != null) {
-        if (!store.holds(now.barrier(), action)) {
+        if (!nodes.holds(now.barrier(), action)) {
           continue;
         }
         throw lost(lease, reason);
@@ -160,13 +162,13 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
           new LeaseNode(lease.epoch().value(), lease.token().holder(), ttlMillis, nonce);
       List<CuratorOp> ops =
           List.of(
-              store.setData(paths.lease(resource), next.toJson(), current.stat().getVersion()),
-              store.check(paths.holder(resource), current.holder().orElseThrow().getVersion()));
+              nodes.setData(paths.lease(resource), next.toJson(), current.stat().getVersion()),
+              nodes.check(paths.holder(resource), current.holder().orElseThrow().getVersion()));
       Optional<Stat> renewed = commit(resource, ops, nonce, true, action);
       if (renewed.isPresent()) {
         // Decided in the lease's session; if Curator sent it in a new one (it gave the old one up,
         // which the ensemble still holds), the holder node dies with the old session.
-        if (!store.holds(now.barrier(), action) && !ownsHolder(resource, action)) {
+        if (!nodes.holds(now.barrier(), action) && !ownsHolder(resource, action)) {
           throw lost(
               lease,
               "the client's ZooKeeper session changed while renewing; the lease's holder node"
@@ -192,14 +194,14 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
     String action = "release the lease " + lease.token();
     Current refused = null;
     while (true) {
-      ZkStore.Barrier barrier = store.barrier(action);
+      ZkNodes.Barrier barrier = nodes.barrier(action);
       Current current = current(resource, action, false);
       requireProgress(refused, current, barrier, resource, action);
       LeaseNode node = current.lease();
       if (node.epoch() != lease.epoch().value()
           || node.holder() == null
           || !node.holder().equals(lease.token().holder())) {
-        if (!store.holds(barrier, action)) {
+        if (!nodes.holds(barrier, action)) {
           continue;
         }
         return false;
@@ -207,10 +209,10 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
       String nonce = UUID.randomUUID().toString();
       LeaseNode next = new LeaseNode(node.epoch(), null, node.ttlMillis(), nonce);
       List<CuratorOp> ops = new ArrayList<>();
-      ops.add(store.setData(paths.lease(resource), next.toJson(), current.stat().getVersion()));
+      ops.add(nodes.setData(paths.lease(resource), next.toJson(), current.stat().getVersion()));
       current
           .holder()
-          .ifPresent(stat -> ops.add(store.delete(paths.holder(resource), stat.getVersion())));
+          .ifPresent(stat -> ops.add(nodes.delete(paths.holder(resource), stat.getVersion())));
       if (commit(resource, ops, nonce, false, action).isPresent()) {
         return true;
       }
@@ -226,12 +228,12 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
   private LeaseStatus statusInCall(ResourceId resource) {
     requireNonNull(resource, "resource is null");
     String action = "read the lease status of " + resource;
-    ZkStore.Now now;
+    ZkNodes.Now now;
     Current current;
     do {
-      now = store.ensembleNow(action);
+      now = nodes.ensembleNow(action);
       current = current(resource, action, false);
-    } while (!store.holds(now.barrier(), action));
+    } while (!nodes.holds(now.barrier(), action));
     LeaseNode node = current.lease();
     if (node.epoch() == 0) {
       return new LeaseStatus(resource, Epoch.NONE, Optional.empty(), Optional.empty(), false);
@@ -276,10 +278,10 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
     return "ZkLeaseIssuer[" + store.location() + "]";
   }
 
-  /** {@link ZkStore#ensembleNow}, recording the answered write as a contact of the session. */
-  private ZkStore.Now ensembleNow(String action) {
+  /** {@link ZkNodes#ensembleNow}, recording the answered write as a contact of the session. */
+  private ZkNodes.Now ensembleNow(String action) {
     long sent = System.nanoTime();
-    ZkStore.Now now = store.ensembleNow(action);
+    ZkNodes.Now now = nodes.ensembleNow(action);
     watches.contact(sent);
     return now;
   }
@@ -294,9 +296,9 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
    * new session may read from a server that is behind and show the nodes as the refused step did.
    */
   private void requireProgress(
-      Current refused, Current now, ZkStore.Barrier barrier, ResourceId resource, String action) {
+      Current refused, Current now, ZkNodes.Barrier barrier, ResourceId resource, String action) {
     if (refused != null
-        && store.holds(barrier, action)
+        && nodes.holds(barrier, action)
         && refused.stat().getVersion() == now.stat().getVersion()
         && refused.holder().map(Stat::getCzxid).equals(now.holder().map(Stat::getCzxid))
         && refused.holder().map(Stat::getVersion).equals(now.holder().map(Stat::getVersion))) {
@@ -318,8 +320,8 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
    * {@code current}, the read of a refused transaction, to compare the next read with; null if the
    * session changed since {@code barrier} (the read may have come from a server that is behind).
    */
-  private Current unchanged(Current current, ZkStore.Barrier barrier, String action) {
-    return store.holds(barrier, action) ? current : null;
+  private Current unchanged(Current current, ZkNodes.Barrier barrier, String action) {
+    return nodes.holds(barrier, action) ? current : null;
   }
 
   /** The lease node as read (epoch 0 and no stat version if it does not exist) and the holder. */
@@ -338,16 +340,16 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
    */
   private Current current(ResourceId resource, String action, boolean create) {
     String path = paths.lease(resource);
-    Optional<ZkStore.Node> read = store.read(path, action);
+    Optional<ZkNodes.Node> read = nodes.read(path, action);
     if (read.isEmpty() && create) {
-      store.ensure(path, LeaseNode.NONE.toJson(), action);
-      read = store.read(path, action);
+      nodes.ensure(path, LeaseNode.NONE.toJson(), action);
+      read = nodes.read(path, action);
     }
     if (read.isEmpty()) {
       return new Current(LeaseNode.NONE, new Stat(), Optional.empty());
     }
     LeaseNode lease = LeaseNode.parse(read.get().data(), path);
-    return new Current(lease, read.get().stat(), store.exists(paths.holder(resource), action));
+    return new Current(lease, read.get().stat(), nodes.exists(paths.holder(resource), action));
   }
 
   /**
@@ -360,7 +362,7 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
    */
   private Optional<Stat> commit(
       ResourceId resource, List<CuratorOp> ops, String nonce, boolean holds, String action) {
-    Optional<List<CuratorTransactionResult>> results = store.multi(ops, action);
+    Optional<List<CuratorTransactionResult>> results = nodes.multi(ops, action);
     if (results.isPresent()) {
       return Optional.of(results.get().get(0).getResultStat());
     }
@@ -373,7 +375,7 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
           new StoreException("the transaction was refused, maybe after a re-sent try", null));
     }
     try {
-      Optional<ZkStore.Node> read = store.read(path, action);
+      Optional<ZkNodes.Node> read = nodes.read(path, action);
       if (read.isPresent() && nonce.equals(LeaseNode.parse(read.get().data(), path).attempt())) {
         // It landed; but if Curator re-sent it on a new session (the ensemble expired the one it
         // landed on), the lease ended with that session's holder node: decide again.
@@ -390,8 +392,8 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
 
   /** True if the holder node exists and belongs to this client's current session. */
   private boolean ownsHolder(ResourceId resource, String action) {
-    Optional<Stat> holder = store.exists(paths.holder(resource), action);
-    return holder.isPresent() && holder.get().getEphemeralOwner() == store.sessionId(action);
+    Optional<Stat> holder = nodes.exists(paths.holder(resource), action);
+    return holder.isPresent() && holder.get().getEphemeralOwner() == nodes.sessionId(action);
   }
 
   private static String reasonLost(Current current, Lease lease, Instant now, long session) {

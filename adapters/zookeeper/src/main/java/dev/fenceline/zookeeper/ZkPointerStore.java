@@ -47,7 +47,7 @@ import org.apache.zookeeper.CreateMode;
  * Nobody waits for a paused writer ({@code COMPARE_AND_SWAP}).
  *
  * <p>Reads that decide anything, and {@link #lookup}, {@link #current}, {@link #history} and {@link
- * #currentEpoch}, come after a read barrier through the quorum ({@link ZkStore}'s check-only
+ * #currentEpoch}, come after a read barrier through the quorum ({@link ZkNodes}' check-only
  * transaction; ZooKeeper's {@code sync} is not one), so they see every step acknowledged before
  * they began (R5); an answer given without a transaction (a replay, a refusal, an epoch already
  * registered, a lookup) is read again if the client's session changed after the barrier. {@code
@@ -77,15 +77,17 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
   static final int MAX_TRANSACTION_BYTES = 900 * 1024;
 
   private final ZkStore store;
+  private final ZkNodes nodes;
   private final ZkPaths paths;
   private final String name;
   private final CasPointerSteps<Read> steps;
 
   ZkPointerStore(ZkStore store, String name, StepListener steps) {
     this.store = requireNonNull(store, "store is null");
+    this.nodes = store.nodes();
     this.paths = store.paths();
     this.name = Destination.validateName(name);
-    this.steps = new CasPointerSteps<>(name, new Nodes(), steps, Clock.systemUTC());
+    this.steps = new CasPointerSteps<>(name, new ControlNodes(), steps, Clock.systemUTC());
   }
 
   @Override
@@ -208,7 +210,7 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
       String marker = paths.control(resource) + "/reset:" + nonce;
       List<CuratorOp> markers =
           List.of(
-              store.create(marker, reason.getBytes(StandardCharsets.UTF_8), CreateMode.PERSISTENT));
+              nodes.create(marker, reason.getBytes(StandardCharsets.UTF_8), CreateMode.PERSISTENT));
       boolean committed;
       try {
         committed = commit(read, read.control().registered(epoch, null, nonce), markers, action);
@@ -250,11 +252,11 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
 
   /** The control node as read, and its version ({@code -1}: it does not exist). */
   private record Read(
-      ResourceId resource, ControlDocument control, int version, ZkStore.Barrier barrier)
+      ResourceId resource, ControlDocument control, int version, ZkNodes.Barrier barrier)
       implements CasPointerSteps.Read {}
 
   /** The control node and its version and operation nodes, as {@link CasPointerSteps} needs. */
-  private final class Nodes implements CasPointerSteps.Store<Read> {
+  private final class ControlNodes implements CasPointerSteps.Store<Read> {
 
     @Override
     public Read read(ResourceId resource, String action) {
@@ -274,7 +276,7 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
 
     private CasPointerSteps.Stored record(String path, String action) {
       return new CasPointerSteps.Stored(
-          stored("pointer node", path), store.read(path, action).map(ZkStore.Node::data));
+          stored("pointer node", path), nodes.read(path, action).map(ZkNodes.Node::data));
     }
 
     @Override
@@ -305,9 +307,9 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
       requireFits(next.toJson().length + 2L * stored.length, action);
       List<CuratorOp> records =
           List.of(
-              store.create(
+              nodes.create(
                   paths.version(name, resource, entry.version()), stored, CreateMode.PERSISTENT),
-              store.create(
+              nodes.create(
                   paths.operation(name, resource, entry.operation()),
                   stored,
                   CreateMode.PERSISTENT));
@@ -336,8 +338,8 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
   /** Takes a read barrier, then reads the control node (R5; see {@link #fresh}). */
   private Read readControl(ResourceId resource, String action) {
     String path = paths.control(resource);
-    ZkStore.Barrier barrier = store.barrier(action);
-    return store
+    ZkNodes.Barrier barrier = nodes.barrier(action);
+    return nodes
         .read(path, action)
         .map(
             node ->
@@ -355,7 +357,7 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
    * replay, an epoch already registered, a lookup) is only given from fresh reads.
    */
   private boolean fresh(Read read, String action) {
-    return store.holds(read.barrier(), action);
+    return nodes.holds(read.barrier(), action);
   }
 
   /**
@@ -413,10 +415,10 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
     List<CuratorOp> ops = new ArrayList<>();
     ops.add(
         read.version() < 0
-            ? store.create(path, next.toJson(), CreateMode.PERSISTENT)
-            : store.setData(path, next.toJson(), read.version()));
+            ? nodes.create(path, next.toJson(), CreateMode.PERSISTENT)
+            : nodes.setData(path, next.toJson(), read.version()));
     ops.addAll(more);
-    return store.multi(ops, action).isPresent();
+    return nodes.multi(ops, action).isPresent();
   }
 
   /**
@@ -457,7 +459,7 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
           cause);
     }
     try {
-      return store.exists(marker, action).isPresent();
+      return nodes.exists(marker, action).isPresent();
     } catch (StoreException e) {
       throw store.undecided(e);
     }

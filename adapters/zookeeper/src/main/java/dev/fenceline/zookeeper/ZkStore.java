@@ -10,27 +10,15 @@ import dev.fenceline.spi.StoreException;
 import dev.fenceline.spi.TokenKeys;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
-import org.apache.curator.RetryPolicy;
-import org.apache.curator.RetrySleeper;
-import org.apache.curator.ensemble.fixed.FixedEnsembleProvider;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.framework.api.ACLProvider;
-import org.apache.curator.framework.api.transaction.CuratorOp;
-import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
-import org.apache.zookeeper.CreateMode;
-import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.ZooDefs;
-import org.apache.zookeeper.client.ZKClientConfig;
 import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Stat;
 
@@ -46,7 +34,9 @@ import org.apache.zookeeper.data.Stat;
  * #builder(CuratorFramework)}), which it then neither starts nor closes. Credentials are never
  * shown in messages or {@link #toString()}.
  *
- * <p>Thread-safe.
+ * <p>Thread-safe. The operations on the nodes are {@link ZkNodes}; the Curator client a store
+ * builds is {@link OwnedClient}; the time bound of a call is kept by {@link CallDeadline} and
+ * {@link CallRetry}.
  */
 public final class ZkStore implements AutoCloseable {
 
@@ -98,7 +88,7 @@ public final class ZkStore implements AutoCloseable {
   private final TokenKeys tokenKeys;
   private final Duration connectionTimeout;
   private final String id;
-  private final List<ACL> acls;
+  private final ZkNodes nodes;
   private final CallDeadline deadline;
 
   private ZkStore(
@@ -110,16 +100,16 @@ public final class ZkStore implements AutoCloseable {
       CallDeadline deadline) {
     this.client = client;
     this.deadline = deadline;
-    this.acls = acls;
     this.owned = owned;
     this.paths = new ZkPaths(builder.rootPath);
     this.shown = shown + builder.rootPath;
     this.tokenKeys = builder.tokenKeys;
     this.connectionTimeout = builder.connectionTimeout;
+    this.nodes = new ZkNodes(client, acls, paths, this.shown);
     awaitConnected();
-    ensureRoot();
+    nodes.ensureRoot();
     for (String path : List.of(paths.leases(), paths.pointers(), paths.clock())) {
-      ensure(path, "create " + path);
+      nodes.ensure(path, "create " + path);
     }
     this.id = "zk-" + loadId();
   }
@@ -218,15 +208,7 @@ public final class ZkStore implements AutoCloseable {
    * inside another call (which keeps its own).
    */
   <T> T call(Supplier<T> body) {
-    if (deadline.get() != null) {
-      return body.get();
-    }
-    deadline.set(System.nanoTime() + callBound().toNanos());
-    try {
-      return body.get();
-    } finally {
-      deadline.clear();
-    }
+    return deadline.call(body, callBound());
   }
 
   /**
@@ -234,8 +216,7 @@ public final class ZkStore implements AutoCloseable {
    * that decides an unknown outcome only starts then.
    */
   boolean timeLeftForATry() {
-    Long end = deadline.get();
-    return end == null || System.nanoTime() + tryBound(connectionTimeout).toNanos() <= end;
+    return deadline.timeLeftFor(tryBound(connectionTimeout));
   }
 
   /**
@@ -269,13 +250,19 @@ public final class ZkStore implements AutoCloseable {
     return paths;
   }
 
-  /** The client's current session (a new one after the ensemble expired the last). */
-  long sessionId(String action) {
-    try {
-      return client.getZookeeperClient().getZooKeeper().getSessionId();
-    } catch (Exception e) {
-      throw failure(action + " (read the session)", e, false);
-    }
+  /** The operations on the store's nodes. */
+  ZkNodes nodes() {
+    return nodes;
+  }
+
+  /** A read barrier through the quorum ({@link ZkNodes#barrier}; tests). */
+  ZkNodes.Barrier barrier(String action) {
+    return nodes.barrier(action);
+  }
+
+  /** The stat of the node at {@code path}, or empty ({@link ZkNodes#exists}; tests). */
+  Optional<Stat> exists(String path, String action) {
+    return nodes.exists(path, action);
   }
 
   String shown() {
@@ -303,254 +290,6 @@ public final class ZkStore implements AutoCloseable {
   @Override
   public String toString() {
     return "ZkStore[" + shown + "]";
-  }
-
-  // ---- operations shared by the issuer and the pointer stores ------------------------------
-
-  /** A node's data and its stat. */
-  record Node(byte[] data, Stat stat) {}
-
-  /**
-   * A point after which this client's reads see every change acknowledged before it was taken, as
-   * long as the client keeps its ZooKeeper session ({@link #holds}).
-   */
-  static final class Barrier {
-    private final Object handle;
-
-    private Barrier(Object handle) {
-      this.handle = handle;
-    }
-  }
-
-  /** The ensemble's time at a barrier (see {@link #ensembleNow}). */
-  record Now(Instant instant, Barrier barrier) {}
-
-  /**
-   * The ensemble's time now: writes the clock node (never refused) and returns the time the leader
-   * stamped on the write. The write went through a quorum, so it is also a {@link #barrier}.
-   */
-  Now ensembleNow(String action) {
-    Object handle = handle(action);
-    try {
-      Stat stat = client.setData().forPath(paths.clock(), new byte[0]);
-      return new Now(Instant.ofEpochMilli(stat.getMtime()), new Barrier(handle));
-    } catch (Exception e) {
-      throw failure(action + " (write the clock node " + paths.clock() + ")", e, false);
-    }
-  }
-
-  /**
-   * Makes the next reads of this client see every change acknowledged before this call (R5): a
-   * transaction with one version-less {@code check} of the root, which changes nothing but commits
-   * through a quorum like a write, so this client's server has applied everything before it when it
-   * answers. ZooKeeper's own {@code sync} is not such a barrier (ZOOKEEPER-1675: a leader that lost
-   * its quorum and does not know yet answers it). A read is only covered if the session did not
-   * change since ({@link #holds}): a new session may reach a server that is behind.
-   */
-  Barrier barrier(String action) {
-    Object handle = handle(action);
-    try {
-      client.transaction().forOperations(List.of(check(paths.root(), -1)));
-      return new Barrier(handle);
-    } catch (Exception e) {
-      throw failure(action + " (a read barrier through the quorum)", e, false);
-    }
-  }
-
-  /** True if this client still has the session it had when {@code barrier} was taken. */
-  boolean holds(Barrier barrier, String action) {
-    return handle(action) == barrier.handle;
-  }
-
-  private Object handle(String action) {
-    try {
-      return client.getZookeeperClient().getZooKeeper();
-    } catch (Exception e) {
-      throw failure(action + " (the ZooKeeper session)", e, false);
-    }
-  }
-
-  /** The node at {@code path}, or empty if it does not exist. */
-  Optional<Node> read(String path, String action) {
-    try {
-      Stat stat = new Stat();
-      byte[] data = client.getData().storingStatIn(stat).forPath(path);
-      if (stat.getCzxid() == 0) {
-        // Curator answered with neither data nor NoNode (it does so when called from inside another
-        // Curator operation's retry loop on the same thread): nothing is known about the node.
-        throw new StoreException(
-            "Cannot "
-                + action
-                + " at "
-                + shown
-                + ": ZooKeeper answered the read of "
-                + path
-                + " with no node and no error (is Fenceline called from inside a Curator"
-                + " operation on this thread?)",
-            null,
-            false);
-      }
-      return Optional.of(new Node(data == null ? new byte[0] : data, stat));
-    } catch (KeeperException.NoNodeException e) {
-      return Optional.empty();
-    } catch (Exception e) {
-      throw failure(action + " (read " + path + ")", e, false);
-    }
-  }
-
-  /** The stat of the node at {@code path}, or empty if it does not exist. */
-  Optional<Stat> exists(String path, String action) {
-    try {
-      return Optional.ofNullable(client.checkExists().forPath(path));
-    } catch (Exception e) {
-      throw failure(action + " (check " + path + ")", e, false);
-    }
-  }
-
-  /**
-   * Creates a persistent node with {@code data} unless one exists (its data is then left as it is).
-   * A create whose answer was lost and that Curator retried finds its own node: the same.
-   */
-  void ensure(String path, byte[] data, String action) {
-    try {
-      client.create().withMode(CreateMode.PERSISTENT).withACL(acls).forPath(path, data);
-    } catch (KeeperException.NodeExistsException e) {
-      // Created before, by this or another process.
-    } catch (Exception e) {
-      throw failure(action + " (create " + path + ")", e, false);
-    }
-  }
-
-  private void ensure(String path, String action) {
-    ensure(path, new byte[0], action);
-  }
-
-  /**
-   * Creates the root path and any missing parents ({@code /apps} of {@code /apps/fenceline}), all
-   * with the store's ACL. Only the root: below it a missing parent means someone deleted the
-   * store's nodes, and recreating them would start the epochs again.
-   */
-  private void ensureRoot() {
-    String path = paths.root();
-    try {
-      client
-          .create()
-          .creatingParentsIfNeeded()
-          .withMode(CreateMode.PERSISTENT)
-          .withACL(acls, true)
-          .forPath(path, new byte[0]);
-    } catch (KeeperException.NodeExistsException e) {
-      // Created before, by this or another process.
-    } catch (Exception e) {
-      throw failure("create the root path " + path, e, false);
-    }
-  }
-
-  /** A transaction operation that creates {@code path} with {@code data} and the store's ACL. */
-  CuratorOp create(String path, byte[] data, CreateMode mode) {
-    try {
-      return client.transactionOp().create().withMode(mode).withACL(acls).forPath(path, data);
-    } catch (Exception e) {
-      throw new IllegalStateException("Curator refused to build a create operation", e);
-    }
-  }
-
-  /**
-   * A transaction operation that sets the data of {@code path} if its version is {@code version}.
-   */
-  CuratorOp setData(String path, byte[] data, int version) {
-    try {
-      return client.transactionOp().setData().withVersion(version).forPath(path, data);
-    } catch (Exception e) {
-      throw new IllegalStateException("Curator refused to build a setData operation", e);
-    }
-  }
-
-  /** A transaction operation that deletes {@code path} if its version is {@code version}. */
-  CuratorOp delete(String path, int version) {
-    try {
-      return client.transactionOp().delete().withVersion(version).forPath(path);
-    } catch (Exception e) {
-      throw new IllegalStateException("Curator refused to build a delete operation", e);
-    }
-  }
-
-  /** A transaction operation that checks that {@code path} is at {@code version}. */
-  CuratorOp check(String path, int version) {
-    try {
-      return client.transactionOp().check().withVersion(version).forPath(path);
-    } catch (Exception e) {
-      throw new IllegalStateException("Curator refused to build a check operation", e);
-    }
-  }
-
-  /**
-   * Runs {@code ops} as one ZooKeeper multi-operation transaction: all or nothing.
-   *
-   * @return the results, or empty if the ensemble refused the transaction because a version check
-   *     or an existence check failed (another step changed a node since it was read; nothing of the
-   *     transaction was applied, but an earlier attempt Curator sent after a lost answer may have
-   *     been)
-   * @throws StoreException if the ensemble could not be reached or refused otherwise; {@link
-   *     StoreException#outcomeUnknown()} is true if the transaction may have been applied
-   */
-  Optional<List<CuratorTransactionResult>> multi(List<CuratorOp> ops, String action) {
-    try {
-      return Optional.of(client.transaction().forOperations(ops));
-    } catch (KeeperException.BadVersionException
-        | KeeperException.NodeExistsException
-        | KeeperException.NoNodeException e) {
-      return Optional.empty();
-    } catch (Exception e) {
-      throw failure(action, e, true);
-    }
-  }
-
-  /**
-   * The failure of {@code action}, classified: a lost connection or session during a write leaves
-   * its outcome unknown; a refused authorization names the fix. Never shows credentials.
-   */
-  StoreException failure(String action, Exception e, boolean write) {
-    if (e instanceof InterruptedException) {
-      Thread.currentThread().interrupt();
-    }
-    if (e instanceof StoreException store) {
-      return store;
-    }
-    String reason;
-    boolean unknown = false;
-    if (e instanceof KeeperException keeper) {
-      KeeperException.Code code = keeper.code();
-      switch (code) {
-        case CONNECTIONLOSS, OPERATIONTIMEOUT, SESSIONEXPIRED, SESSIONMOVED, REQUESTTIMEOUT -> {
-          reason =
-              "the connection to the ensemble was lost ("
-                  + code
-                  + "); is a quorum up and reachable?";
-          unknown = write;
-        }
-        case NOAUTH, AUTHFAILED ->
-            reason =
-                "ZooKeeper refused access ("
-                    + code
-                    + "): the node's ACL does not admit this client; authenticate as the user the"
-                    + " nodes were created with (digest or SASL), or use another root path";
-        case INVALIDACL ->
-            reason =
-                "ZooKeeper refused the ACL (INVALIDACL): the creator ACL needs an authenticated"
-                    + " identity and the client has no authenticated identity (check auth-digest, or"
-                    + " for SASL the JAAS file in -Djava.security.auth.login.config and its login"
-                    + " context; the client goes on unauthenticated when the SASL login fails)";
-        default -> reason = "ZooKeeper answered " + code;
-      }
-    } else {
-      reason = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
-      unknown = write;
-    }
-    String suffix =
-        unknown ? " (the write may have been applied: look the operation up or retry it)" : "";
-    return new StoreException(
-        "Cannot " + action + " at " + shown + ": " + reason + suffix, e, unknown);
   }
 
   /**
@@ -581,9 +320,11 @@ public final class ZkStore implements AutoCloseable {
 
   private String loadId() {
     String fresh = UUID.randomUUID().toString();
-    ensure(paths.store(), fresh.getBytes(StandardCharsets.UTF_8), "create the store identity");
-    Node node =
-        read(paths.store(), "read the store identity")
+    nodes.ensure(
+        paths.store(), fresh.getBytes(StandardCharsets.UTF_8), "create the store identity");
+    ZkNodes.Node node =
+        nodes
+            .read(paths.store(), "read the store identity")
             .orElseThrow(
                 () ->
                     new StoreException(
@@ -777,50 +518,25 @@ public final class ZkStore implements AutoCloseable {
         return new ZkStore(this, external, false, "zookeeper://", acls, new CallDeadline());
       }
       CallDeadline deadline = new CallDeadline();
-      CuratorFrameworkFactory.Builder curator =
-          CuratorFrameworkFactory.builder()
-              .ensembleProvider(new FixedEnsembleProvider(connectString, followEnsembleConfig))
-              .ensembleTracker(followEnsembleConfig)
-              .sessionTimeoutMs((int) sessionTimeout.toMillis())
-              .connectionTimeoutMs((int) connectionTimeout.toMillis())
-              .retryPolicy(
+      CuratorFramework client =
+          new OwnedClient(
+                  connectString,
+                  followEnsembleConfig,
+                  sessionTimeout,
+                  connectionTimeout,
+                  authScheme,
+                  authValue,
+                  saslLoginContext)
+              .start(
+                  acls,
                   new CallRetry(
-                      deadline, callBound(connectionTimeout), tryBound(connectionTimeout)))
-              .aclProvider(provider(acls));
-      if (authScheme != null) {
-        curator.authorization(authScheme, authValue);
-      }
-      ZKClientConfig config = new ZKClientConfig();
-      // Without it a request queued while the connection is down waits for the client's own
-      // connect attempt, up to the whole session timeout, on every try of Curator's retry loop.
-      config.setProperty(
-          ZKClientConfig.ZOOKEEPER_REQUEST_TIMEOUT, Long.toString(REQUEST_TIMEOUT.toMillis()));
-      if (saslLoginContext != null) {
-        config.setProperty(ZKClientConfig.ENABLE_CLIENT_SASL_KEY, "true");
-        config.setProperty(ZKClientConfig.LOGIN_CONTEXT_NAME_KEY, saslLoginContext);
-      } else {
-        config.setProperty(ZKClientConfig.ENABLE_CLIENT_SASL_KEY, "false");
-      }
-      curator.zkClientConfig(config);
-      CuratorFramework client = curator.build();
-      client.start();
+                      deadline, callBound(connectionTimeout), tryBound(connectionTimeout)));
       try {
         return new ZkStore(this, client, true, "zookeeper://" + connectString, acls, deadline);
       } catch (RuntimeException e) {
-        closeWithoutWaiting(client);
+        OwnedClient.closeWithoutWaiting(client);
         throw e;
       }
-    }
-
-    /**
-     * Closes a client whose store failed to open on another thread: closing sends the end of the
-     * session and waits up to the request timeout for its answer, which a server that does not
-     * answer never sends, so the error reaches the caller after the time it names.
-     */
-    private static void closeWithoutWaiting(CuratorFramework client) {
-      Thread closer = new Thread(client::close, "fenceline-zk-close");
-      closer.setDaemon(true);
-      closer.start();
     }
 
     private static List<ACL> acls(Acl acl) {
@@ -831,20 +547,6 @@ public final class ZkStore implements AutoCloseable {
           List<ACL> both = new ArrayList<>(ZooDefs.Ids.CREATOR_ALL_ACL);
           both.addAll(ZooDefs.Ids.READ_ACL_UNSAFE);
           yield List.copyOf(both);
-        }
-      };
-    }
-
-    private static ACLProvider provider(List<ACL> acls) {
-      return new ACLProvider() {
-        @Override
-        public List<ACL> getDefaultAcl() {
-          return acls;
-        }
-
-        @Override
-        public List<ACL> getAclForPath(String path) {
-          return acls;
         }
       };
     }
@@ -865,71 +567,6 @@ public final class ZkStore implements AutoCloseable {
                 + ": it must be between 1 ms and 24 days (e.g. PT30S)");
       }
       return value;
-    }
-  }
-
-  /** The deadline of the call running on each thread (System.nanoTime), or null outside a call. */
-  static final class CallDeadline {
-    private final ThreadLocal<Long> end = new ThreadLocal<>();
-
-    Long get() {
-      return end.get();
-    }
-
-    void set(long nanos) {
-      end.set(nanos);
-    }
-
-    void clear() {
-      end.remove();
-    }
-  }
-
-  /**
-   * Curator's bounded exponential back-off (base 100 ms, at most 1 s, {@link #RETRIES} retries)
-   * that starts a retry only if the sleep and a whole try still end before the call's deadline (an
-   * operation outside a call: its own start plus the call bound).
-   */
-  static final class CallRetry implements RetryPolicy {
-    private final CallDeadline deadline;
-    private final long boundNanos;
-    private final long tryNanos;
-
-    CallRetry(CallDeadline deadline, Duration bound, Duration oneTry) {
-      this.deadline = deadline;
-      this.boundNanos = bound.toNanos();
-      this.tryNanos = oneTry.toNanos();
-    }
-
-    /** The longest sleep before retry {@code retry} (0 for the first retry). */
-    static long longestSleepMillis(int retry) {
-      return Math.min(MAX_RETRY_SLEEP.toMillis(), BASE_RETRY_SLEEP.toMillis() << (retry + 1));
-    }
-
-    @Override
-    public boolean allowRetry(int retryCount, long elapsedTimeMs, RetrySleeper sleeper) {
-      if (retryCount >= RETRIES) {
-        return false;
-      }
-      long now = System.nanoTime();
-      Long end = deadline.get();
-      long until =
-          end != null ? end : now - TimeUnit.MILLISECONDS.toNanos(elapsedTimeMs) + boundNanos;
-      long sleep =
-          Math.min(
-              MAX_RETRY_SLEEP.toMillis(),
-              BASE_RETRY_SLEEP.toMillis()
-                  * Math.max(1, ThreadLocalRandom.current().nextInt(1 << (retryCount + 1))));
-      if (now + TimeUnit.MILLISECONDS.toNanos(sleep) + tryNanos > until) {
-        return false;
-      }
-      try {
-        sleeper.sleepFor(sleep, TimeUnit.MILLISECONDS);
-        return true;
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return false;
-      }
     }
   }
 }

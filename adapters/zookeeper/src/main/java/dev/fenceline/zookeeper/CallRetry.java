@@ -1,0 +1,59 @@
+package dev.fenceline.zookeeper;
+
+import static dev.fenceline.zookeeper.ZkStore.BASE_RETRY_SLEEP;
+import static dev.fenceline.zookeeper.ZkStore.MAX_RETRY_SLEEP;
+import static dev.fenceline.zookeeper.ZkStore.RETRIES;
+
+import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.RetryPolicy;
+import org.apache.curator.RetrySleeper;
+
+/**
+ * Curator's bounded exponential back-off (base 100 ms, at most 1 s, {@link ZkStore#RETRIES}
+ * retries) that starts a retry only if the sleep and a whole try still end before the call's
+ * deadline (an operation outside a call: its own start plus the call bound).
+ */
+final class CallRetry implements RetryPolicy {
+  private final CallDeadline deadline;
+  private final long boundNanos;
+  private final long tryNanos;
+
+  CallRetry(CallDeadline deadline, Duration bound, Duration oneTry) {
+    this.deadline = deadline;
+    this.boundNanos = bound.toNanos();
+    this.tryNanos = oneTry.toNanos();
+  }
+
+  /** The longest sleep before retry {@code retry} (0 for the first retry). */
+  static long longestSleepMillis(int retry) {
+    return Math.min(MAX_RETRY_SLEEP.toMillis(), BASE_RETRY_SLEEP.toMillis() << (retry + 1));
+  }
+
+  @Override
+  public boolean allowRetry(int retryCount, long elapsedTimeMs, RetrySleeper sleeper) {
+    if (retryCount >= RETRIES) {
+      return false;
+    }
+    long now = System.nanoTime();
+    Long end = deadline.get();
+    long until =
+        end != null ? end : now - TimeUnit.MILLISECONDS.toNanos(elapsedTimeMs) + boundNanos;
+    long sleep =
+        Math.min(
+            MAX_RETRY_SLEEP.toMillis(),
+            BASE_RETRY_SLEEP.toMillis()
+                * Math.max(1, ThreadLocalRandom.current().nextInt(1 << (retryCount + 1))));
+    if (now + TimeUnit.MILLISECONDS.toNanos(sleep) + tryNanos > until) {
+      return false;
+    }
+    try {
+      sleeper.sleepFor(sleep, TimeUnit.MILLISECONDS);
+      return true;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+}
