@@ -62,6 +62,17 @@ public abstract class IntentStoreContract extends ContractSupport {
       String name, StepListener steps, Optional<TokenKeys> keys);
 
   /**
+   * Whether the intent store checks signed tokens ({@link TokenKeys}), as {@link
+   * DestinationContract#supportsTokenKeys()} asks of destinations. Default true; a store that
+   * overrides it with false must refuse keys with {@link
+   * dev.fenceline.spi.UnsupportedCapabilityException} when it is created with them, and the suite
+   * checks that refusal instead of the signatures.
+   */
+  protected boolean supportsTokenKeys() {
+    return true;
+  }
+
+  /**
    * Another component of the same store that registers epochs, named {@code name} (for a database,
    * one of its destinations or pointer stores): the suite checks that an epoch registered there
    * fences the intent store's begins, and the other way round.
@@ -406,6 +417,13 @@ public abstract class IntentStoreContract extends ContractSupport {
   void withKeysUnsignedAndForgedTokensAreRefusedByBeginAndComplete() {
     ResourceId resource = freshResource("intent-signed");
     TokenKeys keys = TokenKeys.builder().key("k1", TCK_KEY).build();
+    if (!supportsTokenKeys()) {
+      // Not claimed: the documented refusal, so that nobody believes unsigned tokens are refused.
+      assertThatThrownBy(() -> intentStore("tck", StepListener.NONE, Optional.of(keys)))
+          .as("an intent store given keys although supportsTokenKeys() is false")
+          .isInstanceOf(dev.fenceline.spi.UnsupportedCapabilityException.class);
+      return;
+    }
     IntentStore guarded = intentStore("tck", StepListener.NONE, Optional.of(keys));
     FencingToken signed = keys.sign(token(resource, 5, "worker-a"));
     FencingToken unsigned = token(resource, 6, "worker-a");
