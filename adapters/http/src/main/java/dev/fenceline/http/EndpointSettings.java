@@ -19,8 +19,9 @@ import java.util.function.LongSupplier;
  * idempotency key header, bearer token, HTTP client, attempt and call time limits, retries,
  * backoff, circuit breaker and the bound of an answer's body. One immutable value built by one
  * validating {@link Builder}, to which the public builders of {@link HttpApiDestination} and {@link
- * NativeHttpDestination} delegate: each setting is checked once and has one default, stated here.
- * The two destinations differ only in what they call themselves in messages ({@link Kind}).
+ * NativeHttpDestination} delegate through their shared base {@link EndpointBuilder}: each setting
+ * is checked once and has one default, stated here. The two destinations differ only in what they
+ * call themselves in messages ({@link Kind}).
  */
 final class EndpointSettings {
 

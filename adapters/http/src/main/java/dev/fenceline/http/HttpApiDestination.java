@@ -18,14 +18,11 @@ import dev.fenceline.spi.ResourceId;
 import dev.fenceline.spi.StoreException;
 import dev.fenceline.spi.WriteOutcome;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
-import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
-import java.net.http.HttpClient;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Function;
 import java.util.function.LongSupplier;
 
 /**
@@ -301,80 +298,23 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
    * checks what is required, with a {@link ConfigurationException} naming the value and the fix and
    * carrying the YAML key of the http destination it is about ({@link
    * ConfigurationException#key()}). The settings this destination shares with {@link
-   * NativeHttpDestination} are checked the same way for both.
+   * NativeHttpDestination} are set through {@link EndpointBuilder}, the same way for both.
    */
-  public static final class Builder {
-    private final EndpointSettings.Builder endpoint =
-        new EndpointSettings.Builder(EndpointSettings.Kind.INTENT);
+  public static final class Builder extends EndpointBuilder<Builder> {
     private final IntentEndpoint.Builder intent = new IntentEndpoint.Builder(endpoint);
 
-    private Builder() {}
-
-    /** The destination's name (see {@link Destination#NAME}); the intent store's must match. */
-    public Builder name(String name) {
-      endpoint.name(name);
-      return this;
+    private Builder() {
+      super(EndpointSettings.Kind.INTENT);
     }
 
-    /**
-     * The API's base URI, {@code http} or {@code https} with a host and no query, fragment or
-     * credentials; request paths are appended to it.
-     */
-    public Builder baseUri(java.net.URI baseUri) {
-      endpoint.baseUri(baseUri);
+    @Override
+    Builder self() {
       return this;
     }
 
     /** Where intents are recorded (required), e.g. {@code JdbcStore.intentStore(name)}. */
     public Builder intentStore(IntentStore intentStore) {
       intent.intentStore(intentStore);
-      return this;
-    }
-
-    /** The idempotency key header; default {@value #DEFAULT_IDEMPOTENCY_KEY_HEADER}. */
-    public Builder idempotencyKeyHeader(String header) {
-      endpoint.idempotencyKeyHeader(header);
-      return this;
-    }
-
-    /**
-     * Sends {@code Authorization: Bearer <token>} with the token read from environment variable
-     * {@code variable} when the destination is built. The value is never shown anywhere.
-     */
-    public Builder bearerTokenFromEnv(String variable) {
-      endpoint.bearerTokenFromEnv(variable);
-      return this;
-    }
-
-    /** Where {@link #bearerTokenFromEnv} reads variables; default {@link System#getenv(String)}. */
-    public Builder environment(Function<String, String> environment) {
-      endpoint.environment(environment);
-      return this;
-    }
-
-    /**
-     * The time limit of <em>one attempt</em>, the whole exchange up to the last byte of the
-     * (bounded) answer, not of the whole write (that is the {@link #callTimeLimit}). A 2xx whose
-     * body is cut off by the limit is still applied. Default 3 s; the default client's connect
-     * timeout is 2 s, or this limit if it is shorter. A large file upload or an API that answers
-     * slower than this needs a longer limit, and then a longer call time limit and lease ttl too.
-     */
-    public Builder attemptTimeLimit(Duration limit) {
-      endpoint.attemptTimeLimit(limit);
-      return this;
-    }
-
-    /**
-     * The overall bound of one write: its sends, the backoffs between them and its lookups (before
-     * the send, before every re-send, after a lost answer) share it. Each attempt and lookup gets
-     * at most what is left; once it has passed nothing more is sent, and the write ends in doubt
-     * ({@link ApiOutcomeUnknownException}) if an attempt may have reached the API, else as
-     * unreachable. Default 20 s ({@link #DEFAULT_CALL_TIME_LIMIT}): keep it below the lease ttl, so
-     * that a worker learns of an API that stopped answering while its lease still runs. The intent
-     * store's own calls are bounded by that store, not by this limit.
-     */
-    public Builder callTimeLimit(Duration limit) {
-      endpoint.callTimeLimit(limit);
       return this;
     }
 
@@ -385,41 +325,6 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
      */
     public Builder maxAttempts(int maxAttempts) {
       endpoint.maxAttempts(maxAttempts);
-      return this;
-    }
-
-    /**
-     * Exponential backoff between attempts: {@code initial}, times {@code multiplier} (at least 1)
-     * per retry, at most {@code max}; defaults 500 ms, 2.0, 2 s.
-     */
-    public Builder backoff(Duration initial, double multiplier, Duration max) {
-      endpoint.backoff(initial, multiplier, max);
-      return this;
-    }
-
-    /**
-     * The randomization factor of the backoff, in [0, 1): each wait is drawn from interval × (1 ±
-     * jitter), so that workers retrying together spread out. Default 0.5.
-     */
-    public Builder jitter(double jitter) {
-      endpoint.jitter(jitter);
-      return this;
-    }
-
-    /**
-     * A circuit breaker built from {@code config}'s thresholds and windows. Fenceline reports IO
-     * failures and 5xx answers as errors and everything else as successes; the config's record and
-     * ignore predicates still filter them. By default: 50% failures over the last 10 calls (at
-     * least 5), open for 30 s.
-     */
-    public Builder circuitBreaker(CircuitBreakerConfig config) {
-      endpoint.circuitBreaker(config);
-      return this;
-    }
-
-    /** An existing circuit breaker (e.g. from a registry, shared), reported to as above. */
-    public Builder circuitBreaker(CircuitBreaker breaker) {
-      endpoint.circuitBreaker(breaker);
       return this;
     }
 
@@ -500,15 +405,6 @@ public final class HttpApiDestination implements Destination<ApiRequest> {
     /** The monotonic time source in nanoseconds for stalls before sending; tests only. */
     Builder nanoTime(LongSupplier nanoTime) {
       endpoint.nanoTime(nanoTime);
-      return this;
-    }
-
-    /**
-     * The HTTP client; by default one with a {@linkplain #DEFAULT_CONNECT_TIMEOUT 2 s} connect
-     * timeout that never follows redirects.
-     */
-    public Builder httpClient(HttpClient client) {
-      endpoint.httpClient(client);
       return this;
     }
 

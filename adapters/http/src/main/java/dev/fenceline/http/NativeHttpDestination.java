@@ -21,15 +21,10 @@ import dev.fenceline.spi.UnsupportedCapabilityException;
 import dev.fenceline.spi.UntrustedTokenException;
 import dev.fenceline.spi.WriteOutcome;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
-import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.time.Duration;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Function;
 
 /**
  * A destination for an external API that checks fencing tokens itself: what the article calls the
@@ -239,28 +234,19 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
    * #replayMarkedBy} and {@link #lookupRequest} have none, and without them the destination reports
    * less (see the class comment). The settings this destination shares with {@link
    * HttpApiDestination} (name, base URI, idempotency key header, bearer token, client, time limits,
-   * attempts, backoff, circuit breaker) are checked the same way for both.
+   * backoff, circuit breaker) are set through {@link EndpointBuilder}, the same way for both;
+   * attempts are checked the same way too.
    */
-  public static final class Builder {
+  public static final class Builder extends EndpointBuilder<Builder> {
 
-    private final EndpointSettings.Builder endpoint =
-        new EndpointSettings.Builder(EndpointSettings.Kind.NATIVE);
     private final NativeProtocol.Builder protocol = new NativeProtocol.Builder();
 
-    private Builder() {}
-
-    /** The destination's name ({@link Destination#NAME}); it scopes the idempotency keys. */
-    public Builder name(String name) {
-      endpoint.name(name);
-      return this;
+    private Builder() {
+      super(EndpointSettings.Kind.NATIVE);
     }
 
-    /**
-     * The API's base URI ({@code http} or {@code https}, no user info, query or fragment); request
-     * paths are appended to it.
-     */
-    public Builder baseUri(URI baseUri) {
-      endpoint.baseUri(baseUri);
+    @Override
+    Builder self() {
       return this;
     }
 
@@ -273,12 +259,6 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
     /** How the token is written into its header. Default {@link TokenHeaderFormat#FULL}. */
     public Builder tokenFormat(TokenHeaderFormat format) {
       protocol.tokenFormat(format);
-      return this;
-    }
-
-    /** The header that carries the idempotency key. Default {@code Idempotency-Key}. */
-    public Builder idempotencyKeyHeader(String header) {
-      endpoint.idempotencyKeyHeader(header);
       return this;
     }
 
@@ -415,50 +395,6 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
     }
 
     /**
-     * As {@link HttpApiDestination.Builder#bearerTokenFromEnv}: sends {@code Authorization: Bearer}
-     * with the value of {@code variable}, read when the destination is built and never shown.
-     */
-    public Builder bearerTokenFromEnv(String variable) {
-      endpoint.bearerTokenFromEnv(variable);
-      return this;
-    }
-
-    /** Where environment variables are read from. Default {@link System#getenv(String)}. */
-    public Builder environment(Function<String, String> environment) {
-      endpoint.environment(environment);
-      return this;
-    }
-
-    /** The client to send with (e.g. with a proxy or TLS settings). Default: a new client. */
-    public Builder httpClient(HttpClient client) {
-      endpoint.httpClient(client);
-      return this;
-    }
-
-    /**
-     * How long one attempt may take, answer included (as {@link
-     * HttpApiDestination.Builder#attemptTimeLimit}). Default 3 s; one write, its attempts, backoffs
-     * and lookups together, is bounded by the {@link #callTimeLimit}. The default client's connect
-     * timeout is 2 s, or this limit if it is shorter ({@link
-     * ResilienceSettings#defaultConnectTimeout}).
-     */
-    public Builder attemptTimeLimit(Duration timeout) {
-      endpoint.attemptTimeLimit(timeout);
-      return this;
-    }
-
-    /**
-     * The overall bound of one write, its attempts, backoffs and lookups included (as {@link
-     * HttpApiDestination.Builder#callTimeLimit}); default 20 s. Once it has passed nothing more is
-     * sent, and the outcome is unknown if an attempt may have reached the API. Keep it below the
-     * lease ttl.
-     */
-    public Builder callTimeLimit(Duration limit) {
-      endpoint.callTimeLimit(limit);
-      return this;
-    }
-
-    /**
      * Attempts per request, the first included, 1 to 20; default 3 (as {@link
      * HttpApiDestination.Builder#maxAttempts}). A write is retried under the same idempotency key
      * only when the API {@linkplain #replayMarkedBy replays results}; reads are retried; register
@@ -466,33 +402,6 @@ public final class NativeHttpDestination implements Destination<ApiRequest>, Sup
      */
     public Builder maxAttempts(int maxAttempts) {
       endpoint.maxAttempts(maxAttempts);
-      return this;
-    }
-
-    /** As {@link HttpApiDestination.Builder#backoff}; defaults 500 ms, 2.0, 2 s. */
-    public Builder backoff(Duration initial, double multiplier, Duration max) {
-      endpoint.backoff(initial, multiplier, max);
-      return this;
-    }
-
-    /** As {@link HttpApiDestination.Builder#jitter}: in [0, 1), default 0.5. */
-    public Builder jitter(double jitter) {
-      endpoint.jitter(jitter);
-      return this;
-    }
-
-    /**
-     * As {@link HttpApiDestination.Builder#circuitBreaker(CircuitBreakerConfig)}: IO failures and
-     * 5xx answers count as errors; by default 50% failures over the last 10 calls, open for 30 s.
-     */
-    public Builder circuitBreaker(CircuitBreakerConfig config) {
-      endpoint.circuitBreaker(config);
-      return this;
-    }
-
-    /** As {@link HttpApiDestination.Builder#circuitBreaker(CircuitBreaker)}. */
-    public Builder circuitBreaker(CircuitBreaker breaker) {
-      endpoint.circuitBreaker(breaker);
       return this;
     }
 
