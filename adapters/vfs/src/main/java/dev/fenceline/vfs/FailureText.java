@@ -1,5 +1,7 @@
 package dev.fenceline.vfs;
 
+import dev.fenceline.spi.LocalWriteProblem;
+import dev.fenceline.spi.StoreException;
 import java.util.Locale;
 
 /** The reason and the hint a {@link VfsBlobStore} message gives for a file system's failure. */
@@ -34,5 +36,43 @@ final class FailureText {
       return "check the user name and password or key";
     }
     return "check that the store is reachable and the path exists";
+  }
+
+  /**
+   * {@code Cannot <what>: <reason> (<note; ><hint>)} for a failure of the file system, secrets
+   * scrubbed from the message and the cause.
+   *
+   * @param note said before the hint, such as {@code nothing was left at the key}; empty for none
+   */
+  static StoreException failure(String what, String note, Throwable e, Redaction redaction) {
+    return new StoreException(
+        redaction.scrub(
+            "Cannot "
+                + what
+                + ": "
+                + reason(e)
+                + " ("
+                + (note.isEmpty() ? "" : note + "; ")
+                + hint(e)
+                + ")"),
+        redaction.scrub(e));
+  }
+
+  /**
+   * {@code Cannot <what>: <problem> (<fix><; note>)} for a failure a local path's own state
+   * explains (read-only, no permission), the cause scrubbed.
+   */
+  static StoreException failure(
+      String what, LocalWriteProblem problem, String note, Throwable e, Redaction redaction) {
+    return new StoreException(
+        "Cannot "
+            + what
+            + ": "
+            + problem.describe()
+            + " ("
+            + problem.fix()
+            + (note.isEmpty() ? "" : "; " + note)
+            + ")",
+        redaction.scrub(e));
   }
 }

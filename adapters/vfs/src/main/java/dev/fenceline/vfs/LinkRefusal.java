@@ -49,20 +49,8 @@ final class LinkRefusal {
     } catch (NoSuchFileException absent) {
       // The rest of the path does not exist: there is no link to follow (yet).
     } catch (IOException e) {
-      throw new StoreException(
-          redaction.scrub(
-              "Cannot "
-                  + action
-                  + " blob "
-                  + key
-                  + " at "
-                  + base.description()
-                  + ": "
-                  + FailureText.reason(e)
-                  + " ("
-                  + FailureText.hint(e)
-                  + ")"),
-          redaction.scrub(e));
+      throw FailureText.failure(
+          action + " blob " + key + " at " + base.description(), "", e, redaction);
     }
   }
 

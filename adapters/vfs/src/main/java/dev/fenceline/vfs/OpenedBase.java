@@ -191,26 +191,8 @@ record OpenedBase(
       String shown, IOException e, Path localTarget, Redaction redaction) {
     Optional<LocalWriteProblem> local =
         localTarget == null ? Optional.empty() : LocalWriteProblem.of(localTarget);
-    if (local.isPresent()) {
-      return new StoreException(
-          "Cannot open blob store at "
-              + shown
-              + ": "
-              + local.get().describe()
-              + " ("
-              + local.get().fix()
-              + ")",
-          redaction.scrub(e));
-    }
-    return new StoreException(
-        redaction.scrub(
-            "Cannot open blob store at "
-                + shown
-                + ": "
-                + FailureText.reason(e)
-                + " ("
-                + FailureText.hint(e)
-                + ")"),
-        redaction.scrub(e));
+    return local.isPresent()
+        ? FailureText.failure("open blob store at " + shown, local.get(), "", e, redaction)
+        : FailureText.failure("open blob store at " + shown, "", e, redaction);
   }
 }

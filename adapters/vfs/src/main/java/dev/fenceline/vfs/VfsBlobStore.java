@@ -155,31 +155,11 @@ public final class VfsBlobStore implements BlobStore, AutoCloseable {
     }
     Optional<LocalWriteProblem> local =
         opened.local() == null ? Optional.empty() : LocalWriteProblem.of(Path.of(target.getURI()));
-    if (local.isPresent()) {
-      return new StoreException(
-          "Cannot put blob "
-              + key
-              + " at "
-              + description
-              + ": "
-              + local.get().describe()
-              + " ("
-              + local.get().fix()
-              + "; nothing was left at the key)",
-          redaction.scrub(e));
-    }
-    return new StoreException(
-        redaction.scrub(
-            "Cannot put blob "
-                + key
-                + " at "
-                + description
-                + ": "
-                + FailureText.reason(e)
-                + " (nothing was left at the key; "
-                + FailureText.hint(e)
-                + ")"),
-        redaction.scrub(e));
+    String what = "put blob " + key + " at " + description;
+    String note = "nothing was left at the key";
+    return local.isPresent()
+        ? FailureText.failure(what, local.get(), note, e, redaction)
+        : FailureText.failure(what, note, e, redaction);
   }
 
   /**
@@ -336,18 +316,7 @@ public final class VfsBlobStore implements BlobStore, AutoCloseable {
   }
 
   private StoreException failure(String action, FileSystemException e) {
-    return new StoreException(
-        redaction.scrub(
-            "Cannot "
-                + action
-                + " at "
-                + description
-                + ": "
-                + FailureText.reason(e)
-                + " ("
-                + FailureText.hint(e)
-                + ")"),
-        redaction.scrub(e));
+    return FailureText.failure(action + " at " + description, "", e, redaction);
   }
 
   /** Validating builder for {@link VfsBlobStore}. */
