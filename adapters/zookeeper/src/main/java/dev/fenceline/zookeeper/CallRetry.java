@@ -7,6 +7,7 @@ import static dev.fenceline.zookeeper.ZkStore.RETRIES;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import org.apache.curator.CuratorZookeeperClient;
 import org.apache.curator.RetryPolicy;
 import org.apache.curator.RetrySleeper;
 
@@ -14,16 +15,29 @@ import org.apache.curator.RetrySleeper;
  * Curator's bounded exponential back-off (base 100 ms, at most 1 s, {@link ZkStore#RETRIES}
  * retries) that starts a retry only if the sleep and a whole try still end before the call's
  * deadline (an operation outside a call: its own start plus the call bound).
+ *
+ * <p>A try is a wait for the connection and then the request (see {@link
+ * ZkStore#callBound(Duration)}). Curator waits for the connection before the first try only: a
+ * retry while the client is still reconnecting (a leader election, ~1 s) would fail at once with
+ * {@code CONNECTIONLOSS} and spend the retries in a fraction of the time they are given. So after
+ * its sleep a retry waits for the connection, at most the connection timeout, which the whole try
+ * it was checked for includes.
  */
 final class CallRetry implements RetryPolicy {
   private final CallDeadline deadline;
   private final long boundNanos;
   private final long tryNanos;
+  private volatile CuratorZookeeperClient connection;
 
   CallRetry(CallDeadline deadline, Duration bound, Duration oneTry) {
     this.deadline = deadline;
     this.boundNanos = bound.toNanos();
     this.tryNanos = oneTry.toNanos();
+  }
+
+  /** The client whose connection a retry waits for (set once the client is built). */
+  void waitsFor(CuratorZookeeperClient client) {
+    this.connection = client;
   }
 
   /** The longest sleep before retry {@code retry} (0 for the first retry). */
@@ -50,6 +64,11 @@ final class CallRetry implements RetryPolicy {
     }
     try {
       sleeper.sleepFor(sleep, TimeUnit.MILLISECONDS);
+      CuratorZookeeperClient client = connection;
+      if (client != null && !client.isConnected()) {
+        // Bounded by the client's connection timeout; false is left to the try to report.
+        client.blockUntilConnectedOrTimedOut();
+      }
       return true;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -518,6 +518,8 @@ public final class ZkStore implements AutoCloseable {
         return new ZkStore(this, external, false, "zookeeper://", acls, new CallDeadline());
       }
       CallDeadline deadline = new CallDeadline();
+      CallRetry retry =
+          new CallRetry(deadline, callBound(connectionTimeout), tryBound(connectionTimeout));
       CuratorFramework client =
           new OwnedClient(
                   connectString,
@@ -527,10 +529,8 @@ public final class ZkStore implements AutoCloseable {
                   authScheme,
                   authValue,
                   saslLoginContext)
-              .start(
-                  acls,
-                  new CallRetry(
-                      deadline, callBound(connectionTimeout), tryBound(connectionTimeout)));
+              .start(acls, retry);
+      retry.waitsFor(client.getZookeeperClient());
       try {
         return new ZkStore(this, client, true, "zookeeper://" + connectString, acls, deadline);
       } catch (RuntimeException e) {

@@ -297,9 +297,13 @@ class ZkFailoverTest {
       staging.awaitReached();
 
       InstanceSpec leader = ensemble.killLeader();
-      staging.resume(); // the swap runs while the two others elect a new leader
-      WriteOutcome outcome = Concurrently.await(publish);
-      ensemble.restart(leader);
+      WriteOutcome outcome;
+      try {
+        staging.resume(); // the swap runs while the two others elect a new leader
+        outcome = Concurrently.await(publish);
+      } finally {
+        ensemble.restart(leader); // also when the publish failed: the next test needs all three
+      }
 
       assertThat(outcome).isInstanceOf(Applied.class);
       Receipt receipt = ((Applied) outcome).receipt();
