@@ -4,6 +4,9 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.curator.CuratorZookeeperClient;
+import org.apache.curator.RetryPolicy;
 import org.apache.curator.ensemble.fixed.FixedEnsembleProvider;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -50,15 +53,36 @@ final class ZkClients implements AutoCloseable {
 
   /**
    * A started client that asks for {@code sessionTimeout}, connected to the ensemble. It retries an
-   * operation that fails with connection loss 5 times, backing off from 100 ms up to 1 s (enough to
-   * ride out a leader election, which took 0.6 s to 1.5 s here). It only ever uses the connect
-   * string given here: it does not follow the ensemble's configuration to the servers' own
-   * addresses, so a client of a {@link ZkProxy} stays behind the proxy.
+   * operation that fails with connection loss 5 times, backing off from 100 ms up to 1 s, and each
+   * retry first waits for the connection (at most {@link #CONNECTION_TIMEOUT}): Curator waits for
+   * it before the first try only, and a retry while the client is still reconnecting fails at once,
+   * so without the wait the retries ran out during a leader election (0.6 s to 1.5 s here, longer
+   * on a loaded machine). It only ever uses the connect string given here: it does not follow the
+   * ensemble's configuration to the servers' own addresses, so a client of a {@link ZkProxy} stays
+   * behind the proxy.
    *
    * @throws IllegalStateException if it does not connect within {@link #FIRST_CONNECTION_TIMEOUT};
    *     the client is closed first
    */
   synchronized CuratorFramework start(Duration sessionTimeout) {
+    RetryPolicy backOff = new ExponentialBackoffRetry(100, 5, 1_000);
+    AtomicReference<CuratorZookeeperClient> connection = new AtomicReference<>();
+    RetryPolicy retry =
+        (count, elapsedMs, sleeper) -> {
+          if (!backOff.allowRetry(count, elapsedMs, sleeper)) {
+            return false;
+          }
+          CuratorZookeeperClient zk = connection.get();
+          if (zk != null && !zk.isConnected()) {
+            try {
+              zk.blockUntilConnectedOrTimedOut();
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+              return false;
+            }
+          }
+          return true;
+        };
     CuratorFramework client =
         CuratorFrameworkFactory.builder()
             // Curator follows the ensemble's own config by default (EnsembleTracker) and would then
@@ -67,8 +91,9 @@ final class ZkClients implements AutoCloseable {
             .ensembleTracker(false)
             .sessionTimeoutMs(Math.toIntExact(sessionTimeout.toMillis()))
             .connectionTimeoutMs(Math.toIntExact(CONNECTION_TIMEOUT.toMillis()))
-            .retryPolicy(new ExponentialBackoffRetry(100, 5, 1_000))
+            .retryPolicy(retry)
             .build();
+    connection.set(client.getZookeeperClient());
     client.start();
     boolean connected;
     try {

@@ -273,7 +273,14 @@ class ZkFailoverTest {
 
   @Test
   void aStagedPublishSurvivesALeaderKillBetweenStagingAndTheSwap() throws IOException {
-    ZkStore store = stores.store();
+    // Each retry waits up to the connection timeout for the new leader: elections here took 1 s
+    // to over 11 s (a loaded 2-core machine), longer than the 5 s of the other tests' stores.
+    ZkStore store =
+        stores.open(
+            stores
+                .builder()
+                .connectionTimeout(Duration.ofSeconds(15))
+                .sessionTimeout(ZkClients.SESSION_TIMEOUT));
     PausePoints pauses = new PausePoints();
     try (VfsBlobStore blobs = VfsBlobStore.open(directory.resolve("site").toUri().toString())) {
       StagedDestination staged =
