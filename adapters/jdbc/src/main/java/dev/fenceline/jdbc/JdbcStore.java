@@ -254,7 +254,8 @@ public final class JdbcStore implements AutoCloseable {
    * closed.
    *
    * @return what was deleted, and the new watermark
-   * @throws IllegalStateException if no retention is configured, or the store is closed
+   * @throws IllegalStateException if no retention is configured, the store was opened {@linkplain
+   *     Builder#readOnly read-only}, or it is closed
    * @throws StoreException if the database failed; batches committed before stay committed
    */
   public PruneReport prune() {
@@ -271,11 +272,20 @@ public final class JdbcStore implements AutoCloseable {
   /**
    * Prunes as {@link #prune()} does, with {@code retention} instead of the configured one.
    *
-   * @throws IllegalStateException if the store is closed
+   * @throws IllegalStateException if the store was opened {@linkplain Builder#readOnly read-only}
+   *     or is closed
    * @throws StoreException if the database failed; batches committed before stay committed
    */
   public PruneReport prune(Retention retention) {
-    return pruning.run(requireNonNull(retention, "retention is null"));
+    requireNonNull(retention, "retention is null");
+    if (readOnly) {
+      throw new IllegalStateException(
+          "Cannot prune "
+              + description
+              + ": the store was opened read-only, and pruning deletes rows (open it without"
+              + " readOnly(true) to prune)");
+    }
+    return pruning.run(retention);
   }
 
   /** The retention {@link #prune()} uses, if one is configured. */
