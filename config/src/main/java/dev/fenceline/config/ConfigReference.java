@@ -15,9 +15,10 @@ import java.util.stream.Collectors;
 /**
  * The configuration reference, generated from the keys that adapters ({@link
  * AdapterFactory#configKeys()}) and destination kinds declare: for each, every key with its type,
- * default (or "required"), whether it is secret, and what it does, in Markdown. The project's
- * {@code docs/configuration-reference.md} is this text for the built-in adapters, and a test keeps
- * the two equal, so the reference cannot drift from the code.
+ * default ("required", or "optional" for a key that is unset unless given), whether it is secret,
+ * and what it does, in Markdown. The project's {@code docs/configuration-reference.md} is this text
+ * for the built-in adapters, and a test keeps the two equal, so the reference cannot drift from the
+ * code.
  *
  * <pre>{@code
  * String markdown = ConfigReference.markdown(AdapterRegistry.load());
@@ -107,7 +108,9 @@ public final class ConfigReference {
           .append(cell(type(key)))
           .append(" | ")
           .append(
-              key.required() ? "required" : key.defaultValue().map(v -> "`" + v + "`").orElse(""))
+              key.required()
+                  ? "required"
+                  : key.defaultValue().map(v -> "`" + v + "`").orElse("optional"))
           .append(" | ")
           .append(cell(key.description()))
           .append(" |\n");

@@ -23,7 +23,7 @@ class ConfigReferenceTest {
             "| `ledger` | string | required | The in-memory ledger; stores naming the same one"
                 + " share it. |")
         .contains(
-            "| `api-key` | string, secret |  | A credential of the ledger service; never shown. |")
+            "| `api-key` | string, secret | optional | A credential of the ledger service; never shown. |")
         .contains(
             "| `max-entry-bytes` | integer, 1 to 1000000 | `65536` | The largest entry the ledger"
                 + " takes. |");

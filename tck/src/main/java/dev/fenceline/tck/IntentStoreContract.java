@@ -37,6 +37,11 @@ import org.junit.jupiter.api.Test;
  * rejected when it begins and records nothing, the epoch check and the intent are one atomic step,
  * attempts are counted, the first completion wins, and intents outlive a restart. Every test checks
  * the recorded state through {@link IntentStore#lookup}, not only what a call returned.
+ *
+ * <p>Optional capability: signed tokens. A store that does not check {@link TokenKeys} overrides
+ * {@link #supportsTokenKeys()} with false; the suite then asserts that creating it with keys is
+ * refused with {@link dev.fenceline.spi.UnsupportedCapabilityException} instead of testing
+ * signatures. Everything else here is required of every intent store.
  */
 public abstract class IntentStoreContract extends ContractSupport {
 
