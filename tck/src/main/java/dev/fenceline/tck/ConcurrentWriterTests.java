@@ -382,14 +382,27 @@ abstract class ConcurrentWriterTests<C> extends ContractSupport {
       awaitBeforeLock(pauses, "worker-b:BEFORE_LOCK:op-b");
       if (concurrencyControl() == ConcurrencyControl.LOCKING) {
         if (awaitDone(second, 500)) {
+          if (second.isCompletedExceptionally()) {
+            // Failed fast instead of waiting (NOWAIT, a short lock timeout, SQLITE_BUSY): the
+            // cause is the failure, not necessarily the declaration.
+            throw new AssertionError(
+                NOT_LOCKING
+                    + " (worker-b's write of "
+                    + resource
+                    + " failed instead of waiting for worker-a's lock: wait for the lock up to"
+                    + " the store's lock timeout, or declare COMPARE_AND_SWAP)",
+                second.handle((result, failure) -> failure).join());
+          }
           throw new AssertionError(
               NOT_LOCKING
                   + " (worker-b's write of "
                   + resource
-                  + " finished while worker-a was paused inside its step, between its epoch check"
-                  + " and its change; a store whose writers never wait for each other is"
-                  + " COMPARE_AND_SWAP, and then each must re-read and decide again when its swap"
-                  + " fails)");
+                  + " answered "
+                  + second.join()
+                  + " while worker-a was paused inside its step, between its epoch check"
+                  + " and its change; lock the control record from the epoch check to the commit,"
+                  + " or, if writers never wait for each other, declare COMPARE_AND_SWAP: then each"
+                  + " must re-read and decide again when its swap fails)");
         }
       } else {
         awaitWithoutWaiting(second, "worker-b", "worker-a");

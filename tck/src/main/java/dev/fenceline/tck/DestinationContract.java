@@ -125,6 +125,31 @@ public abstract class DestinationContract<C> extends ConcurrentWriterTests<C> {
   protected abstract long applyCount(ResourceId resource);
 
   /**
+   * Whether {@link #destination()} resets registered epochs ({@link SupportsEpochReset}). Default:
+   * whether it implements that interface. A destination that implements it but refuses in this
+   * configuration (for example a staged destination over a pointer store that cannot reset)
+   * overrides this with false; the suite then asserts the documented refusal, {@link
+   * UnsupportedCapabilityException} with the epoch left as it was.
+   */
+  protected boolean supportsEpochReset() {
+    return destination() instanceof SupportsEpochReset;
+  }
+
+  /**
+   * Asserts that an unclaimed reset is refused, if the destination implements the interface at all,
+   * and changes nothing.
+   */
+  private void assertResetRefused(Destination<C> destination, ResourceId resource, Epoch to) {
+    if (destination instanceof SupportsEpochReset resets) {
+      Epoch before = destination.currentEpoch(resource);
+      assertThatThrownBy(() -> resets.resetRegisteredEpoch(resource, to, "TCK: not claimed"))
+          .as("a reset although supportsEpochReset() is false")
+          .isInstanceOf(UnsupportedCapabilityException.class);
+      assertThat(destination.currentEpoch(resource)).isEqualTo(before);
+    }
+  }
+
+  /**
    * Whether the destination can be configured with {@link TokenKeys} and then refuses unsigned and
    * forged tokens. Default true, and the suite checks it. Override it to return false for a store
    * that cannot check signatures: the suite then checks that {@link #destination(String,
@@ -208,6 +233,11 @@ public abstract class DestinationContract<C> extends ConcurrentWriterTests<C> {
     assertThat(applyCount(resource)).isEqualTo(1);
     assertLookup(destination(), resource, "report-a", found -> found.isEmpty());
     assertThat(destination().currentEpoch(resource)).isEqualTo(Epoch.of(34));
+    if (!destination().capabilities().contains(Capability.RESULT_LOOKUP)) {
+      // Without a lookup, a write shows that the rejected operation was not recorded: it applies.
+      assertThat(write(destination(), token(resource, 34, "worker-b"), "report-a", "result of A"))
+          .isInstanceOf(Applied.class);
+    }
   }
 
   @Test
@@ -389,9 +419,10 @@ public abstract class DestinationContract<C> extends ConcurrentWriterTests<C> {
     Lease lease = issuer().tryAcquire(resource, "worker-a", longTtl()).orElseThrow();
     assertThat(write(destination, lease.token(), "op", "A"))
         .isEqualTo(new RejectedStale(resource, lease.epoch(), Epoch.of(Long.MAX_VALUE)));
-    if (!(destination instanceof SupportsEpochReset)) {
+    if (!supportsEpochReset()) {
       // Not claimed: a registered epoch only grows (SupportsEpochReset), so the resource stays
       // locked out; signed tokens (TokenKeys) keep made-up epochs out in the first place.
+      assertResetRefused(destination, resource, lease.epoch());
       assertThat(destination().currentEpoch(resource)).isEqualTo(Epoch.of(Long.MAX_VALUE));
       return;
     }
@@ -414,8 +445,9 @@ public abstract class DestinationContract<C> extends ConcurrentWriterTests<C> {
     destination.register(token(registered, 5, "worker-a"));
     Receipt receipt =
         ((Applied) write(destination, token(retried, 5, "worker-a"), "op-1", "A")).receipt();
-    if (!(destination instanceof SupportsEpochReset)) {
+    if (!supportsEpochReset()) {
       // Not claimed: nothing can unbind the issuer, so another issuer's tokens stay refused.
+      assertResetRefused(destination, registered, Epoch.of(7));
       assertThatThrownBy(
               () ->
                   destination.register(

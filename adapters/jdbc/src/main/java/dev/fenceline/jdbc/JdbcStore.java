@@ -259,6 +259,7 @@ public final class JdbcStore implements AutoCloseable {
    * @throws StoreException if the database failed; batches committed before stay committed
    */
   public PruneReport prune() {
+    refuseIfReadOnly();
     if (retention == null) {
       throw new IllegalStateException(
           "Cannot prune "
@@ -278,6 +279,11 @@ public final class JdbcStore implements AutoCloseable {
    */
   public PruneReport prune(Retention retention) {
     requireNonNull(retention, "retention is null");
+    refuseIfReadOnly();
+    return pruning.run(retention);
+  }
+
+  private void refuseIfReadOnly() {
     if (readOnly) {
       throw new IllegalStateException(
           "Cannot prune "
@@ -285,7 +291,6 @@ public final class JdbcStore implements AutoCloseable {
               + ": the store was opened read-only, and pruning deletes rows (open it without"
               + " readOnly(true) to prune)");
     }
-    return pruning.run(retention);
   }
 
   /** The retention {@link #prune()} uses, if one is configured. */

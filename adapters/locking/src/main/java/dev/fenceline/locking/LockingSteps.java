@@ -53,10 +53,12 @@ import java.util.Optional;
  *   <li>after a commit, report {@link FencingStep#AFTER_COMMIT} before answering.
  * </ol>
  *
- * <p>A step listener or change that throws rolls the whole step back: nothing of it stays, the
- * registration included. A failure before the commit is a {@link StoreException} with {@link
- * StoreException#outcomeUnknown()} false; a failed commit leaves the outcome unknown (look the
- * operation up, or retry it with the same operation ID). {@link #register} reports no steps.
+ * <p>A step listener or change that throws before the commit rolls the whole step back: nothing of
+ * it stays, the registration included (a listener that throws at {@link FencingStep#AFTER_COMMIT}
+ * finds the step committed; its exception reaches the caller). A failure before the commit is a
+ * {@link StoreException} with {@link StoreException#outcomeUnknown()} false; a failed commit leaves
+ * the outcome unknown (look the operation up, or retry it with the same operation ID). {@link
+ * #register} reports no steps.
  *
  * <p>The destination reports {@link dev.fenceline.spi.Capability#NATIVE_EPOCH_CHECK}, {@link
  * dev.fenceline.spi.Capability#OPERATION_RECORD} and {@link
@@ -191,8 +193,11 @@ public final class LockingSteps<T> {
    *     issuer than the resource is bound to; nothing changed
    * @throws OperationConflictException if the operation was recorded with another request
    *     fingerprint; nothing changed
-   * @throws StoreException if the store failed; outcome unknown only if the commit failed
-   * @throws RuntimeException whatever the change or the step listener threw; nothing changed
+   * @throws StoreException if the store failed, or the change threw a checked exception (such as an
+   *     {@code IOException} reading the payload; it is the cause); nothing changed unless the
+   *     commit failed, which leaves the outcome unknown
+   * @throws RuntimeException whatever the change or the step listener threw unchecked; nothing
+   *     changed if it was thrown before the commit
    */
   public WriteOutcome write(FencingToken token, OperationId operation, Change<T> change) {
     requireNonNull(token, "token is null");

@@ -79,7 +79,9 @@ final class H2Store implements LockingStore<Connection>, AutoCloseable {
 
   @Override
   public String description() {
-    return "h2 database " + url;
+    // Settings after the first ';' may carry a password (;PASSWORD=...): never shown.
+    int settings = url.indexOf(';');
+    return "h2 database " + (settings < 0 ? url : url.substring(0, settings));
   }
 
   @Override
