@@ -22,9 +22,10 @@ import java.util.regex.Pattern;
  *   <li>otherwise apply the change and record the operation ID with its receipt.
  * </ol>
  *
- * <p>The conformance kit ({@code fenceline-tck}'s {@code DestinationContract}) checks each rule
- * stated here and in {@link FencingStep}; {@code fenceline-locking}'s {@code LockingSteps} has the
- * whole step for a store that locks rows in transactions.
+ * <p>The conformance kit ({@code fenceline-tck}'s {@code DestinationContract}) checks the rules
+ * stated here, and uses the {@link FencingStep}s to pause writers where races happen (it does not
+ * yet compare the full list of steps each outcome reports); {@code fenceline-locking}'s {@code
+ * LockingSteps} has the whole step for a store that locks rows in transactions.
  *
  * <p>Reading the epoch first and then writing unconditionally is not a destination: a new epoch can
  * be registered in between. Implementations are thread-safe.
