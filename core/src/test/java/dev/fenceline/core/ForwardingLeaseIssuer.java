@@ -10,8 +10,9 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * A lease issuer that forwards every call it must implement (the default ones are its own); tests
- * override the calls they interfere with.
+ * A lease issuer that forwards every call it must implement (the default ones are its own, so
+ * {@code renew(lease)} arrives here as {@code renew(lease, lease.ttl())}); tests override the calls
+ * they interfere with.
  */
 abstract class ForwardingLeaseIssuer implements LeaseIssuer {
 
@@ -32,8 +33,8 @@ abstract class ForwardingLeaseIssuer implements LeaseIssuer {
   }
 
   @Override
-  public Lease renew(Lease lease) {
-    return delegate.renew(lease);
+  public Lease renew(Lease lease, Duration ttl) {
+    return delegate.renew(lease, ttl);
   }
 
   @Override

@@ -43,9 +43,10 @@ final class ScriptedLeaseIssuer extends ForwardingLeaseIssuer {
     return delegate.tryAcquire(resource, holder, ttl);
   }
 
+  /** Both renew methods take the script: {@code renew(lease)} arrives here with its own ttl. */
   @Override
-  public Lease renew(Lease lease) {
+  public Lease renew(Lease lease, Duration ttl) {
     nanos.addAndGet(delay.toNanos());
-    return renewal.apply(lease);
+    return renewal.apply(new Lease(lease.token(), lease.expiresAt(), ttl));
   }
 }

@@ -1,6 +1,7 @@
 package dev.fenceline.spi;
 
 import java.time.Duration;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -36,16 +37,45 @@ public interface LeaseIssuer {
   Optional<Lease> tryAcquire(ResourceId resource, String holder, Duration ttl);
 
   /**
-   * Extends the lease by its ttl, counted from now by the issuer's clock. Only the current holder
-   * (same holder name) with the current epoch of this issuer can renew, and only while the lease
-   * has not expired.
+   * Extends the lease by its own ttl, counted from now by the issuer's clock: {@code renew(lease,
+   * lease.ttl())}, with the same rules and failures.
    *
-   * @return the renewed lease (same token, later expiry)
+   * @return the renewed lease (same token, later expiry, same ttl)
    * @throws LeaseLostException if the lease expired, was released, a newer epoch was issued, or the
    *     token names another holder than the one the issuer recorded
    * @throws StoreException if the issuer's store cannot be reached
    */
-  Lease renew(Lease lease);
+  default Lease renew(Lease lease) {
+    return renew(Objects.requireNonNull(lease, "lease is null"), lease.ttl());
+  }
+
+  /**
+   * Sets the lease to end {@code ttl} from now by the issuer's clock, which lengthens or shortens
+   * it, in one atomic step at the issuer's store: only the current holder (same holder name) with
+   * the current epoch of this issuer can do it, and only while the lease has not expired, so an
+   * expired lease is never brought back. Later {@link #renew(Lease)} calls on the returned lease
+   * use {@code ttl}.
+   *
+   * <p>"Keep the lease until time T, then let it go" (ShedLock's {@code lockAtLeastFor} after an
+   * unlock) is {@code renew(lease, T - now)}: the lease stays held, also against its own holder's
+   * next {@link #tryAcquire}, and ends by expiry at T. The issuer counts {@code ttl} from when it
+   * handles the call, so it ends a round trip later than T by the caller's clock, never earlier.
+   * There is no separate "release at" operation because it would be exactly this.
+   *
+   * @param lease a lease this issuer granted
+   * @param ttl the new lease length from now, positive (issuers over a store with millisecond
+   *     expiry refuse less than 1 ms)
+   * @return the renewed lease: same token, expiry {@code ttl} from now by the issuer's clock,
+   *     {@link Lease#ttl()} equal to {@code ttl}
+   * @throws IllegalArgumentException if {@code ttl} is zero, negative or shorter than the issuer
+   *     supports; the message names it and nothing changed
+   * @throws NullPointerException if {@code lease} or {@code ttl} is null; nothing changed
+   * @throws LeaseLostException if the lease expired, was released, a newer epoch was issued, or the
+   *     token names another holder than the one the issuer recorded; nothing changed
+   * @throws StoreException if the issuer's store cannot be reached; the lease may or may not have
+   *     its new expiry if {@link StoreException#outcomeUnknown()} is true
+   */
+  Lease renew(Lease lease, Duration ttl);
 
   /**
    * Releases the lease so another worker can acquire at once. The epoch is kept: the next acquire

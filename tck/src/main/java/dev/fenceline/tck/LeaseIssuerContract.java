@@ -211,6 +211,123 @@ public abstract class LeaseIssuerContract extends ContractSupport {
   }
 
   @Test
+  void renewWithALongerTtlCountsItFromNowByTheIssuersClock() {
+    ResourceId resource = freshResource("renew-longer");
+    Lease lease = issuer().tryAcquire(resource, "worker-a", longTtl()).orElseThrow();
+    Duration longer = longTtl().multipliedBy(3);
+
+    Lease renewed = issuer().renew(lease, longer);
+
+    assertThat(renewed.token()).isEqualTo(lease.token());
+    assertThat(renewed.ttl()).isEqualTo(longer);
+    // Granted at t0 until t0 + ttl, renewed at t1 >= t0 until t1 + 3 ttl: at least 2 ttl later.
+    assertThat(renewed.expiresAt())
+        .isAfterOrEqualTo(lease.expiresAt().plus(longTtl().multipliedBy(2)));
+    LeaseStatus status = issuer().status(resource);
+    assertThat(status.held()).isTrue();
+    assertThat(status.expiresAt()).contains(renewed.expiresAt());
+    // The one-argument renew keeps the new ttl.
+    assertThat(issuer().renew(renewed).ttl()).isEqualTo(longer);
+  }
+
+  @Test
+  void renewWithAShorterTtlFreesTheLeaseWhenItPasses() {
+    ResourceId resource = freshResource("renew-shorter");
+    Lease lease = issuer().tryAcquire(resource, "worker-a", longTtl()).orElseThrow();
+
+    Lease shortened = issuer().renew(lease, shortTtl());
+
+    assertThat(shortened.token()).isEqualTo(lease.token());
+    assertThat(shortened.ttl()).isEqualTo(shortTtl());
+    assertThat(shortened.expiresAt()).isBefore(lease.expiresAt());
+    assertThat(issuer().status(resource).expiresAt()).contains(shortened.expiresAt());
+    awaitExpiry(shortened);
+    assertThat(issuer().status(resource).held()).isFalse();
+    Lease next = issuer().tryAcquire(resource, "worker-b", longTtl()).orElseThrow();
+    assertThat(next.epoch()).isEqualTo(lease.epoch().next());
+    assertThatThrownBy(() -> issuer().renew(shortened, longTtl()))
+        .isInstanceOf(LeaseLostException.class)
+        .hasMessageContaining("epoch " + next.epoch() + " was issued since (to worker-b)");
+  }
+
+  @Test
+  void leasesOfFiftyMillisecondsAndOfOneMillisecondExpireByTheIssuersClock() {
+    for (Duration ttl : List.of(Duration.ofMillis(50), Duration.ofMillis(1))) {
+      ResourceId acquired = freshResource("acquired-" + ttl.toMillis() + "ms");
+      Lease lease = issuer().tryAcquire(acquired, "worker-a", ttl).orElseThrow();
+      assertThat(lease.ttl()).isEqualTo(ttl);
+      assertThat(issuer().status(acquired).expiresAt()).contains(lease.expiresAt());
+      awaitExpiry(lease);
+      assertThat(issuer().tryAcquire(acquired, "worker-b", longTtl()).orElseThrow().epoch())
+          .isEqualTo(lease.epoch().next());
+
+      ResourceId renewed = freshResource("renewed-" + ttl.toMillis() + "ms");
+      Lease held = issuer().tryAcquire(renewed, "worker-a", longTtl()).orElseThrow();
+      Lease shortened = issuer().renew(held, ttl);
+      assertThat(shortened.ttl()).isEqualTo(ttl);
+      awaitExpiry(shortened);
+      assertThat(issuer().tryAcquire(renewed, "worker-b", longTtl()).orElseThrow().epoch())
+          .isEqualTo(held.epoch().next());
+    }
+  }
+
+  @Test
+  void renewWithAnInvalidTtlIsRefusedNamingItAndChangesNothing() {
+    ResourceId resource = freshResource("renew-invalid-ttl");
+    Lease lease = issuer().tryAcquire(resource, "worker-a", longTtl()).orElseThrow();
+    LeaseStatus before = issuer().status(resource);
+
+    assertThatThrownBy(() -> issuer().renew(lease, Duration.ZERO))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("Cannot renew lease " + lease.token())
+        .hasMessageContaining("PT0S");
+    assertThatThrownBy(() -> issuer().renew(lease, Duration.ofSeconds(-1)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("PT-1S");
+    assertThatThrownBy(() -> issuer().renew(lease, null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessageContaining("ttl is null");
+    assertThatThrownBy(() -> issuer().renew(null, longTtl()))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessageContaining("lease is null");
+
+    LeaseStatus after = issuer().status(resource);
+    assertThat(after).isEqualTo(before);
+    assertThat(issuer().renew(lease).ttl()).isEqualTo(longTtl());
+  }
+
+  @Test
+  void renewWithATtlAfterExpiryReleaseOrTakeoverThrowsLeaseLostAndChangesNothing() {
+    ResourceId expiredResource = freshResource("renew-ttl-expired");
+    Lease expired = issuer().tryAcquire(expiredResource, "worker-a", shortTtl()).orElseThrow();
+    awaitExpiry(expired);
+    ResourceId releasedResource = freshResource("renew-ttl-released");
+    Lease released = issuer().tryAcquire(releasedResource, "worker-a", longTtl()).orElseThrow();
+    assertThat(issuer().release(released)).isTrue();
+    ResourceId takenResource = freshResource("renew-ttl-taken");
+    Lease stale = issuer().tryAcquire(takenResource, "worker-a", shortTtl()).orElseThrow();
+    awaitExpiry(stale);
+    Lease newer = issuer().tryAcquire(takenResource, "worker-b", longTtl()).orElseThrow();
+    LeaseStatus takenBefore = issuer().status(takenResource);
+
+    assertThatThrownBy(() -> issuer().renew(expired, longTtl()))
+        .isInstanceOf(LeaseLostException.class)
+        .hasMessageContaining("it expired at");
+    assertThatThrownBy(() -> issuer().renew(released, longTtl()))
+        .isInstanceOf(LeaseLostException.class)
+        .hasMessageContaining("it was released");
+    assertThatThrownBy(() -> issuer().renew(stale, longTtl()))
+        .isInstanceOf(LeaseLostException.class)
+        .hasMessageContaining("epoch " + newer.epoch() + " was issued since (to worker-b)");
+
+    assertThat(issuer().status(expiredResource).held()).isFalse();
+    assertThat(issuer().status(releasedResource).held()).isFalse();
+    assertThat(issuer().status(takenResource)).isEqualTo(takenBefore);
+    assertThat(issuer().tryAcquire(expiredResource, "worker-c", longTtl()).orElseThrow().epoch())
+        .isEqualTo(expired.epoch().next());
+  }
+
+  @Test
   void releaseFreesTheLeaseAtOnceButKeepsTheEpochGrowing() {
     ResourceId resource = freshResource("release");
     Lease a = issuer().tryAcquire(resource, "worker-a", longTtl()).orElseThrow();

@@ -27,8 +27,9 @@ import javax.tools.StandardJavaFileManager;
 import javax.tools.ToolProvider;
 
 /**
- * The {@code ```java} blocks of the repository's README.md, compiled and run by the tests as a
- * reader copies them, so what the README shows is what was tested.
+ * The {@code ```java} blocks of the repository's README.md ({@link #load()}), or of another
+ * Markdown page such as a module's {@code docs/<module>.md} ({@link #load(Path)}), compiled and run
+ * by the tests as a reader copies them, so what the page shows is what was tested.
  *
  * <p>A block starts with its imports. After them it is either a whole compilation unit (a top-level
  * {@code class}), compiled as it stands, or members (static methods) that {@link
@@ -53,6 +54,7 @@ public record ReadmeExamples(Path readme, List<ReadmeExamples.Block> blocks) {
           Map.entry("dev.fenceline.http", "fenceline-http"),
           Map.entry("dev.fenceline.locking", "fenceline-locking"),
           Map.entry("dev.fenceline.config", "fenceline-config"),
+          Map.entry("dev.fenceline.shedlock", "fenceline-shedlock"),
           Map.entry("dev.fenceline.tck", "fenceline-tck"),
           Map.entry("dev.fenceline.tck.memory", "fenceline-tck"));
 
@@ -67,12 +69,18 @@ public record ReadmeExamples(Path readme, List<ReadmeExamples.Block> blocks) {
   /**
    * One {@code ```java} block.
    *
-   * @param line the README line of its first line of code (1-based)
+   * @param line the page line of its first line of code (1-based)
    * @param info the fence's info string after {@code java} ({@code skeleton} or empty)
    * @param text the block's text, the fence's indentation removed
-   * @param lead the README text since the previous Java block
+   * @param lead the page's text since the previous Java block
+   * @param file the page's file name, for failure messages ({@code README.md})
    */
-  public record Block(int line, String info, String text, String lead) {
+  public record Block(int line, String info, String text, String lead, String file) {
+
+    /** A block of README.md. */
+    public Block(int line, String info, String text, String lead) {
+      this(line, info, text, lead, "README.md");
+    }
 
     /** True for an outline that is not meant to compile. */
     public boolean skeleton() {
@@ -147,7 +155,7 @@ public record ReadmeExamples(Path readme, List<ReadmeExamples.Block> blocks) {
         }
         replaced = replaced.replace(entry.getKey(), entry.getValue());
       }
-      return new Block(line, info, replaced, lead);
+      return new Block(line, info, replaced, lead, file);
     }
 
     /**
@@ -176,15 +184,23 @@ public record ReadmeExamples(Path readme, List<ReadmeExamples.Block> blocks) {
 
     /** Where a failure message points a reader. */
     public String where() {
-      return "README.md:" + line;
+      return file + ":" + line;
     }
   }
 
   /** Reads the README of the repository the tests run in. */
   public static ReadmeExamples load() {
-    Path readme = repositoryRoot().resolve("README.md");
+    return load(repositoryRoot().resolve("README.md"));
+  }
+
+  /**
+   * Reads the Java blocks of any Markdown page, e.g. {@code
+   * repositoryRoot().resolve("docs/shedlock.md")}; its blocks point failures at that file.
+   */
+  public static ReadmeExamples load(Path markdown) {
     try {
-      return new ReadmeExamples(readme, parse(Files.readString(readme, UTF_8)));
+      return new ReadmeExamples(
+          markdown, parse(Files.readString(markdown, UTF_8), markdown.getFileName().toString()));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -206,7 +222,12 @@ public record ReadmeExamples(Path readme, List<ReadmeExamples.Block> blocks) {
     List<Block> found = blocks.stream().filter(b -> b.text().contains(text)).toList();
     if (found.size() != 1) {
       throw new AssertionError(
-          "README.md has " + found.size() + " Java blocks containing " + text + ", not 1");
+          readme.getFileName()
+              + " has "
+              + found.size()
+              + " Java blocks containing "
+              + text
+              + ", not 1");
     }
     return found.get(0);
   }
@@ -283,6 +304,36 @@ public record ReadmeExamples(Path readme, List<ReadmeExamples.Block> blocks) {
     return errors;
   }
 
+  /**
+   * What a reader copying the blocks would trip over: a block that does not start with its imports,
+   * or that imports a Fenceline package whose artifact the text before it does not name ({@link
+   * Block#namesArtifact}).
+   *
+   * @return one line per problem, each with {@link Block#where()}; empty if there is none
+   */
+  public List<String> importProblems() {
+    List<String> problems = new ArrayList<>();
+    for (Block block : blocks) {
+      if (block.imports().isEmpty()) {
+        problems.add(block.where() + ": the block does not start with its imports");
+      }
+      for (String imported : block.imports()) {
+        artifactOf(imported)
+            .filter(artifact -> !block.namesArtifact(artifact))
+            .ifPresent(
+                artifact ->
+                    problems.add(
+                        block.where()
+                            + ": imports "
+                            + imported
+                            + " but the text before it does not name `"
+                            + artifact
+                            + "` (in its Maven: line)"));
+      }
+    }
+    return problems;
+  }
+
   /** The artifact holding {@code imported}'s package, if it is a Fenceline package but the SPI. */
   public static Optional<String> artifactOf(String imported) {
     String name =
@@ -297,7 +348,7 @@ public record ReadmeExamples(Path readme, List<ReadmeExamples.Block> blocks) {
     return Optional.empty(); // the JDK, or the SPI, which every artifact brings
   }
 
-  static List<Block> parse(String markdown) {
+  static List<Block> parse(String markdown, String file) {
     List<String> rows = markdown.lines().toList();
     List<Block> blocks = new ArrayList<>();
     StringBuilder lead = new StringBuilder();
@@ -321,7 +372,8 @@ public record ReadmeExamples(Path readme, List<ReadmeExamples.Block> blocks) {
               first,
               fence.substring("```java".length()).strip(),
               text.toString(),
-              lead.toString()));
+              lead.toString(),
+              file));
       lead.setLength(0);
     }
     return blocks;

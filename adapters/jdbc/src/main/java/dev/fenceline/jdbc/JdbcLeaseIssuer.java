@@ -60,7 +60,7 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
   public Optional<Lease> tryAcquire(ResourceId resource, String holder, Duration ttl) {
     requireNonNull(resource, "resource is null");
     FencingToken.validateHolder(holder);
-    long ttlMillis = ttlMillis(resource, ttl);
+    long ttlMillis = ttlMillis("lease " + resource, ttl);
     return transactions.inOneStatement(
         "acquire the lease on " + resource,
         connection -> {
@@ -94,14 +94,15 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
   }
 
   /**
-   * One statement (on PostgreSQL, {@code fenceline_renew_v2}) when the lease is still held; a
+   * One statement (on PostgreSQL, {@code fenceline_renew_v2}) when the lease is still held: sets
+   * its expiry to the database's now plus {@code ttl} (whole milliseconds; at least 1 ms); a
    * refused renewal reads the lease once more to say why.
    */
   @Override
-  public Lease renew(Lease lease) {
+  public Lease renew(Lease lease, Duration ttl) {
     requireNonNull(lease, "lease is null");
     ResourceId resource = lease.resource();
-    long ttlMillis = ttlMillis(resource, lease.ttl());
+    long ttlMillis = ttlMillis("renew lease " + lease.token(), ttl);
     if (!lease.token().issuer().equals(identity.id())) {
       throw lost(lease, "it was issued by " + lease.token().issuer() + ", not by " + identity.id());
     }
@@ -126,7 +127,7 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
               }
             });
     if (renewed.isPresent()) {
-      return new Lease(lease.token(), Instant.ofEpochMilli(renewed.get()[0]), lease.ttl());
+      return new Lease(lease.token(), Instant.ofEpochMilli(renewed.get()[0]), ttl);
     }
     // The statement's empty answer is the refusal: the lease is lost whatever the read below says.
     Optional<Row> row;
@@ -287,15 +288,11 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
     return null;
   }
 
-  private static long ttlMillis(ResourceId resource, Duration ttl) {
+  private static long ttlMillis(String action, Duration ttl) {
     requireNonNull(ttl, "ttl is null");
     if (ttl.isNegative() || ttl.toMillis() < 1) {
       throw new IllegalArgumentException(
-          "Cannot lease "
-              + resource
-              + " for "
-              + ttl
-              + ": the ttl must be at least 1 ms (e.g. PT30S)");
+          "Cannot " + action + " for " + ttl + ": the ttl must be at least 1 ms (e.g. PT30S)");
     }
     return ttl.toMillis();
   }

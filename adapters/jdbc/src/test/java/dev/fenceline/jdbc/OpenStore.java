@@ -9,6 +9,9 @@ import java.util.function.Supplier;
 /**
  * The store a test works with: opened on first use, reopened after a restart of the database,
  * closed after the test. Tests keep one in a field and close it in an {@code @AfterEach}.
+ *
+ * <p>Thread-safe: racing workers that ask first at once share one store (each opening its own made
+ * SQLite's switch to WAL fail with SQLITE_BUSY, and leaked the extra stores).
  */
 public final class OpenStore implements AutoCloseable {
 
@@ -22,7 +25,7 @@ public final class OpenStore implements AutoCloseable {
   }
 
   /** The open store. */
-  public JdbcStore get() {
+  public synchronized JdbcStore get() {
     if (store == null) {
       store = database.get().openStore();
     }
@@ -33,7 +36,7 @@ public final class OpenStore implements AutoCloseable {
    * The open store, or with {@code keys} a second store on the same database that signs and checks
    * tokens with them (opened on first use, closed with this one).
    */
-  public JdbcStore get(Optional<TokenKeys> keys) {
+  public synchronized JdbcStore get(Optional<TokenKeys> keys) {
     if (keys.isEmpty()) {
       return get();
     }
@@ -44,13 +47,13 @@ public final class OpenStore implements AutoCloseable {
   }
 
   /** Closes the store, restarts the database on the same data; the next {@link #get} reopens. */
-  public void restartDatabase() {
+  public synchronized void restartDatabase() {
     close();
     database.get().restart();
   }
 
   @Override
-  public void close() {
+  public synchronized void close() {
     if (store != null) {
       store.close();
       store = null;

@@ -97,7 +97,7 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
   private Optional<Lease> tryAcquireInCall(ResourceId resource, String holder, Duration ttl) {
     requireNonNull(resource, "resource is null");
     FencingToken.validateHolder(holder);
-    long ttlMillis = ttlMillis(resource, ttl);
+    long ttlMillis = ttlMillis("lease " + resource, ttl);
     String action = "acquire the lease on " + resource;
     Current refused = null;
     while (true) {
@@ -132,15 +132,19 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
     }
   }
 
+  /**
+   * Sets the lease to end {@code ttl} (whole milliseconds; at least 1 ms) after the time the
+   * ensemble stamps on the renewing transaction.
+   */
   @Override
-  public Lease renew(Lease lease) {
-    return store.call(() -> renewInCall(lease));
+  public Lease renew(Lease lease, Duration ttl) {
+    requireNonNull(lease, "lease is null");
+    long ttlMillis = ttlMillis("renew lease " + lease.token(), ttl);
+    return store.call(() -> renewInCall(lease, ttl, ttlMillis));
   }
 
-  private Lease renewInCall(Lease lease) {
-    requireNonNull(lease, "lease is null");
+  private Lease renewInCall(Lease lease, Duration ttl, long ttlMillis) {
     ResourceId resource = lease.resource();
-    long ttlMillis = ttlMillis(resource, lease.ttl());
     if (!lease.token().issuer().equals(store.id())) {
       throw lost(lease, "it was issued by " + lease.token().issuer() + ", not by " + store.id());
     }
@@ -174,7 +178,7 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
               "the client's ZooKeeper session changed while renewing; the lease's holder node"
                   + " belongs to the session it gave up, which the ensemble expires");
         }
-        return new Lease(lease.token(), expiresAt(renewed.get(), ttlMillis), lease.ttl());
+        return new Lease(lease.token(), expiresAt(renewed.get(), ttlMillis), ttl);
       }
       refused = unchanged(current, now.barrier(), action);
     }
@@ -452,15 +456,11 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
             + " (stop working on it; acquire again for a new epoch)");
   }
 
-  private static long ttlMillis(ResourceId resource, Duration ttl) {
+  private static long ttlMillis(String action, Duration ttl) {
     requireNonNull(ttl, "ttl is null");
     if (ttl.isNegative() || ttl.toMillis() < 1) {
       throw new IllegalArgumentException(
-          "Cannot lease "
-              + resource
-              + " for "
-              + ttl
-              + ": the ttl must be at least 1 ms (e.g. PT30S)");
+          "Cannot " + action + " for " + ttl + ": the ttl must be at least 1 ms (e.g. PT30S)");
     }
     return ttl.toMillis();
   }

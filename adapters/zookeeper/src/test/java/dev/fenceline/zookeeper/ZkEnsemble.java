@@ -34,8 +34,12 @@ import org.apache.zookeeper.client.FourLetterWordMain;
  *
  * <p>Servers run with curator-test's default tick time of 1000 ms, so sessions may last from 1 s to
  * 20 s.
+ *
+ * <p>Published in this module's test-jar: other modules' tests start an ensemble with {@link
+ * #start()}, connect with {@link #connectString()} and stop it with {@link #close()}; the fault
+ * injection stays for this package.
  */
-final class ZkEnsemble implements AutoCloseable {
+public final class ZkEnsemble implements AutoCloseable {
 
   /** How many servers the ensemble has; a quorum is a majority of them. */
   static final int SERVERS = 3;
@@ -62,7 +66,7 @@ final class ZkEnsemble implements AutoCloseable {
    * @throws IllegalStateException if they do not within {@link #QUORUM_TIMEOUT} each; the servers
    *     are stopped and their directories deleted first
    */
-  static ZkEnsemble start() {
+  public static ZkEnsemble start() {
     Path root;
     try {
       root = Files.createTempDirectory("fenceline-zk-ensemble");
@@ -116,7 +120,7 @@ final class ZkEnsemble implements AutoCloseable {
   }
 
   /** The connect string that reaches every server directly, e.g. {@code 127.0.0.1:4001,...}. */
-  String connectString() {
+  public String connectString() {
     return cluster.getConnectString();
   }
 

@@ -66,7 +66,7 @@ public final class InMemoryLeaseIssuer implements LeaseIssuer {
   public Optional<Lease> tryAcquire(ResourceId resource, String holder, Duration ttl) {
     requireNonNull(resource, "resource is null");
     FencingToken.validateHolder(holder);
-    requirePositive(resource, ttl);
+    requirePositive("acquire " + resource, ttl);
     synchronized (storage) {
       Instant now = clock.instant();
       Row row = storage.rows.computeIfAbsent(resource, id -> new Row());
@@ -82,8 +82,9 @@ public final class InMemoryLeaseIssuer implements LeaseIssuer {
   }
 
   @Override
-  public Lease renew(Lease lease) {
+  public Lease renew(Lease lease, Duration ttl) {
     requireNonNull(lease, "lease is null");
+    requirePositive("renew lease " + lease.token(), ttl);
     synchronized (storage) {
       Instant now = clock.instant();
       Row row = storage.rows.get(lease.resource());
@@ -95,8 +96,8 @@ public final class InMemoryLeaseIssuer implements LeaseIssuer {
         throw new LeaseLostException(
             lease.token(), "Cannot renew lease " + lease.token() + ": " + reason);
       }
-      row.expiresAt = now.plus(lease.ttl());
-      return new Lease(lease.token(), row.expiresAt, lease.ttl());
+      row.expiresAt = now.plus(ttl);
+      return new Lease(lease.token(), row.expiresAt, ttl);
     }
   }
 
@@ -162,11 +163,11 @@ public final class InMemoryLeaseIssuer implements LeaseIssuer {
     return null;
   }
 
-  private static void requirePositive(ResourceId resource, Duration ttl) {
+  private static void requirePositive(String action, Duration ttl) {
     requireNonNull(ttl, "ttl is null");
     if (ttl.isNegative() || ttl.isZero()) {
       throw new IllegalArgumentException(
-          "Cannot acquire " + resource + " with ttl " + ttl + ": it must be positive");
+          "Cannot " + action + " with ttl " + ttl + ": it must be positive (e.g. PT30S)");
     }
   }
 }

@@ -1,0 +1,40 @@
+package dev.fenceline.shedlock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fenceline.spi.LeaseIssuer;
+import dev.fenceline.spi.ResourceId;
+import net.javacrumbs.shedlock.core.ExtensibleLockProvider;
+import net.javacrumbs.shedlock.test.support.AbstractExtensibleLockProviderIntegrationTest;
+
+/**
+ * ShedLock's own provider suite ({@link AbstractExtensibleLockProviderIntegrationTest}, which
+ * includes {@code AbstractLockProviderIntegrationTest} and its fuzz test), unchanged, against a
+ * {@link FencelineLockProvider} over the subclass's issuer; locked means held by the issuer's
+ * clock.
+ */
+abstract class FencelineLockProviderSuite extends AbstractExtensibleLockProviderIntegrationTest {
+
+  private FencelineLockProvider provider;
+
+  /** The issuer under test, over a store the subclass opens once for all its tests. */
+  abstract LeaseIssuer issuer();
+
+  @Override
+  protected ExtensibleLockProvider getLockProvider() {
+    if (provider == null) {
+      provider = new FencelineLockProvider(issuer());
+    }
+    return provider;
+  }
+
+  @Override
+  protected void assertLocked(String lockName) {
+    assertThat(issuer().status(ResourceId.of(lockName)).held()).isTrue();
+  }
+
+  @Override
+  protected void assertUnlocked(String lockName) {
+    assertThat(issuer().status(ResourceId.of(lockName)).held()).isFalse();
+  }
+}
