@@ -23,7 +23,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.Optional;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -306,9 +305,5 @@ class FencelineAutoConfigurationTest {
     String reports() {
       return "the application's own";
     }
-  }
-
-  static Optional<String> unused() {
-    return Optional.empty();
   }
 }
