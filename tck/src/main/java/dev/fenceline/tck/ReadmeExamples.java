@@ -182,9 +182,13 @@ public record ReadmeExamples(Path readme, List<ReadmeExamples.Block> blocks) {
 
   /** Reads the README of the repository the tests run in. */
   public static ReadmeExamples load() {
-    Path readme = repositoryRoot().resolve("README.md");
+    return load(repositoryRoot().resolve("README.md"));
+  }
+
+  /** The {@code ```java} blocks of any Markdown file, such as a module's page under docs/. */
+  public static ReadmeExamples load(Path markdown) {
     try {
-      return new ReadmeExamples(readme, parse(Files.readString(readme, UTF_8)));
+      return new ReadmeExamples(markdown, parse(Files.readString(markdown, UTF_8)));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
