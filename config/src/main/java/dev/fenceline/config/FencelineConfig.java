@@ -131,6 +131,19 @@ public final class FencelineConfig implements AutoCloseable {
   }
 
   /**
+   * The keys of a configuration outside its stores and destinations, nested ones dotted ({@code
+   * lease.ttl}), with {@code stores} and {@code destinations}, which hold named sections whose keys
+   * the adapters and destination kinds declare ({@link ConfigReference}). For tools that describe
+   * the file, such as IDE metadata.
+   */
+  public static java.util.SortedSet<String> keys() {
+    java.util.SortedSet<String> keys = new java.util.TreeSet<>(KEYS);
+    keys.remove("lease");
+    LeaseConfig.KEYS.forEach(key -> keys.add("lease." + key));
+    return java.util.Collections.unmodifiableSortedSet(keys);
+  }
+
+  /**
    * Loads {@code file}, reading {@code ${VAR}} references from the process environment.
    *
    * @throws ConfigFileException if the file is missing, not YAML, or wrong anywhere

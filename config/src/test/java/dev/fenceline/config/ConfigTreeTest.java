@@ -339,6 +339,39 @@ class ConfigTreeTest {
     }
   }
 
+  @Test
+  void everyKeyOutsideStoresAndDestinationsIsRead() {
+    assertThat(FencelineConfig.keys())
+        .containsExactly(
+            "allow-fenced-at-intent",
+            "allow-idempotent-only",
+            "allow-unguarded",
+            "destinations",
+            "issuer",
+            "lease.holder",
+            "lease.renew-every",
+            "lease.ttl",
+            "stores");
+    ConfigTree.Builder tree = ConfigTree.builder("env", "fenceline");
+    tree.value(List.of("allow-fenced-at-intent"), true, ConfigLocation.of("a"));
+    tree.value(List.of("allow-idempotent-only"), true, ConfigLocation.of("b"));
+    tree.value(List.of("allow-unguarded"), true, ConfigLocation.of("c"));
+    tree.value(List.of("issuer"), "main", ConfigLocation.of("d"));
+    tree.value(List.of("lease", "holder"), "worker-a", ConfigLocation.of("e"));
+    tree.value(List.of("lease", "renew-every"), "5s", ConfigLocation.of("f"));
+    tree.value(List.of("lease", "ttl"), "20s", ConfigLocation.of("g"));
+    try (FencelineConfig config =
+        FencelineConfig.loader(tree.build()).store("main", "jdbc", "test", () -> null).load()) {
+      assertThat(config.allowUnguarded()).isTrue();
+      assertThat(config.allowIdempotentOnly()).isTrue();
+      assertThat(config.allowFencedAtIntent()).isTrue();
+      assertThat(config.lease())
+          .isEqualTo(
+              new LeaseConfig(
+                  java.time.Duration.ofSeconds(20), java.time.Duration.ofSeconds(5), "worker-a"));
+    }
+  }
+
   /** The file's values as a tree, each at its line and column in {@link #SOURCE}. */
   private static ConfigTree treeOf(Path file) {
     ConfigTree.Builder tree = ConfigTree.builder("the Spring environment", "fenceline");
