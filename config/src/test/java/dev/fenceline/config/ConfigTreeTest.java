@@ -29,33 +29,33 @@ class ConfigTreeTest {
 
   @TempDir Path directory;
 
+  /** A store every mistake below builds on. */
+  private static final String MAIN =
+      """
+      stores:
+        main:
+          type: jdbc
+          url: jdbc:sqlite:/tmp/fenceline-tree.db
+      """;
+
   static Stream<String> mistakes() {
     return Stream.of(
         // an unknown key of an adapter, with the closest known one
-        """
-        stores:
-          main:
-            type: jdbc
-            url: jdbc:sqlite:/tmp/fenceline-tree.db
+        MAIN
+            + """
             lock-timout: 5s
         issuer: main
         """,
         // a value of the wrong type
-        """
-        stores:
-          main:
-            type: jdbc
-            url: jdbc:sqlite:/tmp/fenceline-tree.db
+        MAIN
+            + """
         issuer: main
         lease:
           ttl: soon
         """,
         // a rule between keys, checked by the code of the lease section
-        """
-        stores:
-          main:
-            type: jdbc
-            url: jdbc:sqlite:/tmp/fenceline-tree.db
+        MAIN
+            + """
         issuer: main
         lease:
           ttl: 30s
@@ -69,38 +69,26 @@ class ConfigTreeTest {
         issuer: main
         """,
         // the issuer missing
-        """
-        stores:
-          main:
-            type: jdbc
-            url: jdbc:sqlite:/tmp/fenceline-tree.db
+        MAIN
+            + """
         """,
         // a refusal by the adapter itself (a PostgreSQL-only key on SQLite)
-        """
-        stores:
-          main:
-            type: jdbc
-            url: jdbc:sqlite:/tmp/fenceline-tree.db
+        MAIN
+            + """
             pool-size: 4
         issuer: main
         """,
         // a destination on a store that does not exist
-        """
-        stores:
-          main:
-            type: jdbc
-            url: jdbc:sqlite:/tmp/fenceline-tree.db
+        MAIN
+            + """
         issuer: main
         destinations:
           reports:
             store: nowhere
         """,
         // an unknown top-level key
-        """
-        stores:
-          main:
-            type: jdbc
-            url: jdbc:sqlite:/tmp/fenceline-tree.db
+        MAIN
+            + """
         issuer: main
         allow-unguardd: true
         """);

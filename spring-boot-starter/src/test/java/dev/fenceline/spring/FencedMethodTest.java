@@ -62,7 +62,11 @@ class FencedMethodTest {
   private final InMemoryPointerStore reports =
       new InMemoryPointerStore(
           new InMemoryPointerStore.Storage(), "reports", StepListener.NONE, clock);
-  private final List<String> outcomes = new CopyOnWriteArrayList<>();
+
+  /** How each fenced call ended, in order; the listener adds after the call released its lease. */
+  private final java.util.concurrent.BlockingQueue<String> outcomes =
+      new java.util.concurrent.LinkedBlockingQueue<>();
+
   private final List<LogRecord> logged = new CopyOnWriteArrayList<>();
   private final Logger interceptorLog = Logger.getLogger(FencedMethodInterceptor.class.getName());
   private final Handler capture =
@@ -334,7 +338,8 @@ class FencedMethodTest {
             context -> {
               assertThat(scheduled.ran.await(10, TimeUnit.SECONDS)).isTrue();
               assertThat(scheduled.token.resource()).isEqualTo(ResourceId.of("scheduled-report"));
-              assertThat(outcomes).contains("tick COMPLETED");
+              // The outcome comes after the method returned and the lease was released.
+              assertThat(outcomes.poll(10, TimeUnit.SECONDS)).isEqualTo("tick COMPLETED");
             });
   }
 
@@ -441,12 +446,7 @@ class FencedMethodTest {
       observed.lease = FencedContext.currentLease();
       observed.started.countDown();
       observed.proceed.await();
-      return Optional.of(
-          fenceline.publish(
-              FencedContext.currentLease(),
-              reports,
-              OperationId.of("report-2026-10-27"),
-              Pointer.to("a")));
+      return Optional.of(publishReport("a"));
     }
 
     /** A computation that does not stop when interrupted: its publish is refused instead. */
@@ -466,12 +466,15 @@ class FencedMethodTest {
       if (interrupted) {
         Thread.currentThread().interrupt();
       }
-      return Optional.of(
-          fenceline.publish(
-              FencedContext.currentLease(),
-              reports,
-              OperationId.of("report-2026-10-27"),
-              Pointer.to("a")));
+      return Optional.of(publishReport("a"));
+    }
+
+    private WriteOutcome publishReport(String target) {
+      return fenceline.publish(
+          FencedContext.currentLease(),
+          reports,
+          OperationId.of("report-2026-10-27"),
+          Pointer.to(target));
     }
 
     @Fenced(resource = "nightly-report")

@@ -70,19 +70,29 @@ public final class TestApps {
 
   /** The names of the tables of {@code dataSource}'s database (SQLite). */
   public static List<String> sqliteTables(DataSource dataSource) {
-    List<String> tables = new ArrayList<>();
+    return strings(dataSource, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
+  }
+
+  /** The first column of what {@code query} answers on {@code dataSource}. */
+  public static List<String> strings(DataSource dataSource, String query) {
+    List<String> values = new ArrayList<>();
     try (Connection connection = dataSource.getConnection();
-        ResultSet rows =
-            connection
-                .createStatement()
-                .executeQuery(
-                    "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")) {
+        ResultSet rows = connection.createStatement().executeQuery(query)) {
       while (rows.next()) {
-        tables.add(rows.getString(1));
+        values.add(rows.getString(1));
       }
     } catch (SQLException e) {
       throw new IllegalStateException(e);
     }
-    return tables;
+    return values;
+  }
+
+  /** A staged destination {@code reports} on directory {@code reports} under {@code directory}. */
+  public static String[] reportsDestination(Path directory) {
+    return new String[] {
+      "fenceline.stores.reports-dir.type=vfs",
+      "fenceline.stores.reports-dir.uri=" + directory.resolve("reports"),
+      "fenceline.destinations.reports.store=reports-dir"
+    };
   }
 }

@@ -43,11 +43,7 @@ class ApplicationStoreTest {
   @Test
   void twoInstancesOnOneSqliteFileShareTheLeaseAndThePoolWaitsForTheWriteLock() throws Exception {
     ApplicationContextRunner app =
-        TestApps.onSqlite(directory)
-            .withPropertyValues(
-                "fenceline.stores.reports-dir.type=vfs",
-                "fenceline.stores.reports-dir.uri=" + directory.resolve("reports"),
-                "fenceline.destinations.reports.store=reports-dir");
+        TestApps.onSqlite(directory).withPropertyValues(TestApps.reportsDestination(directory));
     app.withPropertyValues("fenceline.lease.holder=instance-a")
         .run(
             a ->
@@ -138,10 +134,7 @@ class ApplicationStoreTest {
     String url = PostgresDatabase.shared().url();
     ApplicationContextRunner app =
         TestApps.onDataSource("spring.datasource.url=" + url)
-            .withPropertyValues(
-                "fenceline.stores.reports-dir.type=vfs",
-                "fenceline.stores.reports-dir.uri=" + directory.resolve("reports"),
-                "fenceline.destinations.reports.store=reports-dir");
+            .withPropertyValues(TestApps.reportsDestination(directory));
     app.withPropertyValues("fenceline.lease.holder=instance-a")
         .run(
             a -> {
@@ -159,18 +152,11 @@ class ApplicationStoreTest {
                     .run(b -> assertThat(b.getBean(Fenceline.class).tryAcquire(report)).isEmpty());
                 assertThat(publish(a, fenceline, lease, "pg report")).isInstanceOf(Applied.class);
               }
-              List<String> tables = new ArrayList<>();
-              try (Connection connection = dataSource.getConnection();
-                  ResultSet rows =
-                      connection
-                          .createStatement()
-                          .executeQuery(
-                              "SELECT table_name FROM information_schema.tables"
-                                  + " WHERE table_schema = current_schema() ORDER BY 1")) {
-                while (rows.next()) {
-                  tables.add(rows.getString(1));
-                }
-              }
+              List<String> tables =
+                  TestApps.strings(
+                      dataSource,
+                      "SELECT table_name FROM information_schema.tables"
+                          + " WHERE table_schema = current_schema() ORDER BY 1");
               assertThat(tables).contains("orders").anyMatch(t -> t.startsWith("fenceline_"));
             });
   }

@@ -1,6 +1,7 @@
 package dev.fenceline.spring.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fenceline.config.ConfiguredDestination;
 import dev.fenceline.config.FencelineConfig;
@@ -243,10 +244,7 @@ class FencelineAutoConfigurationTest {
   @Test
   void aBeanOfTheDestinationsNameThatTheApplicationDefinesStays() {
     TestApps.onSqlite(directory)
-        .withPropertyValues(
-            "fenceline.stores.reports-dir.type=vfs",
-            "fenceline.stores.reports-dir.uri=" + directory.resolve("reports"),
-            "fenceline.destinations.reports.store=reports-dir")
+        .withPropertyValues(TestApps.reportsDestination(directory))
         .withUserConfiguration(OwnReportsBean.class)
         .run(
             context -> {
@@ -259,16 +257,25 @@ class FencelineAutoConfigurationTest {
   @Test
   void closingTheContextClosesFencelineAndTheStores() {
     Fenceline[] fenceline = new Fenceline[1];
+    JdbcStore[] store = new JdbcStore[1];
+    FencelineConfig[] config = new FencelineConfig[1];
     TestApps.onSqlite(directory)
         .run(
             context -> {
               fenceline[0] = context.getBean(Fenceline.class);
+              store[0] = context.getBean(JdbcStore.class);
+              config[0] = context.getBean(FencelineConfig.class);
               assertThat(fenceline[0].tryAcquire(ResourceId.of("r"))).isPresent();
             });
-    org.assertj.core.api.Assertions.assertThatThrownBy(
-            () -> fenceline[0].tryAcquire(ResourceId.of("r")))
+    assertThatThrownBy(() -> fenceline[0].tryAcquire(ResourceId.of("r")))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("this Fenceline is closed");
+    assertThatThrownBy(() -> store[0].leaseIssuer().status(ResourceId.of("r")))
+        .isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(config[0]::issuer)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage(
+            "Cannot use the configuration the Spring environment: it is closed (load it again)");
   }
 
   static Throwable rootCause(Throwable failure) {

@@ -69,22 +69,8 @@ class FencelineMetricsAutoConfigurationTest {
                 other.close();
               }
               context.getBean(SkippedJob.class).run();
-              assertThat(
-                      registry
-                          .get("fenceline.fenced.runs")
-                          .tag("resource", "nightly-report")
-                          .tag("outcome", "skipped")
-                          .counter()
-                          .count())
-                  .isEqualTo(1);
-              assertThat(
-                      registry
-                          .get("fenceline.fenced.runs")
-                          .tag("resource", "nightly-report")
-                          .tag("outcome", "completed")
-                          .counter()
-                          .count())
-                  .isEqualTo(1);
+              assertThat(runs(registry, "skipped")).isEqualTo(1);
+              assertThat(runs(registry, "completed")).isEqualTo(1);
 
               // The counters are the Fenceline bean's.
               FencingMetrics metrics = context.getBean(Fenceline.class).metrics();
@@ -92,6 +78,18 @@ class FencelineMetricsAutoConfigurationTest {
               assertThat(registry.get("fenceline.lease.lost").functionCounter().count())
                   .isEqualTo(1);
             });
+  }
+
+  @Test
+  void closingTheContextStopsThePauseMonitor() {
+    PauseMonitor[] monitor = new PauseMonitor[1];
+    withMetrics()
+        .run(
+            context -> {
+              monitor[0] = context.getBean(PauseMonitor.class);
+              assertThat(monitor[0].isRunning()).isTrue();
+            });
+    assertThat(monitor[0].isRunning()).isFalse();
   }
 
   @Test
@@ -135,6 +133,15 @@ class FencelineMetricsAutoConfigurationTest {
               assertThat(context).hasNotFailed().hasSingleBean(FencelineMeterBinder.class);
               assertThat(context.getBean(FencelineMeterBinder.class)).isSameAs(binder);
             });
+  }
+
+  private static double runs(MeterRegistry registry, String outcome) {
+    return registry
+        .get("fenceline.fenced.runs")
+        .tag("resource", "nightly-report")
+        .tag("outcome", outcome)
+        .counter()
+        .count();
   }
 
   public static class SkippedJob {

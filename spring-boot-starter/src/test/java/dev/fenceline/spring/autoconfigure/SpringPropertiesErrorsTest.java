@@ -26,45 +26,39 @@ class SpringPropertiesErrorsTest {
 
   @TempDir Path directory;
 
+  /** A store every mistake below builds on. */
+  private static final String MAIN =
+      """
+      stores:
+        main:
+          type: jdbc
+          url: jdbc:sqlite:/tmp/fenceline-spring-errors.db
+      """;
+
   static Stream<String> mistakes() {
     return Stream.of(
-        """
-        stores:
-          main:
-            type: jdbc
-            url: jdbc:sqlite:/tmp/fenceline-spring-errors.db
+        MAIN
+            + """
             lock-timout: 5s
         issuer: main
         """,
-        """
-        stores:
-          main:
-            type: jdbc
-            url: jdbc:sqlite:/tmp/fenceline-spring-errors.db
+        MAIN
+            + """
         issuer: main
         lease:
           ttl: soon
         """,
-        """
-        stores:
-          main:
-            type: jdbc
-            url: jdbc:sqlite:/tmp/fenceline-spring-errors.db
+        MAIN
+            + """
             pool-size: 4
         issuer: main
         """,
-        """
-        stores:
-          main:
-            type: jdbc
-            url: jdbc:sqlite:/tmp/fenceline-spring-errors.db
+        MAIN
+            + """
         issuer: mian
         """,
-        """
-        stores:
-          main:
-            type: jdbc
-            url: jdbc:sqlite:/tmp/fenceline-spring-errors.db
+        MAIN
+            + """
         issuer: main
         destinations:
           reports:

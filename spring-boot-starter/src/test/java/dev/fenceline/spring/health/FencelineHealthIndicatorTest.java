@@ -39,10 +39,7 @@ class FencelineHealthIndicatorTest {
   void upWithTheIssuerTheDestinationsAndTheLeasesHeldNow() {
     Gate gate = new Gate();
     TestApps.onSqlite(directory)
-        .withPropertyValues(
-            "fenceline.stores.reports-dir.type=vfs",
-            "fenceline.stores.reports-dir.uri=" + directory.resolve("reports"),
-            "fenceline.destinations.reports.store=reports-dir")
+        .withPropertyValues(TestApps.reportsDestination(directory))
         .withBean(Gate.class, () -> gate)
         .withBean(HeldJob.class)
         .run(
