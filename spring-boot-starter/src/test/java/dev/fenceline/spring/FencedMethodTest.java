@@ -344,6 +344,22 @@ class FencedMethodTest {
   }
 
   @Test
+  void aScheduledMethodIsFencedAlsoWhenSchedulingIsSetUpFirst() {
+    // Without the auto-configuration, scheduling's post-processor registered before Fenceline's:
+    // it keeps the bean it sees, so Fenceline's proxy must be made before it runs.
+    new ApplicationContextRunner()
+        .withBean(ScheduledRuns.class, () -> scheduled)
+        .withBean(Fenceline.class, () -> otherInstance)
+        .withUserConfiguration(Scheduling.class, FencedInfrastructure.class)
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              assertThat(scheduled.ran.await(10, TimeUnit.SECONDS)).isTrue();
+              assertThat(scheduled.token.resource()).isEqualTo(ResourceId.of("scheduled-report"));
+            });
+  }
+
+  @Test
   void methodsThatCannotBeFencedStopTheApplicationWithTheReason() {
     app()
         .withBean(ReturnsAValue.class)
@@ -493,6 +509,17 @@ class FencedMethodTest {
     @org.springframework.beans.factory.annotation.Autowired
     public void setSelf(@org.springframework.context.annotation.Lazy NightlyJob self) {
       this.self = self;
+    }
+  }
+
+  /** Fenceline's post-processor as an application would declare it without the starter. */
+  @Configuration(proxyBeanMethods = false)
+  static class FencedInfrastructure {
+    @Bean
+    static FencedAdvisingPostProcessor fencedAdvisingPostProcessor(
+        org.springframework.beans.factory.ObjectProvider<Fenceline> fenceline) {
+      return new FencedAdvisingPostProcessor(
+          fenceline::getObject, Optional::empty, List::of, FencedRuns::new);
     }
   }
 

@@ -45,6 +45,8 @@ public final class FencelineHealthIndicator implements HealthIndicator {
   private final FencedRuns runs;
 
   /**
+   * An indicator over the application's issuer, configuration, destinations and fenced calls.
+   *
    * @param issuer the application's issuer
    * @param config the configuration: its {@code allow-*} flags and secrets
    * @param destinations the application's destinations, read at each check
