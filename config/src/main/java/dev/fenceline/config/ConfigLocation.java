@@ -5,33 +5,46 @@ import static java.util.Objects.requireNonNull;
 import java.nio.file.Path;
 
 /**
- * A place in a configuration file, as people read it: {@code file:line:column}, both counted from
- * 1.
+ * A place in a configuration, as people read it: {@code source:line:column}, both counted from 1,
+ * such as {@code /etc/fenceline.yaml:12:5} or {@code class path resource [application.yaml]:12:5};
+ * or only the source where it has no lines, such as {@code System Environment Property
+ * "FENCELINE_ISSUER"} (line and column 0).
  *
- * @param file the configuration file
- * @param line the line, from 1
- * @param column the column, from 1
+ * @param source the file, or what else holds the value
+ * @param line the line, from 1; 0 if the source has no lines
+ * @param column the column, from 1; 0 if the source has no lines
  */
-public record ConfigLocation(Path file, int line, int column) {
+public record ConfigLocation(String source, int line, int column) {
 
   /** Validates the location. */
   public ConfigLocation {
-    requireNonNull(file, "file is null");
-    if (line < 1 || column < 1) {
+    requireNonNull(source, "source is null");
+    boolean unplaced = line == 0 && column == 0;
+    if (!unplaced && (line < 1 || column < 1)) {
       throw new IllegalArgumentException(
           "Cannot use location "
-              + file
+              + source
               + ":"
               + line
               + ":"
               + column
-              + ": lines and columns start at 1");
+              + ": lines and columns start at 1 (or are both 0 for a source without lines)");
     }
   }
 
-  /** {@code file:line:column}. */
+  /** A place in {@code file}. */
+  public ConfigLocation(Path file, int line, int column) {
+    this(requireNonNull(file, "file is null").toString(), line, column);
+  }
+
+  /** A source without lines, such as an environment variable. */
+  public static ConfigLocation of(String source) {
+    return new ConfigLocation(source, 0, 0);
+  }
+
+  /** {@code source:line:column}, or only the source if it has no lines. */
   @Override
   public String toString() {
-    return file + ":" + line + ":" + column;
+    return line == 0 ? source : source + ":" + line + ":" + column;
   }
 }

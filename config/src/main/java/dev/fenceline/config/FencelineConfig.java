@@ -67,6 +67,7 @@ public final class FencelineConfig implements AutoCloseable {
           "destinations");
 
   private final Path file;
+  private final String source;
   private final Section root;
   private final Stores stores;
   private final String issuerStore;
@@ -79,19 +80,40 @@ public final class FencelineConfig implements AutoCloseable {
 
   private final Map<String, ConfiguredDestination> built = new LinkedHashMap<>();
 
+  /**
+   * The caller's {@link Fenceline} ({@link Loader#fenceline}), or null: this one builds its own.
+   */
+  private final java.util.function.Supplier<Fenceline> givenFenceline;
+
   private Fenceline fenceline;
   private boolean closed;
 
   private FencelineConfig(Path file, Section root, AdapterRegistry registry) {
+    this(file, file.toString(), root, registry, Map.of(), null, null);
+  }
+
+  private FencelineConfig(
+      Path file,
+      String source,
+      Section root,
+      AdapterRegistry registry,
+      Map<String, Stores.Provided> provided,
+      String defaultIssuer,
+      java.util.function.Supplier<Fenceline> givenFenceline) {
     this.file = file;
+    this.source = source;
     this.root = root;
+    this.givenFenceline = givenFenceline;
     root.allowOnly(KEYS);
-    this.stores = Stores.read(root, registry);
+    this.stores = Stores.read(root, registry, provided);
     this.lease = root.section("lease").map(LeaseConfig::from).orElseGet(LeaseConfig::defaults);
     this.allowUnguarded = root.bool("allow-unguarded").orElse(false);
     this.allowIdempotentOnly = root.bool("allow-idempotent-only").orElse(false);
     this.allowFencedAtIntent = root.bool("allow-fenced-at-intent").orElse(false);
-    this.issuerStore = root.requiredString("issuer", "main   # a store of type jdbc");
+    this.issuerStore =
+        defaultIssuer != null && !root.has("issuer")
+            ? defaultIssuer
+            : root.requiredString("issuer", "main   # a store of type jdbc");
     stores.require(root, "issuer", issuerStore);
     this.context = new KindContext(stores, issuerStore, root, this::fenceline);
     if (!stores.offers(issuerStore, StoreRole.LEASE_ISSUER)) {
@@ -106,6 +128,19 @@ public final class FencelineConfig implements AutoCloseable {
               + context.types(StoreRole.LEASE_ISSUER));
     }
     this.destinations = DestinationKinds.read(root, context);
+  }
+
+  /**
+   * The keys of a configuration outside its stores and destinations, nested ones dotted ({@code
+   * lease.ttl}), with {@code stores} and {@code destinations}, which hold named sections whose keys
+   * the adapters and destination kinds declare ({@link ConfigReference}). For tools that describe
+   * the file, such as IDE metadata.
+   */
+  public static java.util.SortedSet<String> keys() {
+    java.util.SortedSet<String> keys = new java.util.TreeSet<>(KEYS);
+    keys.remove("lease");
+    LeaseConfig.KEYS.forEach(key -> keys.add("lease." + key));
+    return java.util.Collections.unmodifiableSortedSet(keys);
   }
 
   /**
@@ -139,9 +174,144 @@ public final class FencelineConfig implements AutoCloseable {
     return new FencelineConfig(file, new Section(source, "", tree), registry);
   }
 
-  /** The configuration file. */
+  /**
+   * Starts loading {@code tree}, a configuration that does not come from a file (such as a Spring
+   * application's {@code fenceline.*} properties): read and checked by the same code as a file,
+   * with the same messages, each citing the value's {@link ConfigLocation} and its key path with
+   * the tree's {@linkplain ConfigTree#keyPrefix() prefix}.
+   *
+   * <pre>{@code
+   * FencelineConfig config =
+   *     FencelineConfig.loader(tree)
+   *         .environment(environment::getProperty)
+   *         .store("application", "jdbc", "the application's DataSource", () -> adapter)
+   *         .defaultIssuer("application")
+   *         .load();
+   * }</pre>
+   */
+  public static Loader loader(ConfigTree tree) {
+    return new Loader(requireNonNull(tree, "tree is null"));
+  }
+
+  /**
+   * Loads a {@link ConfigTree}, with stores the caller provides beside the tree's. Not thread-safe;
+   * {@link #load()} may be called once.
+   */
+  public static final class Loader {
+    private final ConfigTree tree;
+    private Function<String, String> environment = System::getenv;
+    private AdapterRegistry registry;
+    private final Map<String, Stores.Provided> provided = new LinkedHashMap<>();
+    private String defaultIssuer;
+    private java.util.function.Supplier<Fenceline> fenceline;
+
+    private Loader(ConfigTree tree) {
+      this.tree = tree;
+    }
+
+    /**
+     * Where the destinations read what they take from the environment by name, such as an HTTP
+     * destination's {@code bearer-token-env} (default: the process environment). The tree's values
+     * are not interpolated.
+     */
+    public Loader environment(Function<String, String> environment) {
+      this.environment = requireNonNull(environment, "environment is null");
+      return this;
+    }
+
+    /** The adapters (default: those on the class path, {@link AdapterRegistry#load()}). */
+    public Loader registry(AdapterRegistry registry) {
+      this.registry = requireNonNull(registry, "registry is null");
+      return this;
+    }
+
+    /**
+     * A store the caller provides, named {@code name} like the tree's {@code stores:}, for a
+     * connection the tree cannot describe (an application's {@code DataSource}). Its roles are
+     * those of adapter {@code type}; {@code open} is called when the store is first needed (as a
+     * tree's store opens) and its adapter closed by {@link FencelineConfig#close()}. A store of the
+     * same name in the tree replaces it.
+     *
+     * @param description what the store is, for messages (no credentials), such as {@code the
+     *     application's DataSource}
+     * @throws ConfigurationException if there is no adapter {@code type}
+     */
+    public Loader store(
+        String name, String type, String description, java.util.function.Supplier<Adapter> open) {
+      requireNonNull(name, "name is null");
+      requireNonNull(type, "type is null");
+      requireNonNull(description, "description is null");
+      requireNonNull(open, "open is null");
+      provided.put(name, new Stores.Provided(name, type, description, open));
+      return this;
+    }
+
+    /** The store that issues leases when the tree has no {@code issuer:} (default: required). */
+    public Loader defaultIssuer(String store) {
+      this.defaultIssuer = requireNonNull(store, "store is null");
+      return this;
+    }
+
+    /**
+     * The {@link Fenceline} that {@link FencelineConfig#fenceline()} returns and its destinations
+     * publish through (default: one built from the configuration and closed with it); the caller
+     * closes it.
+     */
+    public Loader fenceline(java.util.function.Supplier<Fenceline> fenceline) {
+      this.fenceline = requireNonNull(fenceline, "fenceline is null");
+      return this;
+    }
+
+    /**
+     * Reads and checks the tree as {@link FencelineConfig#load(Path)} reads a file, opening
+     * nothing.
+     *
+     * @throws ConfigFileException at the first mistake, citing the value's location
+     * @throws ConfigurationException if a provided store names an unknown adapter type
+     */
+    public FencelineConfig load() {
+      AdapterRegistry adapters = registry != null ? registry : AdapterRegistry.load();
+      Section.Source source = new Section.Source(environment, new Secrets(), false);
+      FileSecrets.collect(tree.root(), source, adapters);
+      Map<String, Stores.Provided> stores = new LinkedHashMap<>();
+      provided.forEach(
+          (name, store) -> {
+            adapters.factory(store.type());
+            stores.put(name, store);
+          });
+      return new FencelineConfig(
+          null,
+          tree.source(),
+          new Section(source, tree.keyPrefix(), tree.root()),
+          adapters,
+          stores,
+          defaultIssuer,
+          fenceline);
+    }
+  }
+
+  /**
+   * The configuration file.
+   *
+   * @throws IllegalStateException if the configuration was loaded from a {@link ConfigTree}, not
+   *     from a file (see {@link #source()})
+   */
   public Path file() {
+    if (file == null) {
+      throw new IllegalStateException(
+          "Cannot name the file of the configuration from "
+              + source
+              + ": it was not loaded from a file (use source())");
+    }
     return file;
+  }
+
+  /**
+   * Where the configuration comes from, for messages: the file's path, or a {@link ConfigTree}'s
+   * {@linkplain ConfigTree#source() source} (such as {@code the Spring environment}).
+   */
+  public String source() {
+    return source;
   }
 
   /** The {@code lease:} settings (defaults if the section is missing). */
@@ -212,7 +382,7 @@ public final class FencelineConfig implements AutoCloseable {
           "Cannot find store \""
               + root.source().secrets().scrub(name)
               + "\" in "
-              + file
+              + source
               + ": configured are "
               + String.join(", ", stores.names())
               + " (check the spelling)");
@@ -252,8 +422,17 @@ public final class FencelineConfig implements AutoCloseable {
    * and the {@code allow-*} flags. The caller builds and closes it.
    */
   public Fenceline.Builder fencelineBuilder() {
+    return fencelineBuilder(issuer());
+  }
+
+  /**
+   * As {@link #fencelineBuilder()}, with {@code issuer} in place of the {@code issuer:} store's (an
+   * application's own issuer), opening no store.
+   */
+  public Fenceline.Builder fencelineBuilder(LeaseIssuer issuer) {
+    requireNonNull(issuer, "issuer is null");
     return Fenceline.builder()
-        .issuer(issuer())
+        .issuer(issuer)
         .holder(lease.holder())
         .leaseTtl(lease.ttl())
         .renewEvery(lease.renewEvery())
@@ -264,10 +443,14 @@ public final class FencelineConfig implements AutoCloseable {
 
   /**
    * The {@link Fenceline} built from {@link #fencelineBuilder()}, one per configuration, closed by
-   * {@link #close()}.
+   * {@link #close()}; or the one given to the {@linkplain Loader#fenceline loader}, which the
+   * caller closes.
    */
   public synchronized Fenceline fenceline() {
     checkOpen();
+    if (givenFenceline != null) {
+      return givenFenceline.get();
+    }
     if (fenceline == null) {
       fenceline = fencelineBuilder().build();
     }
@@ -295,7 +478,7 @@ public final class FencelineConfig implements AutoCloseable {
           "Cannot find destination \""
               + root.source().secrets().scrub(name)
               + "\" in "
-              + file
+              + source
               + ": "
               + (destinations.isEmpty()
                   ? "none is configured (add one under destinations:)"
@@ -416,7 +599,7 @@ public final class FencelineConfig implements AutoCloseable {
    */
   public synchronized FencelineConfig forReading() {
     checkOpen();
-    stores.forReading(file.toString());
+    stores.forReading(source);
     return this;
   }
 
@@ -437,7 +620,10 @@ public final class FencelineConfig implements AutoCloseable {
   @Override
   public String toString() {
     StringBuilder text =
-        new StringBuilder("FencelineConfig[file=").append(file).append(", stores=[");
+        new StringBuilder("FencelineConfig[")
+            .append(file == null ? "source=" : "file=")
+            .append(source)
+            .append(", stores=[");
     List<String> parts = new ArrayList<>();
     stores.entries().forEach(store -> parts.add(store.name() + " (" + store.type() + ")"));
     text.append(String.join(", ", parts))
@@ -452,7 +638,7 @@ public final class FencelineConfig implements AutoCloseable {
   private void checkOpen() {
     if (closed) {
       throw new IllegalStateException(
-          "Cannot use the configuration " + file + ": it is closed (load it again)");
+          "Cannot use the configuration " + source + ": it is closed (load it again)");
     }
   }
 

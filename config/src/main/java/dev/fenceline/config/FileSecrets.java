@@ -66,7 +66,7 @@ final class FileSecrets {
     } else if (node instanceof ConfigNode.Scalar scalar) {
       Secrets secrets = source.secrets();
       try {
-        Interpolation.Result result = Interpolation.resolve(scalar.text(), source.environment());
+        Interpolation.Result result = source.resolve(scalar.text());
         for (String variable : result.variables()) {
           if (Secrets.isSecretVariable(variable)) {
             secrets.add(result.value());
@@ -88,11 +88,11 @@ final class FileSecrets {
       if (entry.getValue() instanceof ConfigNode.Mapping nested) {
         declared(nested, key + ".", secret, source);
       } else if (entry.getValue() instanceof ConfigNode.Scalar scalar && secret.test(key)) {
-        if (!scalar.text().contains("${")) {
+        if (!source.interpolates() || !scalar.text().contains("${")) {
           source.secrets().add(scalar.text());
         }
         try {
-          source.secrets().add(Interpolation.resolve(scalar.text(), source.environment()).value());
+          source.secrets().add(source.resolve(scalar.text()).value());
         } catch (Interpolation.Unresolved e) {
           // Reported with its location when the value is read.
         }

@@ -18,8 +18,28 @@ import java.util.function.Predicate;
  */
 final class Section {
 
-  /** What every section of one file shares. */
-  record Source(Function<String, String> environment, Secrets secrets) {}
+  /**
+   * What every section of one configuration shares.
+   *
+   * @param environment where {@code ${NAME}} references (and HTTP bearer tokens) are read
+   * @param secrets the configuration's secrets, masked in every message
+   * @param interpolates whether string values are interpolated ({@link Interpolation}): true for a
+   *     file, false for a {@link ConfigTree} whose host resolved its own placeholders
+   */
+  record Source(Function<String, String> environment, Secrets secrets, boolean interpolates) {
+
+    /** A file's source: string values are interpolated from {@code environment}. */
+    Source(Function<String, String> environment, Secrets secrets) {
+      this(environment, secrets, true);
+    }
+
+    /** {@code text} with its references replaced, if this source interpolates; else as it is. */
+    Interpolation.Result resolve(String text) throws Interpolation.Unresolved {
+      return interpolates
+          ? Interpolation.resolve(text, environment)
+          : new Interpolation.Result(text, List.of());
+    }
+  }
 
   private final Source source;
   private final String path;
@@ -389,7 +409,9 @@ final class Section {
       return true;
     }
     ConfigNode value = node.get(key);
-    if (value instanceof ConfigNode.Scalar scalar && scalar.text().contains("${")) {
+    if (source.interpolates()
+        && value instanceof ConfigNode.Scalar scalar
+        && scalar.text().contains("${")) {
       try {
         return Interpolation.resolve(scalar.text(), name -> "").variables().stream()
             .anyMatch(Secrets::isSecretVariable);
@@ -405,7 +427,7 @@ final class Section {
       return scalar.text();
     }
     try {
-      Interpolation.Result result = Interpolation.resolve(scalar.text(), source.environment());
+      Interpolation.Result result = source.resolve(scalar.text());
       boolean secret =
           secretKey.test(key) || result.variables().stream().anyMatch(Secrets::isSecretVariable);
       if (secret) {

@@ -18,6 +18,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * The {@code stores:} of one file: each section read against its adapter's declared keys and
@@ -50,8 +51,15 @@ final class Stores implements AutoCloseable {
     }
   }
 
+  /**
+   * A store the caller provides ({@link FencelineConfig.Loader#store}): its adapter comes from
+   * {@code open}, its roles from adapter {@code type}.
+   */
+  record Provided(String name, String type, String description, Supplier<Adapter> open) {}
+
   private final AdapterRegistry registry;
   private final Map<String, Entry> entries;
+  private final Map<String, Provided> provided;
   private final Map<String, Adapter> opened = new LinkedHashMap<>();
 
   /** During {@link FencelineConfig#check()} only: stand-ins for the stores it did not open. */
@@ -59,9 +67,11 @@ final class Stores implements AutoCloseable {
 
   private boolean forReading;
 
-  private Stores(AdapterRegistry registry, Map<String, Entry> entries) {
+  private Stores(
+      AdapterRegistry registry, Map<String, Entry> entries, Map<String, Provided> provided) {
     this.registry = registry;
     this.entries = entries;
+    this.provided = provided;
   }
 
   /**
@@ -70,8 +80,25 @@ final class Stores implements AutoCloseable {
    * @throws ConfigFileException at the first mistake
    */
   static Stores read(Section root, AdapterRegistry registry) {
+    return read(root, registry, Map.of());
+  }
+
+  /**
+   * As {@link #read(Section, AdapterRegistry)}, with the stores the caller provides first; a store
+   * of the same name in {@code root} replaces a provided one.
+   */
+  static Stores read(Section root, AdapterRegistry registry, Map<String, Provided> provided) {
     Map<String, Entry> result = new LinkedHashMap<>();
-    for (Map.Entry<String, Section> named : root.sections("stores").entrySet()) {
+    Map<String, Provided> used = new LinkedHashMap<>();
+    Map<String, Section> written = root.sections("stores");
+    provided.forEach(
+        (name, store) -> {
+          if (!written.containsKey(name)) {
+            result.put(name, providedEntry(root, store, registry));
+            used.put(name, store);
+          }
+        });
+    for (Map.Entry<String, Section> named : written.entrySet()) {
       result.put(named.getKey(), entry(named.getKey(), named.getValue(), registry));
     }
     if (result.isEmpty()) {
@@ -80,7 +107,17 @@ final class Stores implements AutoCloseable {
           "no store is configured",
           "add one, e.g. stores: {main: {type: jdbc, url: \"jdbc:sqlite:fenceline.db\"}}");
     }
-    return new Stores(registry, result);
+    return new Stores(registry, result, used);
+  }
+
+  /** A provided store's entry: no values, its section empty and placed at its description. */
+  private static Entry providedEntry(Section root, Provided store, AdapterRegistry registry) {
+    Section section =
+        new Section(
+            root.source(),
+            root.path("stores") + "." + store.name(),
+            new ConfigNode.Mapping(ConfigLocation.of(store.description()), Map.of()));
+    return new Entry(store.name(), store.type(), registry.factory(store.type()), section, Map.of());
   }
 
   private static Entry entry(String name, Section raw, AdapterRegistry registry) {
@@ -236,10 +273,13 @@ final class Stores implements AutoCloseable {
     Entry store = entry(name);
     Section section = store.section();
     try {
+      Provided given = provided.get(name);
       adapter =
-          forReading
-              ? store.factory().createForReading(name, store.values())
-              : store.factory().create(name, store.values());
+          given != null
+              ? requireNonNull(given.open().get(), "the provided store's adapter is null")
+              : forReading
+                  ? store.factory().createForReading(name, store.values())
+                  : store.factory().create(name, store.values());
     } catch (ConfigurationException e) {
       throw DeclaredKeys.refusal(section, e, "the " + store.type() + " adapter refused the store");
     } catch (StoreException e) {
@@ -261,6 +301,9 @@ final class Stores implements AutoCloseable {
 
   /** The store's {@linkplain AdapterFactory#preflight preflight}, creating nothing. */
   StorePreflight preflight(Entry store) {
+    if (provided.containsKey(store.name())) {
+      return StorePreflight.notChecked(); // the caller's connection: only opening it checks it
+    }
     try {
       return store.factory().preflight(store.name(), store.values());
     } catch (ConfigurationException e) {

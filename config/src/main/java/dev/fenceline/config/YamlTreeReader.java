@@ -517,7 +517,7 @@ final class YamlTreeReader {
           null);
     }
     if (parser instanceof YAMLParser yaml && token != JsonToken.PROPERTY_NAME) {
-      String tag = yaml.getRawTag();
+      String tag = tag(yaml);
       if (tag != null && !STRING_TAGS.contains(tag)) {
         throw new ConfigFileException(
             "Cannot configure "
@@ -533,6 +533,21 @@ final class YamlTreeReader {
             null);
       }
     }
+  }
+
+  /**
+   * The tag of the current value as written ({@code !env}), or in its full form for the standard
+   * ones ({@code tag:yaml.org,2002:binary}); null if untagged. Read through {@code getTypeId()},
+   * which Jackson 3.1 has too ({@code getRawTag()} does not exist in 3.1, which Spring Boot 4.0
+   * manages), and which drops the {@code !} of a local tag.
+   */
+  private static String tag(YAMLParser yaml) {
+    Object typeId = yaml.getTypeId();
+    if (typeId == null) {
+      return null;
+    }
+    String tag = typeId.toString();
+    return tag.startsWith("tag:") || tag.startsWith("!") ? tag : "!" + tag;
   }
 
   /** The parser's reason without the quoted source lines that follow it (they may hold secrets). */

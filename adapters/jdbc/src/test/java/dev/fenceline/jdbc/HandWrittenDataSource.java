@@ -9,9 +9,10 @@ import javax.sql.DataSource;
 
 /**
  * The parts of {@link DataSource} that the tests' hand-written data sources do not care about: a
- * subclass says only how it hands out a connection.
+ * subclass says only how it hands out a connection. Public for the tests of modules that open
+ * stores on a data source (spring-boot-starter).
  */
-abstract class HandWrittenDataSource implements DataSource {
+public abstract class HandWrittenDataSource implements DataSource {
 
   @Override
   public abstract Connection getConnection() throws SQLException;

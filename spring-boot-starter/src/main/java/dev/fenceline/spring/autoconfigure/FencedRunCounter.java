@@ -1,0 +1,37 @@
+package dev.fenceline.spring.autoconfigure;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.fenceline.spi.ResourceId;
+import dev.fenceline.spring.FencedRunListener;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.lang.reflect.Method;
+import java.util.Locale;
+
+/**
+ * Counts {@link dev.fenceline.spring.Fenced} calls as {@code fenceline.fenced.runs}, tagged {@code
+ * resource} and {@code outcome} ({@code completed}, {@code failed}, {@code lost}, {@code skipped}).
+ */
+public final class FencedRunCounter implements FencedRunListener {
+
+  /** The counter's name. */
+  public static final String NAME = "fenceline.fenced.runs";
+
+  private final MeterRegistry registry;
+
+  /** Counts into {@code registry}. */
+  public FencedRunCounter(MeterRegistry registry) {
+    this.registry = requireNonNull(registry, "registry is null");
+  }
+
+  @Override
+  public void ended(ResourceId resource, Method method, Outcome outcome) {
+    Counter.builder(NAME)
+        .description("Calls of @Fenced methods: run, skipped (lease held elsewhere), or lease lost")
+        .tag("resource", resource.value())
+        .tag("outcome", outcome.name().toLowerCase(Locale.ROOT))
+        .register(registry)
+        .increment();
+  }
+}

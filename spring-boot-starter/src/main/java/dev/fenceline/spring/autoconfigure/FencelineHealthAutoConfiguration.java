@@ -1,0 +1,43 @@
+package dev.fenceline.spring.autoconfigure;
+
+import dev.fenceline.config.ConfiguredDestination;
+import dev.fenceline.config.FencelineConfig;
+import dev.fenceline.spi.LeaseIssuer;
+import dev.fenceline.spring.FencedRuns;
+import dev.fenceline.spring.health.FencelineHealthIndicator;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * The {@link FencelineHealthIndicator} ({@code fenceline} in the health endpoint), when Spring
+ * Boot's health support ({@code spring-boot-health}, which the actuator brings) is on the class
+ * path and the application has Fenceline's beans; {@code management.health.fenceline.enabled=false}
+ * turns it off.
+ */
+@AutoConfiguration(
+    after = FencelineAutoConfiguration.class,
+    afterName =
+        "org.springframework.boot.health.autoconfigure.contributor.HealthContributorAutoConfiguration")
+@ConditionalOnClass(HealthIndicator.class)
+@ConditionalOnBean({LeaseIssuer.class, FencelineConfig.class, FencedRuns.class})
+@ConditionalOnEnabledHealthIndicator("fenceline")
+public class FencelineHealthAutoConfiguration {
+
+  /** Fenceline's health indicator. */
+  @Bean
+  @ConditionalOnMissingBean(name = "fencelineHealthIndicator")
+  public FencelineHealthIndicator fencelineHealthIndicator(
+      LeaseIssuer issuer,
+      FencelineConfig config,
+      ObjectProvider<ConfiguredDestination> destinations,
+      FencedRuns runs) {
+    return new FencelineHealthIndicator(
+        issuer, config, () -> destinations.orderedStream().toList(), runs);
+  }
+}
