@@ -2,6 +2,8 @@ package dev.fenceline.vfs;
 
 import dev.fenceline.spi.LocalWriteProblem;
 import dev.fenceline.spi.StoreException;
+import java.io.InterruptedIOException;
+import java.nio.channels.ClosedByInterruptException;
 import java.util.Locale;
 
 /** The reason and the hint a {@link VfsBlobStore} message gives for a file system's failure. */
@@ -14,7 +16,15 @@ final class FailureText {
     String message = e.getMessage();
     for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
       if (cause.getMessage() != null) {
-        message = message + ": " + cause.getMessage();
+        message = message == null ? cause.getMessage() : message + ": " + cause.getMessage();
+      }
+    }
+    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+      // An interrupted thread's file channel closes with no message at all ("null" said nothing).
+      if (cause instanceof ClosedByInterruptException || cause instanceof InterruptedIOException) {
+        String interrupted =
+            "the thread was interrupted (" + cause.getClass().getSimpleName() + ")";
+        return message == null ? interrupted : message + ": " + interrupted;
       }
     }
     return String.valueOf(message);
@@ -23,6 +33,10 @@ final class FailureText {
   /** What to do about {@code e}, guessed from its {@link #reason}. */
   static String hint(Throwable e) {
     String text = reason(e).toLowerCase(Locale.ROOT);
+    if (text.contains("the thread was interrupted")) {
+      return "the caller stopped the write, for example because its lease was lost; retry with a"
+          + " lease";
+    }
     if (text.contains("no space") || text.contains("disk full") || text.contains("quota")) {
       return "the volume is full; free space, then retry";
     }

@@ -62,6 +62,25 @@ class VfsFailuresTest {
   }
 
   @Test
+  void aPutOnAnInterruptedThreadSaysItWasInterruptedAndLeavesNothing() throws IOException {
+    Path base = directory.resolve("blobs");
+    try (VfsBlobStore store = VfsBlobStore.open(base.toUri().toString())) {
+      Thread.currentThread().interrupt(); // as a @Fenced method's thread whose lease was lost
+      try {
+        assertThatThrownBy(() -> store.put(BlobKey.of("staging/a-1"), bytes("one")))
+            .isInstanceOf(StoreException.class)
+            .hasMessageContaining("Cannot put blob staging/a-1")
+            .hasMessageContaining("the thread was interrupted (ClosedByInterruptException)")
+            .hasMessageContaining("nothing was left at the key")
+            .hasMessageNotContaining(": null");
+      } finally {
+        Thread.interrupted();
+      }
+      assertThat(Files.exists(base.resolve("staging/a-1"))).isFalse();
+    }
+  }
+
+  @Test
   void filesThatNoKeyCanNameAreLeftOutOfListings() throws IOException {
     Path base = directory.resolve("blobs");
     try (VfsBlobStore store = VfsBlobStore.open(base.toUri().toString())) {

@@ -1,0 +1,47 @@
+package dev.fenceline.examples.report;
+
+import dev.fenceline.core.HeldLease;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.stereotype.Component;
+
+/**
+ * For the demonstration only ({@code nightly-report.demo-stall=true}, off by default): every run
+ * stops after computing its report, logs {@code STALLED epoch=N} and waits for one line on standard
+ * input before it publishes. A test freezes the whole JVM there with SIGSTOP, which stands for the
+ * GC pause or VM freeze that makes an instance outlive its lease without knowing it. When standard
+ * input ends, the run gives up without publishing.
+ */
+@Component
+class DemoStall {
+
+  private static final Logger LOG = LoggerFactory.getLogger(DemoStall.class);
+
+  private final boolean enabled;
+  private final BufferedReader input =
+      new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+
+  DemoStall(@Value("${nightly-report.demo-stall:false}") boolean enabled) {
+    this.enabled = enabled;
+  }
+
+  /**
+   * When enabled, waits for a line on standard input; otherwise returns at once.
+   *
+   * @throws IOException if standard input ended: the run must not publish
+   */
+  void afterComputing(HeldLease lease) throws IOException {
+    if (!enabled) {
+      return;
+    }
+    LOG.info("STALLED epoch={} (waiting for a line on standard input)", lease.token().epoch());
+    if (input.readLine() == null) {
+      throw new IOException("Cannot go on with the stalled run: standard input ended");
+    }
+  }
+}
