@@ -27,8 +27,9 @@ import javax.tools.StandardJavaFileManager;
 import javax.tools.ToolProvider;
 
 /**
- * The {@code ```java} blocks of the repository's README.md, compiled and run by the tests as a
- * reader copies them, so what the README shows is what was tested.
+ * The {@code ```java} blocks of the repository's README.md (or of another Markdown page, {@link
+ * #load(Path)}), compiled and run by the tests as a reader copies them, so what the page shows is
+ * what was tested.
  *
  * <p>A block starts with its imports. After them it is either a whole compilation unit (a top-level
  * {@code class}), compiled as it stands, or members (static methods) that {@link
@@ -53,6 +54,7 @@ public record ReadmeExamples(Path readme, List<ReadmeExamples.Block> blocks) {
           Map.entry("dev.fenceline.http", "fenceline-http"),
           Map.entry("dev.fenceline.locking", "fenceline-locking"),
           Map.entry("dev.fenceline.config", "fenceline-config"),
+          Map.entry("dev.fenceline.junit", "fenceline-junit"),
           Map.entry("dev.fenceline.tck", "fenceline-tck"),
           Map.entry("dev.fenceline.tck.memory", "fenceline-tck"));
 
@@ -67,12 +69,18 @@ public record ReadmeExamples(Path readme, List<ReadmeExamples.Block> blocks) {
   /**
    * One {@code ```java} block.
    *
-   * @param line the README line of its first line of code (1-based)
+   * @param line the page's line of its first line of code (1-based)
    * @param info the fence's info string after {@code java} ({@code skeleton} or empty)
    * @param text the block's text, the fence's indentation removed
-   * @param lead the README text since the previous Java block
+   * @param lead the page's text since the previous Java block
+   * @param page the page's file name, for failure messages ({@code README.md})
    */
-  public record Block(int line, String info, String text, String lead) {
+  public record Block(int line, String info, String text, String lead, String page) {
+
+    /** A block of README.md. */
+    public Block(int line, String info, String text, String lead) {
+      this(line, info, text, lead, "README.md");
+    }
 
     /** True for an outline that is not meant to compile. */
     public boolean skeleton() {
@@ -147,7 +155,7 @@ public record ReadmeExamples(Path readme, List<ReadmeExamples.Block> blocks) {
         }
         replaced = replaced.replace(entry.getKey(), entry.getValue());
       }
-      return new Block(line, info, replaced, lead);
+      return new Block(line, info, replaced, lead, page);
     }
 
     /**
@@ -174,17 +182,25 @@ public record ReadmeExamples(Path readme, List<ReadmeExamples.Block> blocks) {
       }
     }
 
-    /** Where a failure message points a reader. */
+    /** Where a failure message points a reader, e.g. {@code README.md:120}. */
     public String where() {
-      return "README.md:" + line;
+      return page + ":" + line;
     }
   }
 
   /** Reads the README of the repository the tests run in. */
   public static ReadmeExamples load() {
-    Path readme = repositoryRoot().resolve("README.md");
+    return load(repositoryRoot().resolve("README.md"));
+  }
+
+  /**
+   * Reads the Java blocks of any Markdown page, for example {@code
+   * repositoryRoot().resolve("docs/junit.md")}; failure messages name the page's file.
+   */
+  public static ReadmeExamples load(Path markdown) {
     try {
-      return new ReadmeExamples(readme, parse(Files.readString(readme, UTF_8)));
+      String page = markdown.getFileName().toString();
+      return new ReadmeExamples(markdown, parse(Files.readString(markdown, UTF_8), page));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -206,7 +222,12 @@ public record ReadmeExamples(Path readme, List<ReadmeExamples.Block> blocks) {
     List<Block> found = blocks.stream().filter(b -> b.text().contains(text)).toList();
     if (found.size() != 1) {
       throw new AssertionError(
-          "README.md has " + found.size() + " Java blocks containing " + text + ", not 1");
+          readme.getFileName()
+              + " has "
+              + found.size()
+              + " Java blocks containing "
+              + text
+              + ", not 1");
     }
     return found.get(0);
   }
@@ -297,7 +318,7 @@ public record ReadmeExamples(Path readme, List<ReadmeExamples.Block> blocks) {
     return Optional.empty(); // the JDK, or the SPI, which every artifact brings
   }
 
-  static List<Block> parse(String markdown) {
+  static List<Block> parse(String markdown, String page) {
     List<String> rows = markdown.lines().toList();
     List<Block> blocks = new ArrayList<>();
     StringBuilder lead = new StringBuilder();
@@ -321,7 +342,8 @@ public record ReadmeExamples(Path readme, List<ReadmeExamples.Block> blocks) {
               first,
               fence.substring("```java".length()).strip(),
               text.toString(),
-              lead.toString()));
+              lead.toString(),
+              page));
       lead.setLength(0);
     }
     return blocks;
