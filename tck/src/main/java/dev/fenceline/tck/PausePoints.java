@@ -125,6 +125,9 @@ public final class PausePoints implements StepListener {
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
+        if (resumed.getCount() == 0) {
+          return; // resumed before the interrupt came: the writer goes on, interrupt flag set
+        }
         throw new IllegalStateException(holder + " was interrupted while paused at " + step, e);
       }
     }

@@ -46,6 +46,32 @@ class PausePointsTest {
   }
 
   @Test
+  void aWriterResumedAndThenInterruptedGoesOn() throws Exception {
+    PausePoints.Pause pause = pauses.pauseAt(FencingStep.BEFORE_LOCK, "worker-a");
+    CompletableFuture<Boolean> interruptedAfter = new CompletableFuture<>();
+    Thread writer =
+        new Thread(
+            () -> {
+              try {
+                pauses.reached(FencingStep.BEFORE_LOCK, TOKEN_A, OPERATION);
+                interruptedAfter.complete(Thread.currentThread().isInterrupted());
+              } catch (RuntimeException e) {
+                interruptedAfter.completeExceptionally(e);
+              }
+            });
+    writer.start();
+    pause.awaitReached();
+
+    pause.resume();
+    writer.interrupt(); // as a clean-up does right after resuming
+
+    // Either it left the wait before the interrupt came, or it saw both: it goes on either way.
+    assertThat(interruptedAfter.get(PausePoints.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS))
+        .isNotNull();
+    writer.join();
+  }
+
+  @Test
   void aPauseArmedAfterResumeAllStillHolds() {
     pauses.resumeAll();
     PausePoints.Pause pause = pauses.pauseAt(FencingStep.BEFORE_LOCK, "worker-a");
