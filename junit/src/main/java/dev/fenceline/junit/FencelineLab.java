@@ -71,6 +71,9 @@ public final class FencelineLab implements AutoCloseable {
   /** The most epochs {@link #skipToEpoch} hands out to reach the one asked for. */
   static final long MAX_SKIPPED_EPOCHS = 100_000;
 
+  /** How often {@link #expire} moves time to a lease's expiry before giving up. */
+  static final int MAX_EXPIRE_ATTEMPTS = 100;
+
   /** The holder of the leases {@link #skipToEpoch} takes and releases. */
   static final String FORMER_OWNER = "former-owner";
 
@@ -349,7 +352,19 @@ public final class FencelineLab implements AutoCloseable {
                       + " expired or was released already)"));
     }
     // A renewal by a thread of the test can move the expiry; follow it until the lease is gone.
-    while (status.held()) {
+    for (int attempt = 0; status.held(); attempt++) {
+      if (attempt == MAX_EXPIRE_ATTEMPTS) {
+        throw new IllegalStateException(
+            "Cannot expire "
+                + resource
+                + ": its lease at epoch "
+                + status.epoch()
+                + " was renewed each of "
+                + attempt
+                + " times time moved to its expiry, now "
+                + clock.instant()
+                + " (stop the thread that renews it, or let the test renew it itself)");
+      }
       Instant expiry = status.expiresAt().orElseThrow();
       clock.advance(Duration.between(clock.instant(), expiry));
       status = issuer.status(resource);
