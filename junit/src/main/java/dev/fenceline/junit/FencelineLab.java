@@ -359,11 +359,11 @@ public final class FencelineLab implements AutoCloseable {
                 + resource
                 + ": its lease at epoch "
                 + status.epoch()
-                + " was renewed each of "
+                + " was still held after time moved to its expiry "
                 + attempt
-                + " times time moved to its expiry, now "
+                + " times, now "
                 + clock.instant()
-                + " (stop the thread that renews it, or let the test renew it itself)");
+                + " (a thread keeps renewing it: stop it, or renew from the test)");
       }
       Instant expiry = status.expiresAt().orElseThrow();
       clock.advance(Duration.between(clock.instant(), expiry));
