@@ -13,15 +13,15 @@ import java.util.stream.Collectors;
 import org.assertj.core.api.AbstractAssert;
 
 /**
- * Assertions on what a {@link JournaledDestination} did with the writes it received; a failure
+ * Assertions on what a {@link RecordingDestination} did with the writes it received; a failure
  * lists what it did instead.
  *
  * @param <C> the destination's change type
  */
 public final class DestinationAssert<C>
-    extends AbstractAssert<DestinationAssert<C>, JournaledDestination<C>> {
+    extends AbstractAssert<DestinationAssert<C>, RecordingDestination<C>> {
 
-  DestinationAssert(JournaledDestination<C> actual) {
+  DestinationAssert(RecordingDestination<C> actual) {
     super(actual, DestinationAssert.class);
   }
 

@@ -31,7 +31,7 @@ public final class FencelineAssertions extends Assertions {
   }
 
   /** Assertions on the writes a destination received and what it publishes. */
-  public static <C> DestinationAssert<C> assertThat(JournaledDestination<C> actual) {
+  public static <C> DestinationAssert<C> assertThat(RecordingDestination<C> actual) {
     return new DestinationAssert<>(actual);
   }
 }

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.fenceline.spi.Applied;
 import dev.fenceline.spi.Capability;
+import dev.fenceline.spi.Destination;
 import dev.fenceline.spi.Epoch;
 import dev.fenceline.spi.FencingToken;
 import dev.fenceline.spi.OperationId;
@@ -42,11 +43,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * with the same content, or objects of the same class with the same {@code toString()} (strings,
  * records); another change for a recorded operation is refused with {@link
  * dev.fenceline.spi.OperationConflictException}. It keeps a journal of its writes ({@link
- * #writes()}). Thread-safe.
+ * #writes()}); {@link #recorded()} is the in-memory store behind it. Thread-safe.
  *
  * @param <C> the kind of change it publishes (a report's text, a record of yours)
  */
-public final class InMemoryDestination<C> implements JournaledDestination<C> {
+public final class InMemoryDestination<C> extends RecordingDestination<C> {
 
   /** What the destinations of one lab share: the pointer store's state and the changes. */
   static final class Storage {
@@ -62,7 +63,6 @@ public final class InMemoryDestination<C> implements JournaledDestination<C> {
 
   private final Storage storage;
   private final InMemoryPointerStore store;
-  private final WriteJournal<C> journal = new WriteJournal<>();
 
   /**
    * A destination named {@code name} over {@code storage} reporting its steps to {@code steps},
@@ -71,8 +71,13 @@ public final class InMemoryDestination<C> implements JournaledDestination<C> {
    */
   InMemoryDestination(
       Storage storage, String name, StepListener steps, Clock clock, TokenKeys keys) {
-    this.storage = requireNonNull(storage, "storage is null");
-    this.store = new InMemoryPointerStore(storage.pointers, name, steps, clock, keys);
+    this(storage, new InMemoryPointerStore(storage.pointers, name, steps, clock, keys));
+  }
+
+  private InMemoryDestination(Storage storage, InMemoryPointerStore store) {
+    super(new ChangesBehindPointers<>(storage, store));
+    this.storage = storage;
+    this.store = store;
   }
 
   /** The change a reader of {@code resource} sees now, or empty if none was published. */
@@ -95,76 +100,82 @@ public final class InMemoryDestination<C> implements JournaledDestination<C> {
     return store.current(resource);
   }
 
-  @SuppressWarnings("unchecked") // only write() puts changes in, each of this C
+  @SuppressWarnings("unchecked") // only ChangesBehindPointers puts changes in, each of this C
   private C changeOf(PointerState state) {
     return (C) storage.changes.get(state.pointer().target());
   }
 
   @Override
-  public List<RecordedWrite<C>> writes() {
-    return journal.writes();
-  }
-
-  @Override
-  public String name() {
-    return store.name();
-  }
-
-  @Override
-  public Set<Capability> capabilities() {
-    return store.capabilities();
-  }
-
-  @Override
-  public RegisterOutcome register(FencingToken token) {
-    return store.register(token);
+  public String toString() {
+    return "InMemoryDestination[" + name() + "]";
   }
 
   /**
-   * Publishes {@code change} for {@code operation} as {@link dev.fenceline.spi.Destination#write}
-   * says, in the reference pointer store's atomic step.
+   * The store itself: each write puts its change aside under a new key and swaps the pointer to it
+   * in the pointer store's atomic step.
    */
-  @Override
-  public WriteOutcome write(FencingToken token, OperationId operation, C change) {
-    return journal.record(token, operation, change, () -> publish(token, operation, change));
-  }
+  private static final class ChangesBehindPointers<C> implements Destination<C> {
+    private final Storage storage;
+    private final InMemoryPointerStore store;
 
-  private WriteOutcome publish(FencingToken token, OperationId operation, C change) {
-    requireNonNull(change, "change is null");
-    // Put aside first, so a reader that sees the swapped pointer always finds the change.
-    String key = "change-" + storage.keys.incrementAndGet();
-    storage.changes.put(key, change);
-    boolean published = false;
-    try {
-      WriteOutcome outcome = store.write(token, operation, Pointer.to(key), fingerprint(change));
-      published = outcome instanceof Applied;
-      return outcome;
-    } finally {
-      if (!published) {
-        storage.changes.remove(key);
+    ChangesBehindPointers(Storage storage, InMemoryPointerStore store) {
+      this.storage = requireNonNull(storage, "storage is null");
+      this.store = store;
+    }
+
+    @Override
+    public WriteOutcome write(FencingToken token, OperationId operation, C change) {
+      requireNonNull(change, "change is null");
+      // Put aside first, so a reader that sees the swapped pointer always finds the change.
+      String key = "change-" + storage.keys.incrementAndGet();
+      storage.changes.put(key, change);
+      boolean published = false;
+      try {
+        WriteOutcome outcome = store.write(token, operation, Pointer.to(key), fingerprint(change));
+        published = outcome instanceof Applied;
+        return outcome;
+      } finally {
+        if (!published) {
+          storage.changes.remove(key);
+        }
       }
     }
-  }
 
-  private static RequestFingerprint fingerprint(Object change) {
-    if (change instanceof byte[] bytes) {
-      return RequestFingerprint.sha256(bytes);
+    private static RequestFingerprint fingerprint(Object change) {
+      if (change instanceof byte[] bytes) {
+        return RequestFingerprint.sha256(bytes);
+      }
+      return RequestFingerprint.sha256(change.getClass().getName() + ":" + change);
     }
-    return RequestFingerprint.sha256(change.getClass().getName() + ":" + change);
-  }
 
-  @Override
-  public Optional<Receipt> lookup(ResourceId resource, OperationId operation) {
-    return store.lookup(resource, operation);
-  }
+    @Override
+    public String name() {
+      return store.name();
+    }
 
-  @Override
-  public Epoch currentEpoch(ResourceId resource) {
-    return store.currentEpoch(resource);
-  }
+    @Override
+    public Set<Capability> capabilities() {
+      return store.capabilities();
+    }
 
-  @Override
-  public String toString() {
-    return "InMemoryDestination[" + name() + "]";
+    @Override
+    public RegisterOutcome register(FencingToken token) {
+      return store.register(token);
+    }
+
+    @Override
+    public Optional<Receipt> lookup(ResourceId resource, OperationId operation) {
+      return store.lookup(resource, operation);
+    }
+
+    @Override
+    public Epoch currentEpoch(ResourceId resource) {
+      return store.currentEpoch(resource);
+    }
+
+    @Override
+    public String toString() {
+      return "InMemoryPointerStore[" + store.name() + "] with the changes its pointers name";
+    }
   }
 }

@@ -8,7 +8,7 @@ import dev.fenceline.spi.WriteOutcome;
 import java.util.Optional;
 
 /**
- * One write a {@link JournaledDestination} received, and how it ended: with an outcome, or with the
+ * One write a {@link RecordingDestination} received, and how it ended: with an outcome, or with the
  * exception the write threw.
  *
  * @param token the token the writer presented

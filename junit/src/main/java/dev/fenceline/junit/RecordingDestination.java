@@ -15,26 +15,27 @@ import dev.fenceline.spi.WriteOutcome;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * Your own {@link Destination} with a journal of the writes it received, so that {@link
- * FencelineAssertions} can say which worker's write it rejected. Every call goes to your
- * destination unchanged; the wrapper adds nothing to its checks and reports no {@link
- * dev.fenceline.spi.FencingStep}s. To pause a worker inside your destination's atomic step, give
- * the destination the lab's {@link FencelineLab#pausePoints()} as its {@link
- * dev.fenceline.spi.StepListener} when you create it (for example {@code
- * JdbcStore.destination(name, lab.pausePoints())}).
+ * A destination with a journal of the writes it received ({@link #writes()}), so that {@link
+ * FencelineAssertions} can say which worker's write it rejected: your own destination wrapped by
+ * {@link FencelineLab#record}, or the lab's {@link InMemoryDestination}.
  *
- * <p>The wrapper is a plain {@link Destination}: optional interfaces of yours ({@code
- * SupportsEpochReset}, {@code PointerStore}) are not visible through it; call them on your
- * destination. Thread-safe if your destination is.
+ * <p>Every call goes to the recorded destination unchanged; the wrapper adds nothing to its checks
+ * and reports no {@link dev.fenceline.spi.FencingStep}s. To pause a worker inside your
+ * destination's atomic step, give your destination the lab's {@link FencelineLab#pausePoints()} as
+ * its {@link dev.fenceline.spi.StepListener} when you create it (for example {@code
+ * JdbcStore.destination(name, lab.pausePoints())}). The wrapper is a plain {@link Destination}:
+ * optional interfaces of yours ({@code SupportsEpochReset}, {@code PointerStore}) are not visible
+ * through it; call them on your destination. Thread-safe if the recorded destination is.
  *
- * @param <C> the kind of change your destination applies
+ * @param <C> the kind of change the destination applies
  */
-public final class RecordingDestination<C> implements JournaledDestination<C> {
+public sealed class RecordingDestination<C> implements Destination<C> permits InMemoryDestination {
 
   private final Destination<C> destination;
-  private final WriteJournal<C> journal = new WriteJournal<>();
+  private final List<RecordedWrite<C>> writes = new CopyOnWriteArrayList<>();
 
   /** Records the writes that go to {@code destination}. */
   public RecordingDestination(Destination<C> destination) {
@@ -46,9 +47,9 @@ public final class RecordingDestination<C> implements JournaledDestination<C> {
     return destination;
   }
 
-  @Override
+  /** Every write received so far, in the order the writes ended. */
   public List<RecordedWrite<C>> writes() {
-    return journal.writes();
+    return List.copyOf(writes);
   }
 
   @Override
@@ -71,11 +72,24 @@ public final class RecordingDestination<C> implements JournaledDestination<C> {
     return destination.register(token);
   }
 
-  /** Your destination's {@link Destination#write}, recorded with its outcome or failure. */
+  /**
+   * The recorded destination's {@link Destination#write}, recorded with its outcome or with what it
+   * threw (thrown on).
+   */
   @Override
   public WriteOutcome write(FencingToken token, OperationId operation, C change) {
-    return journal.record(
-        token, operation, change, () -> destination.write(token, operation, change));
+    requireNonNull(token, "token is null");
+    requireNonNull(operation, "operation is null");
+    WriteOutcome outcome;
+    try {
+      outcome = destination.write(token, operation, change);
+    } catch (RuntimeException | Error e) {
+      writes.add(new RecordedWrite<>(token, operation, change, Optional.empty(), Optional.of(e)));
+      throw e;
+    }
+    writes.add(
+        new RecordedWrite<>(token, operation, change, Optional.of(outcome), Optional.empty()));
+    return outcome;
   }
 
   @Override
