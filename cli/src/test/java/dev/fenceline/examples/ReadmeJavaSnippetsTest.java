@@ -48,26 +48,7 @@ class ReadmeJavaSnippetsTest {
 
   @Test
   void everyJavaBlockStartsWithItsImportsAndNamesTheirArtifacts() {
-    List<String> problems = new ArrayList<>();
-    for (ReadmeExamples.Block block : readme.blocks()) {
-      if (block.imports().isEmpty()) {
-        problems.add(block.where() + ": the block does not start with its imports");
-      }
-      for (String imported : block.imports()) {
-        ReadmeExamples.artifactOf(imported)
-            .filter(artifact -> !block.namesArtifact(artifact))
-            .ifPresent(
-                artifact ->
-                    problems.add(
-                        block.where()
-                            + ": imports "
-                            + imported
-                            + " but the text before it does not name `"
-                            + artifact
-                            + "` (in its Maven: line)"));
-      }
-    }
-    assertThat(problems).isEmpty();
+    assertThat(readme.importProblems()).isEmpty();
   }
 
   @Test

@@ -8,8 +8,6 @@ import dev.fenceline.tck.ReadmeExamples;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.platform.testkit.engine.EngineTestKit;
@@ -46,18 +44,7 @@ class JunitPageTest {
 
   @Test
   void everyJavaBlockStartsWithItsImportsAndNamesTheirArtifacts() {
-    List<String> problems = new ArrayList<>();
-    for (ReadmeExamples.Block block : page.blocks()) {
-      if (block.imports().isEmpty()) {
-        problems.add(block.where() + ": the block does not start with its imports");
-      }
-      for (String imported : block.imports()) {
-        ReadmeExamples.artifactOf(imported)
-            .filter(artifact -> !block.namesArtifact(artifact))
-            .ifPresent(artifact -> problems.add(block.where() + ": imports " + imported));
-      }
-    }
-    assertThat(problems).isEmpty();
+    assertThat(page.importProblems()).isEmpty();
   }
 
   @Test

@@ -304,6 +304,36 @@ public record ReadmeExamples(Path readme, List<ReadmeExamples.Block> blocks) {
     return errors;
   }
 
+  /**
+   * What a reader who copies the blocks would miss: a block that does not start with its imports,
+   * and an import whose artifact the text before the block does not name (see {@link
+   * Block#namesArtifact}).
+   *
+   * @return one line per problem, each starting with {@link Block#where()}; empty if none
+   */
+  public List<String> importProblems() {
+    List<String> problems = new ArrayList<>();
+    for (Block block : blocks) {
+      if (block.imports().isEmpty()) {
+        problems.add(block.where() + ": the block does not start with its imports");
+      }
+      for (String imported : block.imports()) {
+        artifactOf(imported)
+            .filter(artifact -> !block.namesArtifact(artifact))
+            .ifPresent(
+                artifact ->
+                    problems.add(
+                        block.where()
+                            + ": imports "
+                            + imported
+                            + " but the text before it does not name `"
+                            + artifact
+                            + "` (in its Maven: line)"));
+      }
+    }
+    return problems;
+  }
+
   /** The artifact holding {@code imported}'s package, if it is a Fenceline package but the SPI. */
   public static Optional<String> artifactOf(String imported) {
     String name =

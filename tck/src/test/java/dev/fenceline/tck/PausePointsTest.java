@@ -21,21 +21,17 @@ class PausePointsTest {
 
   @Test
   void resumeAllLetsAPausedWriterGoOn() throws Exception {
-    PausePoints.Pause pause = pauses.pauseAt(FencingStep.BEFORE_LOCK, "worker-a");
-    CompletableFuture<Void> writer =
-        CompletableFuture.runAsync(
-            () -> pauses.reached(FencingStep.BEFORE_LOCK, TOKEN_A, OPERATION));
-    pause.awaitReached();
-    assertThat(writer).isNotDone();
+    PausedWriter writer = pausedWriter();
+    assertThat(writer.done).isNotDone();
 
     pauses.resumeAll();
 
-    writer.get(PausePoints.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+    assertThat(writer.done.get(PausePoints.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)).isFalse();
     assertThat(pauses.log()).containsExactly("worker-a:BEFORE_LOCK:op-1");
   }
 
   @Test
-  void resumeAllDisarmsPausesNotReachedYet() throws Exception {
+  void resumeAllDisarmsPausesNotReachedYet() {
     PausePoints.Pause pause = pauses.pauseAt(FencingStep.AFTER_COMMIT, "worker-a");
 
     pauses.resumeAll();
@@ -47,42 +43,48 @@ class PausePointsTest {
 
   @Test
   void aWriterResumedAndThenInterruptedGoesOn() throws Exception {
+    PausedWriter writer = pausedWriter();
+
+    writer.pause.resume();
+    writer.thread.interrupt(); // as a clean-up does right after resuming
+
+    // Either it left the wait before the interrupt came, or it saw both: it goes on either way.
+    assertThat(writer.done.get(PausePoints.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)).isNotNull();
+  }
+
+  @Test
+  void aPauseArmedAfterResumeAllStillHolds() throws Exception {
+    pauses.resumeAll();
+
+    PausedWriter writer = pausedWriter();
+
+    assertThat(writer.done).isNotDone();
+    writer.pause.resume();
+    assertThat(writer.done.get(PausePoints.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)).isFalse();
+  }
+
+  /**
+   * A writer on its own thread, paused at BEFORE_LOCK; {@code done} completes with whether its
+   * interrupt flag was set when it went on, or with what it threw.
+   */
+  private record PausedWriter(
+      PausePoints.Pause pause, Thread thread, CompletableFuture<Boolean> done) {}
+
+  private PausedWriter pausedWriter() {
     PausePoints.Pause pause = pauses.pauseAt(FencingStep.BEFORE_LOCK, "worker-a");
-    CompletableFuture<Boolean> interruptedAfter = new CompletableFuture<>();
-    Thread writer =
+    CompletableFuture<Boolean> done = new CompletableFuture<>();
+    Thread thread =
         new Thread(
             () -> {
               try {
                 pauses.reached(FencingStep.BEFORE_LOCK, TOKEN_A, OPERATION);
-                interruptedAfter.complete(Thread.currentThread().isInterrupted());
+                done.complete(Thread.currentThread().isInterrupted());
               } catch (RuntimeException e) {
-                interruptedAfter.completeExceptionally(e);
+                done.completeExceptionally(e);
               }
             });
-    writer.start();
+    thread.start();
     pause.awaitReached();
-
-    pause.resume();
-    writer.interrupt(); // as a clean-up does right after resuming
-
-    // Either it left the wait before the interrupt came, or it saw both: it goes on either way.
-    assertThat(interruptedAfter.get(PausePoints.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS))
-        .isNotNull();
-    writer.join();
-  }
-
-  @Test
-  void aPauseArmedAfterResumeAllStillHolds() {
-    pauses.resumeAll();
-    PausePoints.Pause pause = pauses.pauseAt(FencingStep.BEFORE_LOCK, "worker-a");
-    CompletableFuture<Void> writer =
-        CompletableFuture.runAsync(
-            () -> pauses.reached(FencingStep.BEFORE_LOCK, TOKEN_A, OPERATION));
-
-    pause.awaitReached();
-
-    assertThat(writer).isNotDone();
-    pause.resume();
-    writer.join();
+    return new PausedWriter(pause, thread, done);
   }
 }

@@ -34,6 +34,22 @@ class ReadmeExamplesTest {
   }
 
   @Test
+  void importProblemsNameABlockWithoutImportsAndAnArtifactTheTextDoesNotName() throws Exception {
+    Path page =
+        Files.writeString(
+            dir.resolve("page.md"),
+            "Maven: `fenceline-core`\n\n```java\nimport dev.fenceline.core.Fenceline;\n"
+                + "import dev.fenceline.junit.FencelineLab;\n\nclass A {}\n```\n\n"
+                + "```java\nclass B {}\n```\n");
+
+    assertThat(ReadmeExamples.load(page).importProblems())
+        .containsExactly(
+            "page.md:4: imports dev.fenceline.junit.FencelineLab but the text before it does not"
+                + " name `fenceline-junit` (in its Maven: line)",
+            "page.md:11: the block does not start with its imports");
+  }
+
+  @Test
   void theReadmeKeepsItsName() {
     ReadmeExamples readme = ReadmeExamples.load();
 
