@@ -132,6 +132,7 @@ public final class FencelineLab implements AutoCloseable {
    */
   public Fenceline worker(String holder) {
     synchronized (lock) {
+      requireOpen("make worker " + holder);
       Fenceline existing = workers.get(holder);
       if (existing != null) {
         return existing;
@@ -296,10 +297,10 @@ public final class FencelineLab implements AutoCloseable {
    * test started ({@link #start}).
    */
   public PausePoints.Pause pauseAt(FencingStep step, String holder) {
-    synchronized (lock) {
+    synchronized (lock) { // armed before close() resumes them all, or refused
       requireOpen("pause " + holder + " at " + step);
+      return pausePoints.pauseAt(step, holder);
     }
-    return pausePoints.pauseAt(step, holder);
   }
 
   /**
@@ -309,8 +310,8 @@ public final class FencelineLab implements AutoCloseable {
   public void failAt(FencingStep step, String holder) {
     synchronized (lock) {
       requireOpen("fail " + holder + " at " + step);
+      pausePoints.failAt(step, holder);
     }
-    pausePoints.failAt(step, holder);
   }
 
   /**
@@ -402,11 +403,11 @@ public final class FencelineLab implements AutoCloseable {
    */
   public <T> WorkerThread<T> start(String name, Callable<T> work) {
     WorkerThread<T> thread = new WorkerThread<>(name, work);
-    synchronized (lock) {
+    synchronized (lock) { // started before close() stops them all, or refused
       requireOpen("start " + name);
       threads.add(thread);
+      thread.start();
     }
-    thread.start();
     return thread;
   }
 
