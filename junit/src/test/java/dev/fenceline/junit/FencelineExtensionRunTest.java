@@ -31,6 +31,10 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ConditionEvaluationResult;
+import org.junit.jupiter.api.extension.ExecutionCondition;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Events;
@@ -39,7 +43,7 @@ import org.junit.platform.testkit.engine.Events;
  * Sample test classes run under the extension as a user's build runs them, to check what the run
  * reports: one lab per test, clean-up after each test (no thread left running), clean-up problems
  * and misplaced annotations reported as failures. The samples are nested classes, which surefire
- * does not run on its own.
+ * does not run on its own; selected directly (say with {@code -Dtest=...**}) they are skipped.
  */
 class FencelineExtensionRunTest {
 
@@ -177,9 +181,22 @@ class FencelineExtensionRunTest {
 
   private static Events run(Class<?> sample) {
     return EngineTestKit.engine("junit-jupiter")
+        .configurationParameter(SAMPLES, "true")
         .selectors(selectClass(sample))
         .execute()
         .testEvents();
+  }
+
+  private static final String SAMPLES = "fenceline.junit.run-samples";
+
+  /** Runs a sample only when this class starts it. */
+  static final class OnlyFromThisTest implements ExecutionCondition {
+    @Override
+    public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
+      return context.getConfigurationParameter(SAMPLES).isPresent()
+          ? ConditionEvaluationResult.enabled("run by FencelineExtensionRunTest")
+          : ConditionEvaluationResult.disabled("a sample that FencelineExtensionRunTest runs");
+    }
   }
 
   /** Threads started since {@code before} that are still alive once they had time to end. */
@@ -197,6 +214,7 @@ class FencelineExtensionRunTest {
     }
   }
 
+  @ExtendWith(OnlyFromThisTest.class)
   @FencelineTest
   static class TwoTestsSample {
     TwoTestsSample(FencelineLab lab) {
@@ -216,6 +234,7 @@ class FencelineExtensionRunTest {
     }
   }
 
+  @ExtendWith(OnlyFromThisTest.class)
   @FencelineTest
   static class BeforeAllSample {
     @BeforeAll
@@ -234,6 +253,7 @@ class FencelineExtensionRunTest {
     }
   }
 
+  @ExtendWith(OnlyFromThisTest.class)
   @FencelineTest
   @TestInstance(TestInstance.Lifecycle.PER_CLASS)
   @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -255,6 +275,7 @@ class FencelineExtensionRunTest {
     }
   }
 
+  @ExtendWith(OnlyFromThisTest.class)
   @FencelineTest
   static class LeavesAWorkerPausedSample {
     @Test
@@ -276,6 +297,7 @@ class FencelineExtensionRunTest {
     }
   }
 
+  @ExtendWith(OnlyFromThisTest.class)
   @FencelineTest
   static class UnjoinedFailureSample {
     @Test
@@ -294,6 +316,7 @@ class FencelineExtensionRunTest {
     }
   }
 
+  @ExtendWith(OnlyFromThisTest.class)
   static class UnstoppableWorkerSample {
     @RegisterExtension
     static final FencelineExtension FENCELINE = new FencelineExtension(Duration.ofMillis(200));
@@ -318,6 +341,7 @@ class FencelineExtensionRunTest {
     }
   }
 
+  @ExtendWith(OnlyFromThisTest.class)
   @FencelineTest
   static class WrongParametersSample {
     @Test
