@@ -55,6 +55,7 @@ public record ReadmeExamples(Path readme, List<ReadmeExamples.Block> blocks) {
           Map.entry("dev.fenceline.locking", "fenceline-locking"),
           Map.entry("dev.fenceline.config", "fenceline-config"),
           Map.entry("dev.fenceline.shedlock", "fenceline-shedlock"),
+          Map.entry("dev.fenceline.junit", "fenceline-junit"),
           Map.entry("dev.fenceline.tck", "fenceline-tck"),
           Map.entry("dev.fenceline.tck.memory", "fenceline-tck"));
 
@@ -182,7 +183,7 @@ public record ReadmeExamples(Path readme, List<ReadmeExamples.Block> blocks) {
       }
     }
 
-    /** Where a failure message points a reader. */
+    /** Where a failure message points a reader, e.g. {@code README.md:120}. */
     public String where() {
       return file + ":" + line;
     }

@@ -1,0 +1,37 @@
+package dev.fenceline.junit;
+
+import dev.fenceline.core.HeldLease;
+import dev.fenceline.spi.WriteOutcome;
+import org.assertj.core.api.Assertions;
+
+/**
+ * AssertJ assertions for fenced writes, leases and destinations, with failure messages that say
+ * what happened instead. It extends AssertJ's {@link Assertions}, so one static import serves both:
+ *
+ * <pre>{@code
+ * import static dev.fenceline.junit.FencelineAssertions.assertThat;
+ *
+ * assertThat(lateWrite).isRejectedAsStale().byCurrentEpoch(34);
+ * assertThat(reports).hasRejectedAsStale(leaseA.token()).hasPublished(nightlyReport, "B's report");
+ * assertThat(leaseB).hasEpoch(34);
+ * }</pre>
+ */
+public final class FencelineAssertions extends Assertions {
+
+  private FencelineAssertions() {}
+
+  /** Assertions on the outcome of a write. */
+  public static WriteOutcomeAssert assertThat(WriteOutcome actual) {
+    return new WriteOutcomeAssert(actual);
+  }
+
+  /** Assertions on a worker's lease. */
+  public static HeldLeaseAssert assertThat(HeldLease actual) {
+    return new HeldLeaseAssert(actual);
+  }
+
+  /** Assertions on the writes a destination received and what it publishes. */
+  public static <C> DestinationAssert<C> assertThat(RecordingDestination<C> actual) {
+    return new DestinationAssert<>(actual);
+  }
+}

@@ -1,0 +1,62 @@
+package dev.fenceline.junit;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.fenceline.spi.FencingToken;
+import dev.fenceline.spi.OperationId;
+import dev.fenceline.spi.WriteOutcome;
+import java.util.Optional;
+
+/**
+ * One write a {@link RecordingDestination} received, and how it ended: with an outcome, or with the
+ * exception the write threw.
+ *
+ * @param token the token the writer presented
+ * @param operation the operation
+ * @param change the change it asked for
+ * @param outcome the destination's answer, or empty if the write threw
+ * @param failure what the write threw, or empty if it answered
+ * @param <C> the destination's change type
+ */
+public record RecordedWrite<C>(
+    FencingToken token,
+    OperationId operation,
+    C change,
+    Optional<WriteOutcome> outcome,
+    Optional<Throwable> failure) {
+
+  /**
+   * Validates the record.
+   *
+   * @throws IllegalArgumentException unless exactly one of outcome and failure is present
+   */
+  public RecordedWrite {
+    requireNonNull(token, "token is null");
+    requireNonNull(operation, "operation is null");
+    requireNonNull(outcome, "outcome is null (use Optional.empty())");
+    requireNonNull(failure, "failure is null (use Optional.empty())");
+    if (outcome.isPresent() == failure.isPresent()) {
+      throw new IllegalArgumentException(
+          "Cannot record the write of "
+              + operation
+              + " with "
+              + Descriptions.token(token)
+              + ": give either its outcome or its failure, not "
+              + (outcome.isPresent() ? "both" : "neither"));
+    }
+  }
+
+  /**
+   * The write in words, e.g. {@code worker-a wrote report-2026-10-27 at epoch 33: rejected as
+   * stale: epoch 33 is older than the current epoch 34 of nightly-report}.
+   */
+  public String describe() {
+    return token.holder()
+        + " wrote "
+        + operation
+        + " at epoch "
+        + token.epoch()
+        + ": "
+        + outcome.map(Descriptions::outcome).orElseGet(() -> "threw " + failure.orElseThrow());
+  }
+}

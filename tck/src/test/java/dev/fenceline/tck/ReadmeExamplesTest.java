@@ -1,0 +1,68 @@
+package dev.fenceline.tck;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ReadmeExamplesTest {
+
+  @TempDir Path dir;
+
+  @Test
+  void loadsTheJavaBlocksOfAnyPageAndNamesItInFailures() throws Exception {
+    Path page =
+        Files.writeString(
+            dir.resolve("junit.md"),
+            "# Page\n\nMaven: `fenceline-junit`\n\n```java\nimport java.util.List;\n\n"
+                + "static int one() {\n  return List.of(1).get(0);\n}\n```\n");
+
+    ReadmeExamples examples = ReadmeExamples.load(page);
+
+    ReadmeExamples.Block block = examples.containing("static int one()");
+    assertThat(block.line()).isEqualTo(6);
+    assertThat(block.where()).isEqualTo("junit.md:6");
+    assertThat(block.namesArtifact("fenceline-junit")).isTrue();
+    assertThat(block.imports()).containsExactly("java.util.List");
+    assertThat(block.replacing(java.util.Map.of("get(0)", "get(0) + 1")).where())
+        .isEqualTo("junit.md:6");
+    assertThatThrownBy(() -> examples.containing("absent"))
+        .hasMessage("junit.md has 0 Java blocks containing absent, not 1");
+  }
+
+  @Test
+  void importProblemsNameABlockWithoutImportsAndAnArtifactTheTextDoesNotName() throws Exception {
+    Path page =
+        Files.writeString(
+            dir.resolve("page.md"),
+            "Maven: `fenceline-core`\n\n```java\nimport dev.fenceline.core.Fenceline;\n"
+                + "import dev.fenceline.junit.FencelineLab;\n\nclass A {}\n```\n\n"
+                + "```java\nclass B {}\n```\n");
+
+    assertThat(ReadmeExamples.load(page).importProblems())
+        .containsExactly(
+            "page.md:4: imports dev.fenceline.junit.FencelineLab but the text before it does not"
+                + " name `fenceline-junit` (in its Maven: line)",
+            "page.md:11: the block does not start with its imports");
+  }
+
+  @Test
+  void theReadmeKeepsItsName() {
+    ReadmeExamples readme = ReadmeExamples.load();
+
+    assertThat(readme.readme().getFileName()).hasToString("README.md");
+    assertThat(readme.blocks())
+        .isNotEmpty()
+        .allMatch(block -> block.where().startsWith("README.md:"));
+  }
+
+  @Test
+  void theJunitModuleIsMappedToItsArtifact() {
+    assertThat(
+            ReadmeExamples.artifactOf("static dev.fenceline.junit.FencelineAssertions.assertThat"))
+        .contains("fenceline-junit");
+  }
+}
