@@ -1,6 +1,7 @@
 package dev.fenceline.examples.report;
 
 import dev.fenceline.config.ConfiguredDestination;
+import dev.fenceline.core.Fenceline;
 import dev.fenceline.core.HeldLease;
 import dev.fenceline.spi.AlreadyApplied;
 import dev.fenceline.spi.Applied;
@@ -37,14 +38,17 @@ public class NightlyReportJob {
 
   private static final Logger LOG = LoggerFactory.getLogger(NightlyReportJob.class);
 
+  private final Fenceline fenceline;
   private final ConfiguredDestination reports;
   private final String instance;
   private final DemoStall stall;
 
   NightlyReportJob(
+      Fenceline fenceline,
       @Qualifier("reports") ConfiguredDestination reports,
       @Value("${nightly-report.instance}") String instance,
       DemoStall stall) {
+    this.fenceline = fenceline;
     this.reports = reports;
     this.instance = instance;
     this.stall = stall;
@@ -55,6 +59,12 @@ public class NightlyReportJob {
   @Scheduled(cron = "${nightly-report.cron}")
   public void publish() throws IOException {
     HeldLease lease = FencedContext.currentLease();
+    // Cut older owners off before working: from now on an instance that stalled past its lease
+    // cannot publish at this destination, even before this run publishes.
+    if (fenceline.register(lease, reports.destination()) instanceof RejectedStale newer) {
+      LOG.info("nightly-report: {}", newer.describe("register epoch " + lease.token().epoch()));
+      return;
+    }
     LocalDate day = LocalDate.now(ZoneOffset.UTC);
     // One operation per day and instance: a retry of this run replays the recorded receipt.
     OperationId operation = OperationId.of("report-" + day + "-" + instance);
