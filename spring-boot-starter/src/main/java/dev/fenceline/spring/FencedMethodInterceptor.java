@@ -17,6 +17,7 @@ import java.util.function.Supplier;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.springframework.aop.support.AopUtils;
+import org.springframework.core.MethodClassKey;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 
 /**
@@ -32,7 +33,7 @@ final class FencedMethodInterceptor implements MethodInterceptor {
   private final Supplier<Optional<LeaseIssuer>> issuer;
   private final Supplier<List<FencedRunListener>> listeners;
   private final Supplier<FencedRuns> runs;
-  private final Map<Method, FencedMethod> methods = new ConcurrentHashMap<>();
+  private final Map<MethodClassKey, FencedMethod> methods = new ConcurrentHashMap<>();
 
   FencedMethodInterceptor(
       Supplier<Fenceline> fenceline,
@@ -140,14 +141,20 @@ final class FencedMethodInterceptor implements MethodInterceptor {
     }
   }
 
+  /**
+   * The fenced method a call runs, cached per method and target class: behind a JDK proxy the
+   * invocation's method is the interface's, shared by every bean that implements it, each with its
+   * own {@link Fenced#resource()}.
+   */
   private FencedMethod fencedMethod(MethodInvocation invocation) {
+    Method method = invocation.getMethod();
+    Class<?> target =
+        invocation.getThis() == null
+            ? method.getDeclaringClass()
+            : AopUtils.getTargetClass(invocation.getThis());
     return methods.computeIfAbsent(
-        invocation.getMethod(),
-        method -> {
-          Class<?> target =
-              invocation.getThis() == null
-                  ? method.getDeclaringClass()
-                  : AopUtils.getTargetClass(invocation.getThis());
+        new MethodClassKey(method, target),
+        key -> {
           Method specific = AopUtils.getMostSpecificMethod(method, target);
           Fenced annotation = AnnotatedElementUtils.findMergedAnnotation(specific, Fenced.class);
           if (annotation == null) {

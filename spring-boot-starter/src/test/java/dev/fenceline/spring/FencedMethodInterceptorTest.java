@@ -1,0 +1,160 @@
+package dev.fenceline.spring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.fenceline.core.Fenceline;
+import dev.fenceline.core.HeldLease;
+import dev.fenceline.spi.ResourceId;
+import dev.fenceline.tck.memory.InMemoryLeaseIssuer;
+import dev.fenceline.tck.memory.MutableClock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.aop.framework.ProxyFactory;
+
+/**
+ * {@link FencedMethodInterceptor} on beans behind JDK proxies (as Spring makes them with {@code
+ * spring.aop.proxy-target-class=false}), on the in-memory issuer and a monotonic clock the test
+ * moves: which resource each call runs under, what outcome it reports, and which interrupts and
+ * leases it leaves behind.
+ */
+class FencedMethodInterceptorTest {
+
+  private static final ResourceId REPORT_A = ResourceId.of("report-a");
+  private static final ResourceId REPORT_B = ResourceId.of("report-b");
+
+  private final MutableClock clock = new MutableClock(Instant.parse("2026-10-27T02:00:00Z"));
+  private final AtomicLong nanos = new AtomicLong();
+  private final InMemoryLeaseIssuer issuer =
+      new InMemoryLeaseIssuer(new InMemoryLeaseIssuer.Storage(), clock);
+  private final Fenceline fenceline = fenceline("worker-a");
+  private final Fenceline otherInstance = fenceline("worker-b");
+  private final FencedRuns runs = new FencedRuns();
+  private final List<String> outcomes = new CopyOnWriteArrayList<>();
+  private final List<ResourceId> ranUnder = new CopyOnWriteArrayList<>();
+  private final ExecutorService worker = Executors.newSingleThreadExecutor();
+  private final List<LogRecord> logged = new CopyOnWriteArrayList<>();
+  private final Logger interceptorLog = Logger.getLogger(FencedMethodInterceptor.class.getName());
+  private final Handler capture =
+      new Handler() {
+        @Override
+        public void publish(LogRecord record) {
+          logged.add(record);
+        }
+
+        @Override
+        public void flush() {}
+
+        @Override
+        public void close() {}
+      };
+
+  @BeforeEach
+  void captureLog() {
+    interceptorLog.addHandler(capture);
+  }
+
+  @AfterEach
+  void close() {
+    interceptorLog.removeHandler(capture);
+    worker.shutdownNow();
+    fenceline.close();
+    otherInstance.close();
+  }
+
+  private Fenceline fenceline(String holder) {
+    return Fenceline.builder()
+        .issuer(issuer)
+        .holder(holder)
+        .leaseTtl(Duration.ofSeconds(30))
+        .renewEvery(Duration.ZERO)
+        .clock(nanos::get)
+        .build();
+  }
+
+  private FencedMethodInterceptor interceptor(Supplier<FencedRuns> runs) {
+    return new FencedMethodInterceptor(
+        () -> fenceline,
+        () -> Optional.of(issuer),
+        () -> List.of((resource, method, outcome) -> outcomes.add(resource + " " + outcome)),
+        runs);
+  }
+
+  /** {@code target} behind a JDK proxy of its interface, advised by {@code interceptor}. */
+  private static Job jdkProxy(Job target, FencedMethodInterceptor interceptor) {
+    ProxyFactory factory = new ProxyFactory(target);
+    factory.addAdvice(interceptor);
+    Job proxy = (Job) factory.getProxy();
+    assertThat(java.lang.reflect.Proxy.isProxyClass(proxy.getClass())).isTrue();
+    return proxy;
+  }
+
+  @Test
+  void twoBeansImplementingOneInterfaceMethodEachRunUnderTheirOwnResource() {
+    FencedMethodInterceptor interceptor = interceptor(() -> runs);
+    Job a = jdkProxy(new ReportA(ranUnder), interceptor);
+    Job b = jdkProxy(new ReportB(ranUnder), interceptor);
+
+    a.run(() -> {});
+    b.run(() -> {});
+    a.run(() -> {});
+
+    assertThat(ranUnder).containsExactly(REPORT_A, REPORT_B, REPORT_A);
+    assertThat(outcomes)
+        .containsExactly("report-a COMPLETED", "report-b COMPLETED", "report-a COMPLETED");
+  }
+
+  /** An interface several beans implement, so a JDK proxy's method is the interface's. */
+  public interface Job {
+    void run(Runnable body);
+  }
+
+  /** Fenced on {@code report-a}. */
+  public static final class ReportA implements Job {
+    private final List<ResourceId> ranUnder;
+
+    ReportA(List<ResourceId> ranUnder) {
+      this.ranUnder = ranUnder;
+    }
+
+    @Override
+    @Fenced(resource = "report-a")
+    public void run(Runnable body) {
+      ranUnder.add(FencedContext.currentToken().resource());
+      body.run();
+    }
+  }
+
+  /** Fenced on {@code report-b}. */
+  public static final class ReportB implements Job {
+    private final List<ResourceId> ranUnder;
+
+    ReportB(List<ResourceId> ranUnder) {
+      this.ranUnder = ranUnder;
+    }
+
+    @Override
+    @Fenced(resource = "report-b")
+    public void run(Runnable body) {
+      ranUnder.add(FencedContext.currentToken().resource());
+      body.run();
+    }
+  }
+}
