@@ -109,7 +109,9 @@ final class FencedMethodInterceptor implements MethodInterceptor {
     if (FencedContext.find(fenced.resource()).isPresent()) {
       return invocation.proceed(); // nested: the outer call's lease covers it
     }
-    Optional<HeldLease> acquired = fenceline.get().tryAcquire(fenced.resource());
+    FencedRuns running = runs.get(); // before acquiring: nothing below may strand the lease
+    Fenceline client = fenceline.get();
+    Optional<HeldLease> acquired = client.tryAcquire(fenced.resource());
     if (acquired.isEmpty()) {
       LOG.log(
           System.Logger.Level.INFO,
@@ -119,12 +121,11 @@ final class FencedMethodInterceptor implements MethodInterceptor {
     }
     HeldLease lease = acquired.get();
     Call call = new Call(fenced, Thread.currentThread());
-    lease.onLost(call::lost);
     FencedRuns.Run run = new FencedRuns.Run(fenced.method(), call.thread, lease);
-    FencedRuns running = runs.get();
-    running.started(run);
     FencedRunListener.Outcome outcome = FencedRunListener.Outcome.FAILED;
     try {
+      lease.onLost(call::lost);
+      running.started(run);
       Object result = FencedContext.with(lease, invocation::proceed);
       outcome = FencedRunListener.Outcome.COMPLETED;
       return result;

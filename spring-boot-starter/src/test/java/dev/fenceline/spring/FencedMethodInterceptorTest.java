@@ -121,6 +121,23 @@ class FencedMethodInterceptorTest {
         .containsExactly("report-a COMPLETED", "report-b COMPLETED", "report-a COMPLETED");
   }
 
+  @Test
+  void whenTheRunsCannotBeFoundTheLeaseIsNotLeftHeld() {
+    Job job =
+        jdkProxy(
+            new ReportA(ranUnder),
+            interceptor(
+                () -> {
+                  throw new IllegalStateException("no FencedRuns bean");
+                }));
+
+    assertThatThrownBy(() -> job.run(() -> {})).hasMessage("no FencedRuns bean");
+
+    assertThat(ranUnder).isEmpty();
+    assertThat(issuer.status(REPORT_A).held()).isFalse();
+    assertThat(otherInstance.tryAcquire(REPORT_A)).isPresent();
+  }
+
   /** An interface several beans implement, so a JDK proxy's method is the interface's. */
   public interface Job {
     void run(Runnable body);
