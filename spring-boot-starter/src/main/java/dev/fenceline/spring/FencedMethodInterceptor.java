@@ -133,7 +133,9 @@ final class FencedMethodInterceptor implements MethodInterceptor {
       if (call.end()) {
         Thread.interrupted(); // the interrupt was ours: the thread goes back clean
       }
-      if (lease.loss().isPresent()) {
+      // Lost also when the local deadline passed before the watch said so (a freeze, then the
+      // method returned at once): its end was not covered by the lease.
+      if (lease.loss().isPresent() || !lease.isLocallyValid()) {
         outcome = FencedRunListener.Outcome.LOST;
       }
       running.ended(run);

@@ -122,6 +122,18 @@ class FencedMethodInterceptorTest {
   }
 
   @Test
+  void aCallThatReturnsPastTheLocalDeadlineIsLostEvenBeforeTheWatchSaysSo() {
+    Job job = jdkProxy(new ReportA(ranUnder), interceptor(() -> runs));
+
+    // A freeze inside the method: the monotonic clock passes the lease's local deadline, the
+    // method returns at once, before any renewal or deadline watch noticed.
+    job.run(() -> nanos.addAndGet(Duration.ofSeconds(31).toNanos()));
+
+    assertThat(outcomes).containsExactly("report-a LOST");
+    assertThat(issuer.status(REPORT_A).held()).isFalse();
+  }
+
+  @Test
   void whenTheRunsCannotBeFoundTheLeaseIsNotLeftHeld() {
     Job job =
         jdkProxy(
