@@ -131,7 +131,7 @@ final class FencedMethodInterceptor implements MethodInterceptor {
       return result;
     } finally {
       if (call.end()) {
-        Thread.interrupted(); // the interrupt was ours: the thread goes back clean
+        Thread.interrupted(); // the only interrupt was ours: the thread goes back clean
       }
       // Lost also when the local deadline passed before the watch said so (a freeze, then the
       // method returned at once): its end was not covered by the lease.
@@ -235,19 +235,29 @@ final class FencedMethodInterceptor implements MethodInterceptor {
       if (ended) {
         return;
       }
+      // An interrupt already pending (a scheduler's cancel, a shutdown) is not Fenceline's: it
+      // stays when the call ends, and this call adds none of its own.
+      boolean pending = thread.isInterrupted();
       LOG.log(
           System.Logger.Level.WARNING,
           loss.describe()
               + " while "
               + fenced.name()
-              + " runs: interrupting its thread "
+              + " runs: "
+              + (pending ? "its thread " : "interrupting its thread ")
               + thread.getName()
+              + (pending ? " is already interrupted" : "")
               + "; its writes with this lease are rejected at fenced destinations");
-      interrupted = true;
-      thread.interrupt();
+      if (!pending) {
+        interrupted = true;
+        thread.interrupt();
+      }
     }
 
-    /** Ends the call: no interrupt after this. True if this call interrupted its thread. */
+    /**
+     * Ends the call: no interrupt after this. True if this call interrupted its thread and the
+     * thread was not interrupted by anyone else before.
+     */
     synchronized boolean end() {
       ended = true;
       return interrupted;

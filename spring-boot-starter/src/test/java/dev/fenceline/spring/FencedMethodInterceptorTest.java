@@ -150,6 +150,36 @@ class FencedMethodInterceptorTest {
     assertThat(otherInstance.tryAcquire(REPORT_A)).isPresent();
   }
 
+  @Test
+  void anInterruptFencelineDidNotSendSurvivesTheCall() {
+    Job job = jdkProxy(new ReportA(ranUnder), interceptor(() -> runs));
+
+    boolean interruptedAfter;
+    try {
+      job.run(
+          () -> {
+            // The scheduler cancels the run (cancel(true)) ...
+            Thread.currentThread().interrupt();
+            // ... and then the lease is lost: another instance took over.
+            clock.advance(Duration.ofSeconds(31));
+            otherInstance.tryAcquire(REPORT_A).orElseThrow();
+            assertThat(FencedContext.currentLease().renewNow()).isFalse();
+          });
+    } finally {
+      interruptedAfter = Thread.interrupted(); // read and clear: the test thread goes on clean
+    }
+
+    assertThat(interruptedAfter).as("the scheduler's interrupt survives the call").isTrue();
+    assertThat(outcomes).containsExactly("report-a LOST");
+    assertThat(logged)
+        .filteredOn(record -> record.getLevel() == Level.WARNING)
+        .extracting(LogRecord::getMessage)
+        .singleElement()
+        .asString()
+        .contains("while ReportA.run() runs: its thread " + Thread.currentThread().getName())
+        .contains(" is already interrupted;");
+  }
+
   /** An interface several beans implement, so a JDK proxy's method is the interface's. */
   public interface Job {
     void run(Runnable body);
