@@ -115,7 +115,7 @@ final class FencedMethodInterceptor implements MethodInterceptor {
     if (acquired.isEmpty()) {
       LOG.log(
           System.Logger.Level.INFO,
-          () -> "Skipped " + fenced.name() + ": " + heldElsewhere(fenced));
+          () -> "Skipped " + fenced.name() + ": " + heldElsewhere(fenced, client.holder()));
       ended(fenced, FencedRunListener.Outcome.SKIPPED);
       return fenced.whenSkipped();
     }
@@ -167,8 +167,11 @@ final class FencedMethodInterceptor implements MethodInterceptor {
         });
   }
 
-  /** Who holds the lease, as far as the issuer says; the skip never fails for want of it. */
-  private String heldElsewhere(FencedMethod fenced) {
+  /**
+   * Who holds the lease, as far as the issuer says: another instance, or this one ({@code
+   * ownHolder}) on another thread. The skip never fails for want of it.
+   */
+  private String heldElsewhere(FencedMethod fenced, String ownHolder) {
     String text = "another holder has the lease on " + fenced.resource();
     try {
       Optional<LeaseIssuer> known = issuer.get();
@@ -176,6 +179,11 @@ final class FencedMethodInterceptor implements MethodInterceptor {
         return text;
       }
       LeaseStatus status = known.get().status(fenced.resource());
+      if (status.holder().filter(ownHolder::equals).isPresent()) {
+        text =
+            "this instance already runs it on another thread: it has the lease on "
+                + fenced.resource();
+      }
       return text
           + status.holder().map(holder -> " (" + holder).orElse(" (")
           + (status.holder().isPresent() ? ", " : "")

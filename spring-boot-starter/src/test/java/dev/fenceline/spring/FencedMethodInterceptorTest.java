@@ -180,6 +180,50 @@ class FencedMethodInterceptorTest {
         .contains(" is already interrupted;");
   }
 
+  @Test
+  void aSkipBecauseThisInstanceRunsItOnAnotherThreadSaysSo() throws Exception {
+    Job job = jdkProxy(new ReportA(ranUnder), interceptor(() -> runs));
+    CountDownLatch started = new CountDownLatch(1);
+    CountDownLatch proceed = new CountDownLatch(1);
+    Future<?> first =
+        worker.submit(
+            () ->
+                job.run(
+                    () -> {
+                      started.countDown();
+                      try {
+                        proceed.await();
+                      } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                      }
+                    }));
+    assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+
+    job.run(() -> {});
+    proceed.countDown();
+    first.get(10, TimeUnit.SECONDS);
+
+    assertThat(outcomes).containsExactly("report-a SKIPPED", "report-a COMPLETED");
+    assertThat(logged)
+        .filteredOn(record -> record.getLevel() == Level.INFO)
+        .extracting(LogRecord::getMessage)
+        .containsExactly(
+            "Skipped ReportA.run(): this instance already runs it on another thread: it has the"
+                + " lease on report-a (worker-a, epoch 1, until 2026-10-27T02:00:30Z by the"
+                + " issuer's clock)");
+
+    // Held by another instance: named as another holder.
+    logged.clear();
+    try (HeldLease other = otherInstance.tryAcquire(REPORT_A).orElseThrow()) {
+      job.run(() -> {});
+    }
+    assertThat(logged)
+        .extracting(LogRecord::getMessage)
+        .singleElement()
+        .asString()
+        .startsWith("Skipped ReportA.run(): another holder has the lease on report-a (worker-b,");
+  }
+
   /** An interface several beans implement, so a JDK proxy's method is the interface's. */
   public interface Job {
     void run(Runnable body);
