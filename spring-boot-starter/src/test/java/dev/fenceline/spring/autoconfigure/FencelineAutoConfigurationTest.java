@@ -242,16 +242,41 @@ class FencelineAutoConfigurationTest {
   }
 
   @Test
-  void aBeanOfTheDestinationsNameThatTheApplicationDefinesStays() {
+  void aDestinationBeanOfTheDestinationsNameThatTheApplicationDefinesStays() {
     TestApps.onSqlite(directory)
         .withPropertyValues(TestApps.reportsDestination(directory))
         .withUserConfiguration(OwnReportsBean.class)
         .run(
             context -> {
               assertThat(context).hasNotFailed();
-              assertThat(context.getBean("reports")).isEqualTo("the application's own");
+              assertThat(context.getBean("reports")).isSameAs(OwnReportsBean.OWN);
               assertThat(context).doesNotHaveBean(ConfiguredDestination.class);
             });
+  }
+
+  @Test
+  void aBeanOfTheDestinationsNameThatIsNoDestinationStopsTheApplication() {
+    TestApps.onSqlite(directory)
+        .withPropertyValues(TestApps.reportsDestination(directory))
+        .withUserConfiguration(OwnReportsString.class)
+        .run(
+            context ->
+                assertThat(rootCause(context.getStartupFailure()))
+                    .isInstanceOf(dev.fenceline.spi.ConfigurationException.class)
+                    .hasMessage(
+                        "Cannot register destination reports as a bean: the application has a"
+                            + " bean of that name (java.lang.String) (rename one)"));
+    TestApps.onSqlite(directory)
+        .withPropertyValues(
+            "fenceline.stores.reports-dir.type=vfs",
+            "fenceline.stores.reports-dir.uri=" + directory.resolve("reports"),
+            "fenceline.destinations.fenceline.store=reports-dir")
+        .run(
+            context ->
+                assertThat(rootCause(context.getStartupFailure()))
+                    .hasMessage(
+                        "Cannot register destination fenceline as a bean: the application has a"
+                            + " bean of that name (dev.fenceline.core.Fenceline) (rename one)"));
   }
 
   @Test
@@ -308,6 +333,21 @@ class FencelineAutoConfigurationTest {
 
   @Configuration(proxyBeanMethods = false)
   static class OwnReportsBean {
+    static final dev.fenceline.tck.memory.InMemoryPointerStore OWN =
+        new dev.fenceline.tck.memory.InMemoryPointerStore(
+            new dev.fenceline.tck.memory.InMemoryPointerStore.Storage(),
+            "reports",
+            dev.fenceline.spi.StepListener.NONE,
+            java.time.Clock.systemUTC());
+
+    @Bean
+    dev.fenceline.tck.memory.InMemoryPointerStore reports() {
+      return OWN;
+    }
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  static class OwnReportsString {
     @Bean
     String reports() {
       return "the application's own";
