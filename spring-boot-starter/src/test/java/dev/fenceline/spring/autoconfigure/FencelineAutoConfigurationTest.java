@@ -260,23 +260,27 @@ class FencelineAutoConfigurationTest {
         .withPropertyValues(TestApps.reportsDestination(directory))
         .withUserConfiguration(OwnReportsString.class)
         .run(
-            context ->
-                assertThat(rootCause(context.getStartupFailure()))
-                    .isInstanceOf(dev.fenceline.spi.ConfigurationException.class)
-                    .hasMessage(
-                        "Cannot register destination reports as a bean: the application has a"
-                            + " bean of that name (java.lang.String) (rename one)"));
+            context -> {
+              assertThat(context).hasFailed();
+              assertThat(rootCause(context.getStartupFailure()))
+                  .isInstanceOf(dev.fenceline.spi.ConfigurationException.class)
+                  .hasMessage(
+                      "Cannot register destination reports as a bean: the application has a"
+                          + " bean of that name (java.lang.String) (rename one)");
+            });
     TestApps.onSqlite(directory)
         .withPropertyValues(
             "fenceline.stores.reports-dir.type=vfs",
             "fenceline.stores.reports-dir.uri=" + directory.resolve("reports"),
             "fenceline.destinations.fenceline.store=reports-dir")
         .run(
-            context ->
-                assertThat(rootCause(context.getStartupFailure()))
-                    .hasMessage(
-                        "Cannot register destination fenceline as a bean: the application has a"
-                            + " bean of that name (dev.fenceline.core.Fenceline) (rename one)"));
+            context -> {
+              assertThat(context).hasFailed();
+              assertThat(rootCause(context.getStartupFailure()))
+                  .hasMessage(
+                      "Cannot register destination fenceline as a bean: the application has a"
+                          + " bean of that name (dev.fenceline.core.Fenceline) (rename one)");
+            });
   }
 
   @Test
