@@ -255,7 +255,8 @@ final class FencedMethodInterceptor implements MethodInterceptor {
               + (pending ? "its thread " : "interrupting its thread ")
               + thread.getName()
               + (pending ? " is already interrupted" : "")
-              + "; its writes with this lease are rejected at fenced destinations");
+              + "; its writes with this lease cannot overwrite a result published or registered"
+              + " with a newer epoch at fenced destinations");
       if (!pending) {
         interrupted = true;
         thread.interrupt();
