@@ -359,6 +359,33 @@ class FencedMethodTest {
   }
 
   @Test
+  void closingTheContextEndsARunningCallAndReleasesItsLeaseFirst() throws Exception {
+    Future<Boolean>[] call = new Future[1];
+    app()
+        .run(
+            context -> {
+              NightlyJob job = context.getBean(NightlyJob.class);
+              call[0] =
+                  worker.submit(
+                      () -> {
+                        job.waitForTheTest();
+                        return Thread.currentThread().isInterrupted();
+                      });
+              assertThat(observed.started.await(10, TimeUnit.SECONDS)).isTrue();
+              assertThat(new InMemoryLeaseIssuer(issuerStorage, clock).status(REPORT).held())
+                  .isTrue();
+            });
+    // The context is closed: the call was interrupted, and its lease released before Fenceline
+    // closed.
+    assertThat(observed.interrupted).isInstanceOf(InterruptedException.class);
+    assertThat(call[0].get(10, TimeUnit.SECONDS))
+        .as("the shutdown interrupt is not Fenceline's loss interrupt: it stays")
+        .isTrue();
+    assertThat(new InMemoryLeaseIssuer(issuerStorage, clock).status(REPORT).held()).isFalse();
+    assertThat(outcomes).containsExactly("waitForTheTest COMPLETED");
+  }
+
+  @Test
   void aPublishWithALeaseKnownLostIsRefusedBeforeItIsSent() {
     app()
         .run(

@@ -130,6 +130,17 @@ public class FencelineAutoConfiguration {
     return new FencedRuns();
   }
 
+  /**
+   * When the context closes, interrupts the running {@link Fenced} calls and waits (up to {@link
+   * FencedRunsShutdown#WAIT}) for them to release their leases, before the {@link Fenceline} bean
+   * is closed: stopped as a {@link org.springframework.context.SmartLifecycle} in the last phase,
+   * ahead of every bean's destruction.
+   */
+  @Bean
+  public FencedRunsShutdown fencedRunsShutdown(FencedRuns runs) {
+    return new FencedRunsShutdown(runs);
+  }
+
   /** Runs {@link Fenced} methods under their lease. */
   @Bean
   @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
