@@ -108,6 +108,30 @@ class FencelineAutoConfigurationTest {
   }
 
   @Test
+  void twoDataSourcesWithNonePrimaryStopTheApplicationWithTheReason() {
+    TestApps.runner()
+        .withBean(
+            "ordersDb",
+            DataSource.class,
+            () -> new dev.fenceline.spring.SwitchableDataSource(TestApps.sqliteUrl(directory)))
+        .withBean(
+            "reportsDb",
+            DataSource.class,
+            () -> new dev.fenceline.spring.SwitchableDataSource(TestApps.sqliteUrl(directory)))
+        .run(
+            context -> {
+              assertThat(context).hasFailed();
+              assertThat(rootCause(context.getStartupFailure()))
+                  .hasMessage(
+                      "Cannot make the store application from the application's DataSource: the"
+                          + " application has 2 DataSource beans (ordersDb, reportsDb) and none is"
+                          + " @Primary (mark the one Fenceline should use @Primary, define a"
+                          + " JdbcStore bean on it, or configure fenceline.stores and"
+                          + " fenceline.issuer)");
+            });
+  }
+
+  @Test
   void withoutADataSourceTheConfiguredStoresServe() {
     TestApps.runner()
         .withPropertyValues(
