@@ -4,8 +4,10 @@ import static java.util.Objects.requireNonNull;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
 
@@ -25,7 +27,9 @@ import java.util.regex.Pattern;
  * }</pre>
  *
  * <p>Values are taken as they are: {@code ${NAME}} is not replaced (the host resolves its own
- * placeholders before it hands the values over). Immutable.
+ * placeholders before it hands the values over, and tells the builder which variables a value was
+ * made from with {@link Builder#variable}, so that values from secret-named variables are masked as
+ * in a file). Immutable.
  */
 public final class ConfigTree {
 
@@ -34,11 +38,14 @@ public final class ConfigTree {
   private final String source;
   private final String keyPrefix;
   private final ConfigNode.Mapping root;
+  private final Set<String> secrets;
 
-  private ConfigTree(String source, String keyPrefix, ConfigNode.Mapping root) {
+  private ConfigTree(
+      String source, String keyPrefix, ConfigNode.Mapping root, Set<String> secrets) {
     this.source = source;
     this.keyPrefix = keyPrefix;
     this.root = root;
+    this.secrets = Set.copyOf(secrets);
   }
 
   /**
@@ -67,6 +74,11 @@ public final class ConfigTree {
     return root;
   }
 
+  /** The values the host resolved from secret-named variables ({@link Builder#variable}). */
+  Set<String> secrets() {
+    return secrets;
+  }
+
   @Override
   public String toString() {
     return "ConfigTree["
@@ -81,6 +93,7 @@ public final class ConfigTree {
     private final String source;
     private final String keyPrefix;
     private final Branch root;
+    private final Set<String> secrets = new LinkedHashSet<>();
 
     private Builder(String source, String keyPrefix) {
       this.source = requireNonNull(source, "source is null");
@@ -115,10 +128,35 @@ public final class ConfigTree {
       return this;
     }
 
+    /**
+     * Tells that a value was made from the host's variable {@code variable} (a placeholder such as
+     * Spring's {@code ${DB_PASSWORD}}), whose value is {@code variableValue}, giving {@code
+     * resolved}. If the variable's name says it holds a secret, by the rule for {@code ${VAR}} in a
+     * file ({@code PASSWORD}, {@code SECRET}, {@code TOKEN}, {@code CREDENTIAL}, {@code API_KEY},
+     * ... anywhere in the name), both values are secrets of the tree: masked wherever the loaded
+     * configuration shows text ({@link FencelineConfig#mask}). Other variables change nothing.
+     *
+     * @param variable the variable's name
+     * @param variableValue its value, or null if the host used a default
+     * @param resolved the value it went into, or null
+     * @return this builder
+     */
+    public Builder variable(String variable, String variableValue, String resolved) {
+      requireNonNull(variable, "variable is null");
+      if (Secrets.isSecretVariable(variable)) {
+        for (String value : new String[] {variableValue, resolved}) {
+          if (value != null && !value.isEmpty()) {
+            secrets.add(value);
+          }
+        }
+      }
+      return this;
+    }
+
     /** The tree. */
     public ConfigTree build() {
       return new ConfigTree(
-          source, keyPrefix, (ConfigNode.Mapping) root.node(ConfigLocation.of(source)));
+          source, keyPrefix, (ConfigNode.Mapping) root.node(ConfigLocation.of(source)), secrets);
     }
 
     private String keyPath(List<String> path, int last) {

@@ -272,6 +272,7 @@ public final class FencelineConfig implements AutoCloseable {
     public FencelineConfig load() {
       AdapterRegistry adapters = registry != null ? registry : AdapterRegistry.load();
       Section.Source source = new Section.Source(environment, new Secrets(), false);
+      tree.secrets().forEach(source.secrets()::add);
       FileSecrets.collect(tree.root(), source, adapters);
       Map<String, Stores.Provided> stores = new LinkedHashMap<>();
       provided.forEach(

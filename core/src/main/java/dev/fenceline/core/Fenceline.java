@@ -343,6 +343,11 @@ public final class Fenceline implements AutoCloseable {
     return metrics;
   }
 
+  /** The holder name this facade acquires leases as ({@link Builder#holder(String)}). */
+  public String holder() {
+    return holder;
+  }
+
   private static String risk(Guarantee guarantee) {
     return switch (guarantee) {
       case FENCED_AT_INTENT ->

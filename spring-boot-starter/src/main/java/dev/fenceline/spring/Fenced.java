@@ -15,6 +15,7 @@ import java.lang.annotation.Target;
  * @Scheduled(cron = "0 0 2 * * *")
  * public void publishNightlyReport() {
  *   HeldLease lease = FencedContext.currentLease();
+ *   fenceline.register(lease, reports); // older owners are cut off from here on
  *   fenceline.publish(lease, reports, OperationId.of("report-" + LocalDate.now()), compute());
  * }
  * }</pre>
@@ -23,22 +24,29 @@ import java.lang.annotation.Target;
  * bean:
  *
  * <ul>
- *   <li><b>Held elsewhere:</b> the method does not run. The call logs one line (INFO, logger {@code
- *       dev.fenceline.spring.fenced.FencedMethodInterceptor}, naming the holder and epoch when the
- *       issuer can say), counts {@code fenceline.fenced.runs{outcome=skipped}}, and returns {@code
- *       null} for a {@code void} method or {@link java.util.Optional#empty()} for one that returns
- *       {@code Optional}. Methods that return anything else are refused when the application
- *       starts: a skipped run has no value to give them.
+ *   <li><b>Held elsewhere</b> (by another instance, or by this one on another thread): the method
+ *       does not run. The call logs one line (INFO, logger {@code
+ *       dev.fenceline.spring.FencedMethodInterceptor}, naming the holder and epoch when the issuer
+ *       can say), counts {@code fenceline.fenced.runs{outcome=skipped}}, and returns {@code null}
+ *       for a {@code void} method or {@link java.util.Optional#empty()} for one that returns {@code
+ *       Optional}. Methods that return anything else are refused when the application starts: a
+ *       skipped run has no value to give them.
  *   <li><b>Acquired:</b> the method runs on the caller's thread with the lease available from
  *       {@link FencedContext#currentLease()}; the lease is renewed in the background ({@code
- *       fenceline.lease.renew-every}) and released when the method returns or throws.
+ *       fenceline.lease.renew-every}, a third of the ttl by default) and released when the method
+ *       returns or throws.
  *   <li><b>Lost while running</b> (a renewal refused because another instance took over, or the
  *       lease's local deadline passed): the method's thread is interrupted. Blocking calls throw
  *       {@link InterruptedException} (or end as the library they are in handles interrupts); {@link
  *       dev.fenceline.core.Fenceline#publish} and {@code register} with the lost lease are refused
  *       before anything is sent. The interrupt is only an efficiency measure: a write the method
- *       still makes with the lost lease's token is rejected at the destination, whose epoch check
- *       is the guarantee. The interrupt flag Fenceline set is cleared when the method ends.
+ *       still makes with the lost lease's token cannot overwrite a result published or registered
+ *       with a newer epoch at a fenced destination, whose epoch check is the guarantee. Until the
+ *       newer owner has registered or published there, the destination knows no newer epoch and
+ *       applies the stale write: make {@link dev.fenceline.core.Fenceline#register} the method's
+ *       first line to cut older owners off at the takeover. The interrupt flag Fenceline set is
+ *       cleared when the method ends; an interrupt the thread already had stays. A call that
+ *       returns after the lease's local deadline passed counts as lost.
  * </ul>
  *
  * <p>A nested call to a method fenced on the same resource, on the same thread, runs under the

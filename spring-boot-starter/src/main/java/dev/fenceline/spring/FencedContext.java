@@ -20,8 +20,8 @@ import java.util.Optional;
  */
 public final class FencedContext {
 
-  private static final ThreadLocal<Deque<HeldLease>> LEASES =
-      ThreadLocal.withInitial(ArrayDeque::new);
+  /** Set only while a fenced method runs on the thread: asking leaves nothing behind. */
+  private static final ThreadLocal<Deque<HeldLease>> LEASES = new ThreadLocal<>();
 
   private FencedContext() {}
 
@@ -31,7 +31,7 @@ public final class FencedContext {
    * @throws IllegalStateException if no {@code @Fenced} method runs on this thread
    */
   public static HeldLease currentLease() {
-    HeldLease lease = LEASES.get().peek();
+    HeldLease lease = innermost();
     if (lease == null) {
       throw new IllegalStateException(
           "Cannot get the current lease: no @Fenced method runs on this thread (call it from"
@@ -52,12 +52,21 @@ public final class FencedContext {
 
   /** The lease of the innermost {@link Fenced} method running on this thread, if any. */
   public static Optional<HeldLease> find() {
-    return Optional.ofNullable(LEASES.get().peek());
+    return Optional.ofNullable(innermost());
+  }
+
+  private static HeldLease innermost() {
+    Deque<HeldLease> leases = LEASES.get();
+    return leases == null ? null : leases.peek();
   }
 
   /** The lease on {@code resource} a {@link Fenced} method of this thread runs under, if any. */
   static Optional<HeldLease> find(ResourceId resource) {
-    for (HeldLease lease : LEASES.get()) {
+    Deque<HeldLease> leases = LEASES.get();
+    if (leases == null) {
+      return Optional.empty();
+    }
+    for (HeldLease lease : leases) {
       if (lease.token().resource().equals(resource)) {
         return Optional.of(lease);
       }
@@ -68,6 +77,10 @@ public final class FencedContext {
   /** Runs {@code body} with {@code lease} as this thread's current lease. */
   static <T> T with(HeldLease lease, Body<T> body) throws Throwable {
     Deque<HeldLease> leases = LEASES.get();
+    if (leases == null) {
+      leases = new ArrayDeque<>();
+      LEASES.set(leases);
+    }
     leases.push(lease);
     try {
       return body.run();

@@ -17,6 +17,7 @@ import java.util.function.Supplier;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.springframework.aop.support.AopUtils;
+import org.springframework.core.MethodClassKey;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 
 /**
@@ -32,7 +33,7 @@ final class FencedMethodInterceptor implements MethodInterceptor {
   private final Supplier<Optional<LeaseIssuer>> issuer;
   private final Supplier<List<FencedRunListener>> listeners;
   private final Supplier<FencedRuns> runs;
-  private final Map<Method, FencedMethod> methods = new ConcurrentHashMap<>();
+  private final Map<MethodClassKey, FencedMethod> methods = new ConcurrentHashMap<>();
 
   FencedMethodInterceptor(
       Supplier<Fenceline> fenceline,
@@ -108,30 +109,33 @@ final class FencedMethodInterceptor implements MethodInterceptor {
     if (FencedContext.find(fenced.resource()).isPresent()) {
       return invocation.proceed(); // nested: the outer call's lease covers it
     }
-    Optional<HeldLease> acquired = fenceline.get().tryAcquire(fenced.resource());
+    FencedRuns running = runs.get(); // before acquiring: nothing below may strand the lease
+    Fenceline client = fenceline.get();
+    Optional<HeldLease> acquired = client.tryAcquire(fenced.resource());
     if (acquired.isEmpty()) {
       LOG.log(
           System.Logger.Level.INFO,
-          () -> "Skipped " + fenced.name() + ": " + heldElsewhere(fenced));
+          () -> "Skipped " + fenced.name() + ": " + heldElsewhere(fenced, client.holder()));
       ended(fenced, FencedRunListener.Outcome.SKIPPED);
       return fenced.whenSkipped();
     }
     HeldLease lease = acquired.get();
     Call call = new Call(fenced, Thread.currentThread());
-    lease.onLost(call::lost);
     FencedRuns.Run run = new FencedRuns.Run(fenced.method(), call.thread, lease);
-    FencedRuns running = runs.get();
-    running.started(run);
     FencedRunListener.Outcome outcome = FencedRunListener.Outcome.FAILED;
     try {
+      lease.onLost(call::lost);
+      running.started(run);
       Object result = FencedContext.with(lease, invocation::proceed);
       outcome = FencedRunListener.Outcome.COMPLETED;
       return result;
     } finally {
       if (call.end()) {
-        Thread.interrupted(); // the interrupt was ours: the thread goes back clean
+        Thread.interrupted(); // the only interrupt was ours: the thread goes back clean
       }
-      if (lease.loss().isPresent()) {
+      // Lost also when the local deadline passed before the watch said so (a freeze, then the
+      // method returned at once): its end was not covered by the lease.
+      if (lease.loss().isPresent() || !lease.isLocallyValid()) {
         outcome = FencedRunListener.Outcome.LOST;
       }
       running.ended(run);
@@ -140,14 +144,20 @@ final class FencedMethodInterceptor implements MethodInterceptor {
     }
   }
 
+  /**
+   * The fenced method a call runs, cached per method and target class: behind a JDK proxy the
+   * invocation's method is the interface's, shared by every bean that implements it, each with its
+   * own {@link Fenced#resource()}.
+   */
   private FencedMethod fencedMethod(MethodInvocation invocation) {
+    Method method = invocation.getMethod();
+    Class<?> target =
+        invocation.getThis() == null
+            ? method.getDeclaringClass()
+            : AopUtils.getTargetClass(invocation.getThis());
     return methods.computeIfAbsent(
-        invocation.getMethod(),
-        method -> {
-          Class<?> target =
-              invocation.getThis() == null
-                  ? method.getDeclaringClass()
-                  : AopUtils.getTargetClass(invocation.getThis());
+        new MethodClassKey(method, target),
+        key -> {
           Method specific = AopUtils.getMostSpecificMethod(method, target);
           Fenced annotation = AnnotatedElementUtils.findMergedAnnotation(specific, Fenced.class);
           if (annotation == null) {
@@ -157,8 +167,11 @@ final class FencedMethodInterceptor implements MethodInterceptor {
         });
   }
 
-  /** Who holds the lease, as far as the issuer says; the skip never fails for want of it. */
-  private String heldElsewhere(FencedMethod fenced) {
+  /**
+   * Who holds the lease, as far as the issuer says: another instance, or this one ({@code
+   * ownHolder}) on another thread. The skip never fails for want of it.
+   */
+  private String heldElsewhere(FencedMethod fenced, String ownHolder) {
     String text = "another holder has the lease on " + fenced.resource();
     try {
       Optional<LeaseIssuer> known = issuer.get();
@@ -166,6 +179,11 @@ final class FencedMethodInterceptor implements MethodInterceptor {
         return text;
       }
       LeaseStatus status = known.get().status(fenced.resource());
+      if (status.holder().filter(ownHolder::equals).isPresent()) {
+        text =
+            "this instance already runs it on another thread: it has the lease on "
+                + fenced.resource();
+      }
       return text
           + status.holder().map(holder -> " (" + holder).orElse(" (")
           + (status.holder().isPresent() ? ", " : "")
@@ -225,19 +243,30 @@ final class FencedMethodInterceptor implements MethodInterceptor {
       if (ended) {
         return;
       }
+      // An interrupt already pending (a scheduler's cancel, a shutdown) is not Fenceline's: it
+      // stays when the call ends, and this call adds none of its own.
+      boolean pending = thread.isInterrupted();
       LOG.log(
           System.Logger.Level.WARNING,
           loss.describe()
               + " while "
               + fenced.name()
-              + " runs: interrupting its thread "
+              + " runs: "
+              + (pending ? "its thread " : "interrupting its thread ")
               + thread.getName()
-              + "; its writes with this lease are rejected at fenced destinations");
-      interrupted = true;
-      thread.interrupt();
+              + (pending ? " is already interrupted" : "")
+              + "; its writes with this lease cannot overwrite a result published or registered"
+              + " with a newer epoch at fenced destinations");
+      if (!pending) {
+        interrupted = true;
+        thread.interrupt();
+      }
     }
 
-    /** Ends the call: no interrupt after this. True if this call interrupted its thread. */
+    /**
+     * Ends the call: no interrupt after this. True if this call interrupted its thread and the
+     * thread was not interrupted by anyone else before.
+     */
     synchronized boolean end() {
       ended = true;
       return interrupted;

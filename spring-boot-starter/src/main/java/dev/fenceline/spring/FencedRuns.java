@@ -2,6 +2,7 @@ package dev.fenceline.spring;
 
 import dev.fenceline.core.HeldLease;
 import java.lang.reflect.Method;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -21,6 +22,7 @@ public final class FencedRuns {
   public record Run(Method method, Thread thread, HeldLease lease) {}
 
   private final List<Run> running = new CopyOnWriteArrayList<>();
+  private final Object ends = new Object();
 
   /** The calls running now, oldest first. */
   public List<Run> running() {
@@ -33,5 +35,32 @@ public final class FencedRuns {
 
   void ended(Run run) {
     running.remove(run);
+    synchronized (ends) {
+      ends.notifyAll();
+    }
+  }
+
+  /**
+   * Interrupts the thread of every running call and waits up to {@code atMost} for the calls to end
+   * and release their leases: what the application context does when it closes, before it closes
+   * the {@link dev.fenceline.core.Fenceline} the leases need to be released.
+   *
+   * @return true if no call runs any more; false if some still ran after {@code atMost} (their
+   *     leases then expire by themselves at the issuer)
+   * @throws InterruptedException if the waiting thread is interrupted
+   */
+  public boolean interruptAndAwait(Duration atMost) throws InterruptedException {
+    long deadline = System.nanoTime() + atMost.toNanos();
+    running.forEach(run -> run.thread().interrupt());
+    synchronized (ends) {
+      while (!running.isEmpty()) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          return false;
+        }
+        ends.wait(Math.max(1, left / 1_000_000));
+      }
+    }
+    return true;
   }
 }

@@ -298,6 +298,94 @@ class FencedMethodTest {
   }
 
   @Test
+  void untilTheNewerOwnerRegistersOrPublishesAStaleRunsPublishIsAppliedAndStands() {
+    app()
+        .run(
+            context -> {
+              NightlyJob job = context.getBean(NightlyJob.class);
+              Future<Optional<WriteOutcome>> stale = worker.submit(job::computeThenPublish);
+              assertThat(observed.started.await(10, TimeUnit.SECONDS)).isTrue();
+
+              // Another instance takes over but has written nothing to reports yet.
+              clock.advance(Duration.ofSeconds(31));
+              try (HeldLease takenOver = otherInstance.tryAcquire(REPORT).orElseThrow()) {
+                observed.proceed.countDown();
+                WriteOutcome outcome = stale.get(10, TimeUnit.SECONDS).orElseThrow();
+
+                // The destination knew no newer epoch: the stale write is applied ...
+                assertThat(outcome).isInstanceOf(Applied.class);
+                assertThat(reports.current(REPORT).orElseThrow().pointer().target()).isEqualTo("a");
+                assertThat(reports.current(REPORT).orElseThrow().epoch()).isEqualTo(Epoch.of(1));
+
+                // ... and, under the same operation ID, it stands: the newer owner's publish of
+                // that operation with its own result conflicts with the one applied.
+                assertThatThrownBy(
+                        () ->
+                            otherInstance.publish(
+                                takenOver,
+                                reports,
+                                OperationId.of("report-2026-10-27"),
+                                Pointer.to("b")))
+                    .isInstanceOf(dev.fenceline.spi.OperationConflictException.class);
+                assertThat(reports.current(REPORT).orElseThrow().pointer().target()).isEqualTo("a");
+              }
+            });
+  }
+
+  @Test
+  void registeringFirstCutsTheStaleRunOffAtTheTakeover() {
+    app()
+        .run(
+            context -> {
+              NightlyJob job = context.getBean(NightlyJob.class);
+              Future<Optional<WriteOutcome>> stale = worker.submit(job::computeThenPublish);
+              assertThat(observed.started.await(10, TimeUnit.SECONDS)).isTrue();
+
+              clock.advance(Duration.ofSeconds(31));
+              try (HeldLease takenOver = otherInstance.tryAcquire(REPORT).orElseThrow()) {
+                // The newer owner's fenced method starts with register, as docs/spring-boot.md
+                // shows.
+                assertThat(otherInstance.register(takenOver, reports))
+                    .isInstanceOf(dev.fenceline.spi.Registered.class);
+
+                observed.proceed.countDown();
+                WriteOutcome outcome = stale.get(10, TimeUnit.SECONDS).orElseThrow();
+
+                assertThat(outcome).isInstanceOf(RejectedStale.class);
+                assertThat(((RejectedStale) outcome).current()).isEqualTo(Epoch.of(2));
+                assertThat(reports.current(REPORT)).isEmpty();
+              }
+            });
+  }
+
+  @Test
+  void closingTheContextEndsARunningCallAndReleasesItsLeaseFirst() throws Exception {
+    Future<Boolean>[] call = new Future[1];
+    app()
+        .run(
+            context -> {
+              NightlyJob job = context.getBean(NightlyJob.class);
+              call[0] =
+                  worker.submit(
+                      () -> {
+                        job.waitForTheTest();
+                        return Thread.currentThread().isInterrupted();
+                      });
+              assertThat(observed.started.await(10, TimeUnit.SECONDS)).isTrue();
+              assertThat(new InMemoryLeaseIssuer(issuerStorage, clock).status(REPORT).held())
+                  .isTrue();
+            });
+    // The context is closed: the call was interrupted, and its lease released before Fenceline
+    // closed.
+    assertThat(observed.interrupted).isInstanceOf(InterruptedException.class);
+    assertThat(call[0].get(10, TimeUnit.SECONDS))
+        .as("the shutdown interrupt is not Fenceline's loss interrupt: it stays")
+        .isTrue();
+    assertThat(new InMemoryLeaseIssuer(issuerStorage, clock).status(REPORT).held()).isFalse();
+    assertThat(outcomes).containsExactly("waitForTheTest COMPLETED");
+  }
+
+  @Test
   void aPublishWithALeaseKnownLostIsRefusedBeforeItIsSent() {
     app()
         .run(

@@ -5,6 +5,7 @@ import dev.fenceline.config.FencelineConfig;
 import dev.fenceline.core.Fenceline;
 import dev.fenceline.jdbc.JdbcStore;
 import dev.fenceline.spi.Adapter;
+import dev.fenceline.spi.ConfigurationException;
 import dev.fenceline.spi.LeaseIssuer;
 import dev.fenceline.spring.Fenced;
 import dev.fenceline.spring.FencedAdvisingPostProcessor;
@@ -87,6 +88,9 @@ public class FencelineAutoConfiguration {
             .environment(environment::getProperty)
             .fenceline(fenceline::getObject);
     String[] stores = beans.getBeanNamesForType(JdbcStore.class, true, false);
+    if (stores.length == 0 && SpringConfigTree.names(environment, "stores").isEmpty()) {
+      refuseAmbiguousDataSources(beans);
+    }
     if (stores.length == 1) {
       String store = stores[0];
       loader
@@ -98,6 +102,30 @@ public class FencelineAutoConfiguration {
           .defaultIssuer(APPLICATION_STORE);
     }
     return loader.load();
+  }
+
+  /**
+   * Refuses several {@link DataSource} beans with none {@code @Primary} when no store is
+   * configured: the store {@code application} cannot choose, and the configuration would fail only
+   * with "no store is configured".
+   */
+  private static void refuseAmbiguousDataSources(ConfigurableListableBeanFactory beans) {
+    String[] dataSources = beans.getBeanNamesForType(DataSource.class, true, false);
+    if (dataSources.length < 2) {
+      return;
+    }
+    for (String name : dataSources) {
+      if (beans.containsBeanDefinition(name) && beans.getBeanDefinition(name).isPrimary()) {
+        return;
+      }
+    }
+    throw new ConfigurationException(
+        "Cannot make the store application from the application's DataSource: the application has "
+            + dataSources.length
+            + " DataSource beans ("
+            + String.join(", ", dataSources)
+            + ") and none is @Primary (mark the one Fenceline should use @Primary, define a"
+            + " JdbcStore bean on it, or configure fenceline.stores and fenceline.issuer)");
   }
 
   /** The components of the application store; the container closes the store itself. */
@@ -128,6 +156,17 @@ public class FencelineAutoConfiguration {
   @ConditionalOnMissingBean
   public FencedRuns fencedRuns() {
     return new FencedRuns();
+  }
+
+  /**
+   * When the context closes, interrupts the running {@link Fenced} calls and waits (up to {@link
+   * FencedRunsShutdown#WAIT}) for them to release their leases, before the {@link Fenceline} bean
+   * is closed: stopped as a {@link org.springframework.context.SmartLifecycle} in the last phase,
+   * ahead of every bean's destruction.
+   */
+  @Bean
+  public FencedRunsShutdown fencedRunsShutdown(FencedRuns runs) {
+    return new FencedRunsShutdown(runs);
   }
 
   /** Runs {@link Fenced} methods under their lease. */

@@ -8,6 +8,8 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
@@ -23,7 +25,9 @@ import org.springframework.core.env.ConfigurableEnvironment;
  * ConfigTree}: every property source in Spring's order of precedence (the first to name a key wins,
  * relaxed names such as {@code FENCELINE_ISSUER} included), each value with its origin ({@code
  * class path resource [application.yaml]:12:5} for a YAML or properties file) and Spring's {@code
- * ${...}} placeholders resolved.
+ * ${...}} placeholders resolved. The values of placeholders whose names say they hold a secret
+ * ({@code ${DB_PASSWORD}}, {@code ${API_TOKEN}}: the rule of {@code ${VAR}} in a file) are the
+ * tree's secrets, masked in messages and health details as in a file.
  */
 final class SpringConfigTree {
 
@@ -34,6 +38,9 @@ final class SpringConfigTree {
   static final String SOURCE = "the Spring environment";
 
   private static final ConfigurationPropertyName ROOT = ConfigurationPropertyName.of(PREFIX);
+
+  /** The name of each {@code ${NAME}} or {@code ${NAME:default}}, nested ones included. */
+  private static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{([^${}:]+)");
 
   private SpringConfigTree() {}
 
@@ -51,7 +58,13 @@ final class SpringConfigTree {
       ConfigLocation location = location(property.getOrigin(), name);
       Object value = property.getValue();
       if (value instanceof CharSequence text) {
-        value = resolve(environment, text.toString(), name, location);
+        String resolved = resolve(environment, text.toString(), name, location);
+        Matcher placeholder = PLACEHOLDER.matcher(text);
+        while (placeholder.find()) {
+          String variable = placeholder.group(1).strip();
+          tree.variable(variable, environment.getProperty(variable), resolved);
+        }
+        value = resolved;
       }
       tree.value(path(name), value, location);
     }

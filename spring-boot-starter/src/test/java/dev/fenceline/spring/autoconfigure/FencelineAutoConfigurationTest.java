@@ -108,6 +108,30 @@ class FencelineAutoConfigurationTest {
   }
 
   @Test
+  void twoDataSourcesWithNonePrimaryStopTheApplicationWithTheReason() {
+    TestApps.runner()
+        .withBean(
+            "ordersDb",
+            DataSource.class,
+            () -> new dev.fenceline.spring.SwitchableDataSource(TestApps.sqliteUrl(directory)))
+        .withBean(
+            "reportsDb",
+            DataSource.class,
+            () -> new dev.fenceline.spring.SwitchableDataSource(TestApps.sqliteUrl(directory)))
+        .run(
+            context -> {
+              assertThat(context).hasFailed();
+              assertThat(rootCause(context.getStartupFailure()))
+                  .hasMessage(
+                      "Cannot make the store application from the application's DataSource: the"
+                          + " application has 2 DataSource beans (ordersDb, reportsDb) and none is"
+                          + " @Primary (mark the one Fenceline should use @Primary, define a"
+                          + " JdbcStore bean on it, or configure fenceline.stores and"
+                          + " fenceline.issuer)");
+            });
+  }
+
+  @Test
   void withoutADataSourceTheConfiguredStoresServe() {
     TestApps.runner()
         .withPropertyValues(
@@ -242,15 +266,44 @@ class FencelineAutoConfigurationTest {
   }
 
   @Test
-  void aBeanOfTheDestinationsNameThatTheApplicationDefinesStays() {
+  void aDestinationBeanOfTheDestinationsNameThatTheApplicationDefinesStays() {
     TestApps.onSqlite(directory)
         .withPropertyValues(TestApps.reportsDestination(directory))
         .withUserConfiguration(OwnReportsBean.class)
         .run(
             context -> {
               assertThat(context).hasNotFailed();
-              assertThat(context.getBean("reports")).isEqualTo("the application's own");
+              assertThat(context.getBean("reports")).isSameAs(OwnReportsBean.OWN);
               assertThat(context).doesNotHaveBean(ConfiguredDestination.class);
+            });
+  }
+
+  @Test
+  void aBeanOfTheDestinationsNameThatIsNoDestinationStopsTheApplication() {
+    TestApps.onSqlite(directory)
+        .withPropertyValues(TestApps.reportsDestination(directory))
+        .withUserConfiguration(OwnReportsString.class)
+        .run(
+            context -> {
+              assertThat(context).hasFailed();
+              assertThat(rootCause(context.getStartupFailure()))
+                  .isInstanceOf(dev.fenceline.spi.ConfigurationException.class)
+                  .hasMessage(
+                      "Cannot register destination reports as a bean: the application has a"
+                          + " bean of that name (java.lang.String) (rename one)");
+            });
+    TestApps.onSqlite(directory)
+        .withPropertyValues(
+            "fenceline.stores.reports-dir.type=vfs",
+            "fenceline.stores.reports-dir.uri=" + directory.resolve("reports"),
+            "fenceline.destinations.fenceline.store=reports-dir")
+        .run(
+            context -> {
+              assertThat(context).hasFailed();
+              assertThat(rootCause(context.getStartupFailure()))
+                  .hasMessage(
+                      "Cannot register destination fenceline as a bean: the application has a"
+                          + " bean of that name (dev.fenceline.core.Fenceline) (rename one)");
             });
   }
 
@@ -308,6 +361,21 @@ class FencelineAutoConfigurationTest {
 
   @Configuration(proxyBeanMethods = false)
   static class OwnReportsBean {
+    static final dev.fenceline.tck.memory.InMemoryPointerStore OWN =
+        new dev.fenceline.tck.memory.InMemoryPointerStore(
+            new dev.fenceline.tck.memory.InMemoryPointerStore.Storage(),
+            "reports",
+            dev.fenceline.spi.StepListener.NONE,
+            java.time.Clock.systemUTC());
+
+    @Bean
+    dev.fenceline.tck.memory.InMemoryPointerStore reports() {
+      return OWN;
+    }
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  static class OwnReportsString {
     @Bean
     String reports() {
       return "the application's own";

@@ -7,6 +7,7 @@ import dev.fenceline.config.ConfigFileException;
 import dev.fenceline.config.FencelineConfig;
 import dev.fenceline.spi.ConfigurationException;
 import dev.fenceline.spring.TestApps;
+import dev.fenceline.spring.health.FencelineHealthIndicator;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicReference;
@@ -15,6 +16,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
 
 /**
  * Mistakes in {@code fenceline.*} properties stop the application with the message the YAML loader
@@ -155,6 +158,57 @@ class SpringPropertiesErrorsTest {
               assertThat(config.lease().holder()).isEqualTo("worker-from-the-environment");
               config.issuer();
               assertThat(directory.resolve("fenceline.db")).exists();
+            });
+  }
+
+  @Test
+  void aSecretFromAPlaceholderIsMaskedInErrorsAndHealthDetails() throws Exception {
+    String token = "Tk9-secret-Value";
+    String yaml =
+        """
+        fenceline:
+          stores:
+            main:
+              type: jdbc
+              url: jdbc:sqlite:%s/${API_TOKEN}/fenceline.db
+          issuer: main
+        """;
+
+    // The directory named by the secret is a file: the store cannot be opened at startup.
+    Path blocked = Files.writeString(directory.resolve(token), "not a directory");
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    TestApps.withYaml(TestApps.runner(), yaml.formatted(directory))
+        .withPropertyValues("API_TOKEN=" + token)
+        .run(context -> failure.set(context.getStartupFailure()));
+    Throwable error = find(failure.get(), dev.fenceline.spi.StoreException.class);
+    assertThat(error.getMessage())
+        .startsWith("Cannot open store fenceline.stores.main (jdbc)")
+        .contains(directory + "/**** for SQLite database ****")
+        .doesNotContain(token);
+
+    // It opens at startup, then its database goes away: the health details are masked.
+    Files.delete(blocked);
+    Path database = Files.createDirectories(directory.resolve(token)).resolve("fenceline.db");
+    TestApps.withYaml(TestApps.runner(), yaml.formatted(directory))
+        .withPropertyValues("API_TOKEN=" + token)
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              FencelineHealthIndicator indicator = context.getBean(FencelineHealthIndicator.class);
+              assertThat(indicator.health().getStatus()).isEqualTo(Status.UP);
+              try (Stream<Path> files = Files.list(database.getParent())) {
+                for (Path file : files.toList()) {
+                  Files.delete(file);
+                }
+              }
+              Files.delete(database.getParent());
+              Files.writeString(database.getParent(), "not a directory");
+
+              Health down = indicator.health();
+              assertThat(down.getStatus()).isEqualTo(Status.DOWN);
+              assertThat(String.valueOf(down.getDetails().get("issuer")))
+                  .doesNotContain(token)
+                  .contains("****");
             });
   }
 
