@@ -126,15 +126,16 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
       if (granted.isPresent()) {
         FencingToken token =
             store.sign(new FencingToken(store.id(), resource, Epoch.of(next.epoch()), holder));
-        return Optional.of(new Lease(token, expiresAt(granted.get(), ttlMillis), ttl));
+        return Optional.of(
+            new Lease(token, expiresAt(granted.get(), ttlMillis), Duration.ofMillis(ttlMillis)));
       }
       refused = unchanged(current, now.barrier(), action);
     }
   }
 
   /**
-   * Sets the lease to end {@code ttl} (whole milliseconds; at least 1 ms) after the time the
-   * ensemble stamps on the renewing transaction.
+   * Sets the lease to end {@code ttl} (whole milliseconds, rounded up; at least 1 ms) after the
+   * time the ensemble stamps on the renewing transaction.
    */
   @Override
   public Lease renew(Lease lease, Duration ttl) {
@@ -178,7 +179,8 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
               "the client's ZooKeeper session changed while renewing; the lease's holder node"
                   + " belongs to the session it gave up, which the ensemble expires");
         }
-        return new Lease(lease.token(), expiresAt(renewed.get(), ttlMillis), ttl);
+        return new Lease(
+            lease.token(), expiresAt(renewed.get(), ttlMillis), Duration.ofMillis(ttlMillis));
       }
       refused = unchanged(current, now.barrier(), action);
     }
@@ -456,13 +458,18 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
             + " (stop working on it; acquire again for a new epoch)");
   }
 
+  /**
+   * {@code ttl} in whole milliseconds, rounded up so that the stored lease never ends before the
+   * ttl asked for; the lease returned carries this stored ttl.
+   */
   private static long ttlMillis(String action, Duration ttl) {
     requireNonNull(ttl, "ttl is null");
     if (ttl.isNegative() || ttl.toMillis() < 1) {
       throw new IllegalArgumentException(
           "Cannot " + action + " for " + ttl + ": the ttl must be at least 1 ms (e.g. PT30S)");
     }
-    return ttl.toMillis();
+    long millis = ttl.toMillis();
+    return Duration.ofMillis(millis).equals(ttl) ? millis : millis + 1;
   }
 
   /**
