@@ -11,6 +11,12 @@ import java.util.Optional;
  * now()}, a consensus session), never by the worker's wall clock.
  *
  * <p>Implementations are thread-safe. Every method is one atomic step at the issuer's store.
+ *
+ * <p>A decorator (an issuer that wraps another to count, fail or delay its calls) must override
+ * {@link #renew(Lease, Duration)}, not only {@link #renew(Lease)}: the one-argument form is a
+ * default that calls the two-argument one, and callers such as the ShedLock bridge ({@code
+ * lockAtLeastFor}, {@code extend}) call the two-argument form directly, so a decorator that
+ * overrides only {@link #renew(Lease)} is bypassed by them.
  */
 public interface LeaseIssuer {
 
@@ -38,7 +44,9 @@ public interface LeaseIssuer {
 
   /**
    * Extends the lease by its own ttl, counted from now by the issuer's clock: {@code renew(lease,
-   * lease.ttl())}, with the same rules and failures.
+   * lease.ttl())}, with the same rules and failures. A decorator overrides {@link #renew(Lease,
+   * Duration)}, which this default calls; overriding this form alone leaves the callers of the
+   * other one undecorated.
    *
    * @return the renewed lease (same token, later expiry, same ttl)
    * @throws LeaseLostException if the lease expired, was released, a newer epoch was issued, or the
