@@ -74,7 +74,8 @@ public interface LeaseIssuer {
    * @param ttl the new lease length from now, positive (issuers over a store with millisecond
    *     expiry refuse less than 1 ms)
    * @return the renewed lease: same token, expiry {@code ttl} from now by the issuer's clock,
-   *     {@link Lease#ttl()} equal to {@code ttl}
+   *     {@link Lease#ttl()} the ttl the issuer stored: {@code ttl}, or {@code ttl} rounded up to
+   *     the store's precision (e.g. whole milliseconds), never shorter
    * @throws IllegalArgumentException if {@code ttl} is zero, negative or shorter than the issuer
    *     supports; the message names it and nothing changed
    * @throws NullPointerException if {@code lease} or {@code ttl} is null; nothing changed
