@@ -342,6 +342,40 @@ class FencelineLockProviderTest {
     assertThatThrownBy(lock::unlock).isInstanceOf(IllegalStateException.class);
   }
 
+  @Test
+  void aKeepingUnlockClearsTheTokenWhileTheLockStaysHeld() {
+    SimpleLock lock = provider.lock(config("kept", minutes(10), minutes(5))).get();
+    FencingToken token = FencelineLocks.currentToken().orElseThrow();
+
+    lock.unlock();
+
+    assertThat(FencelineLocks.currentToken()).isEmpty();
+    assertThat(FencelineLocks.currentToken("kept")).isEmpty();
+    LeaseStatus kept = issuer.status(ResourceId.of("kept"));
+    assertThat(kept.held()).isTrue();
+    assertThat(kept.epoch()).isEqualTo(token.epoch());
+  }
+
+  @Test
+  void aKeepingUnlockWhoseStoreFailsIsALockExceptionClearsTheTokenAndChangesNothing() {
+    FailingIssuer failing = new FailingIssuer(issuer);
+    FencelineLockProvider onFailing = new FencelineLockProvider(failing, "instance-a");
+    SimpleLock lock = onFailing.lock(config("kept-failing", minutes(10), minutes(5))).get();
+    LeaseStatus held = issuer.status(ResourceId.of("kept-failing"));
+    failing.failing = true;
+
+    assertThatThrownBy(lock::unlock)
+        .isInstanceOf(LockException.class)
+        .hasMessageContaining("Cannot unlock kept-failing: issuer unreachable")
+        .hasMessageContaining("the lease ends by itself at " + held.expiresAt().orElseThrow())
+        .hasCauseInstanceOf(StoreException.class);
+
+    assertThat(FencelineLocks.currentToken()).isEmpty();
+    // Still held until lockAtMostFor, not cut to lockAtLeastFor: the failed renew changed nothing.
+    assertThat(issuer.status(ResourceId.of("kept-failing"))).isEqualTo(held);
+    assertThatThrownBy(lock::unlock).isInstanceOf(IllegalStateException.class);
+  }
+
   private static Duration minutes(long minutes) {
     return Duration.ofMinutes(minutes);
   }
