@@ -38,6 +38,9 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * workers closed), and a clean-up problem fails the test. A lab injected into a {@code @BeforeAll}
  * method, or into the constructor of a {@code @TestInstance(PER_CLASS)} class, belongs to the class
  * and is shared by its tests.
+ *
+ * <p>Needs JUnit Jupiter 5.12 or newer; the lab is closed on 5.12 too (as a {@code
+ * CloseableResource}), not only where JUnit closes {@code AutoCloseable} store values (5.13+).
  */
 public final class FencelineExtension implements ParameterResolver {
 
@@ -166,6 +169,25 @@ public final class FencelineExtension implements ParameterResolver {
     return context
         .getStore(NAMESPACE)
         .getOrComputeIfAbsent(
-            FencelineLab.class, key -> new FencelineLab(stopTimeout), FencelineLab.class);
+            LabInStore.class,
+            key -> new LabInStore(new FencelineLab(stopTimeout)),
+            LabInStore.class)
+        .lab();
+  }
+
+  /**
+   * The store's value: JUnit closes it when the test's (or class's) context ends, as an {@link
+   * AutoCloseable} (JUnit 5.13 and later, unless {@code
+   * junit.jupiter.extensions.store.close.autocloseable.enabled} is false) or else as a {@link
+   * ExtensionContext.Store.CloseableResource} (JUnit 5.12, or that setting false). JUnit closes a
+   * value that is both only once.
+   */
+  @SuppressWarnings("deprecation") // CloseableResource: what JUnit before 5.13 closes
+  private record LabInStore(FencelineLab lab)
+      implements AutoCloseable, ExtensionContext.Store.CloseableResource {
+    @Override
+    public void close() {
+      lab.close();
+    }
   }
 }

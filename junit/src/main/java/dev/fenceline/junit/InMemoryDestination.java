@@ -135,10 +135,22 @@ public final class InMemoryDestination<C> extends RecordingDestination<C> {
         published = outcome instanceof Applied;
         return outcome;
       } finally {
-        if (!published) {
+        // A write that threw after its commit (a crash or an interrupt at AFTER_COMMIT) published
+        // the key all the same: only a change no pointer ever named is dropped.
+        if (!published && !named(token.resource(), key)) {
           storage.changes.remove(key);
         }
       }
+    }
+
+    /** Whether a pointer of {@code resource}, current or earlier, names {@code key}. */
+    private boolean named(ResourceId resource, String key) {
+      for (PointerState state : store.history(resource, Integer.MAX_VALUE)) {
+        if (state.pointer().target().equals(key)) {
+          return true;
+        }
+      }
+      return false;
     }
 
     private static RequestFingerprint fingerprint(Object change) {

@@ -108,6 +108,27 @@ class FencelineExtensionRunTest {
   }
 
   @Test
+  void theLabIsClosedAlsoWhereJUnitDoesNotCloseAutoCloseableStoreValues() {
+    // As JUnit before 5.13 does: only ExtensionContext.Store.CloseableResource values are closed.
+    Events tests =
+        run(
+            LeavesAWorkerPausedSample.class,
+            "junit.jupiter.extensions.store.close.autocloseable.enabled",
+            "false");
+
+    tests.assertStatistics(stats -> stats.succeeded(1));
+    assertThat(THREADS)
+        .singleElement()
+        .satisfies(thread -> assertThat(thread.isRunning()).isFalse());
+    assertThat(WORKERS)
+        .hasSize(2)
+        .allSatisfy(
+            worker ->
+                assertThatThrownBy(() -> worker.tryAcquire(REPORT))
+                    .hasMessageContaining("this Fenceline is closed"));
+  }
+
+  @Test
   void aWorkerThatThrewUnseenFailsItsTest() {
     Events tests = run(UnjoinedFailureSample.class);
 
@@ -180,8 +201,14 @@ class FencelineExtensionRunTest {
   }
 
   private static Events run(Class<?> sample) {
+    return run(sample, SAMPLES, "true");
+  }
+
+  /** Runs {@code sample} with the configuration parameter {@code key} set to {@code value}. */
+  private static Events run(Class<?> sample, String key, String value) {
     return EngineTestKit.engine("junit-jupiter")
         .configurationParameter(SAMPLES, "true")
+        .configurationParameter(key, value)
         .selectors(selectClass(sample))
         .execute()
         .testEvents();

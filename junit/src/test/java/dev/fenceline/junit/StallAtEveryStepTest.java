@@ -20,7 +20,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * wherever A stalls, the report is published exactly once, never by A after B. A stall before the
  * lock is rejected as stale; a stall inside the atomic step lands A's write (it passed the epoch
  * check before B registered; the TCK's destination suite checks that B waits for the lock
- * meanwhile) and B is answered with A's receipt; a stall after the commit only delays A's answer.
+ * meanwhile) and B is answered with A's receipt; a stall after the commit only delays A's answer,
+ * and a crash after the commit leaves A's change published.
  */
 @FencelineTest
 class StallAtEveryStepTest {
@@ -84,6 +85,22 @@ class StallAtEveryStepTest {
     assertThat(a.joinFailure()).isInstanceOf(PausePoints.SimulatedCrash.class);
     assertThat(reports.published(REPORT)).isEmpty();
     assertThat(reports.lookup(REPORT, TONIGHT)).isEmpty();
+  }
+
+  @Test
+  void aWorkerThatDiesAfterTheCommitLeavesItsChangePublished(
+      FencelineLab lab, InMemoryDestination<String> reports) {
+    Fenceline workerA = lab.worker("worker-a", TTL);
+    HeldLease leaseA = lab.acquire(workerA, REPORT);
+    lab.failAt(FencingStep.AFTER_COMMIT, "worker-a");
+
+    WorkerThread<WriteOutcome> a =
+        lab.start("worker-a", () -> workerA.publish(leaseA, reports, TONIGHT, TONIGHTS_REPORT));
+
+    assertThat(a.joinFailure()).isInstanceOf(PausePoints.SimulatedCrash.class);
+    assertThat(reports.published(REPORT)).contains(TONIGHTS_REPORT);
+    assertThat(reports.history(REPORT)).containsExactly(TONIGHTS_REPORT);
+    assertThat(reports.lookup(REPORT, TONIGHT)).isPresent();
   }
 
   private record Stalled(PausePoints.Pause pause, WorkerThread<WriteOutcome> thread) {}

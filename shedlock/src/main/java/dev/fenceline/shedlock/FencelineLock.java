@@ -22,7 +22,7 @@ final class FencelineLock implements SimpleLock {
   private enum State {
     /** Unlock and extend are allowed. */
     HELD,
-    /** An extend found the lease lost and cleared the token: only unlock is allowed (no-op). */
+    /** An extend found the lease lost and hid the token: only unlock is allowed (no-op). */
     LOST,
     /** Unlocked, or replaced by the lock an extend returned. */
     ENDED
@@ -76,7 +76,7 @@ final class FencelineLock implements SimpleLock {
       renewed = provider.issuer().renew(lease, ttl);
     } catch (LeaseLostException e) {
       state = State.LOST;
-      FencelineLocks.end(held); // known lost: the token is no longer this thread's
+      held.lost(); // known lost: the token is no longer this thread's, until the unlock
       LOG.log(
           Level.WARNING, "Cannot extend lock " + configuration.getName() + ": " + e.getMessage());
       return Optional.empty();

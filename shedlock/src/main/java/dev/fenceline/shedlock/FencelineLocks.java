@@ -31,16 +31,24 @@ import java.util.Optional;
  * Extending the lock (by {@code LockExtender.extendActiveLock} or ShedLock's {@code
  * KeepAliveLockProvider}) keeps the same token: a renewal never changes the epoch.
  *
- * <p><b>How long.</b> The token is this thread's only while the lock can still be believed held: it
- * is cleared when the lock is unlocked (also when the task threw: ShedLock unlocks in a {@code
- * finally}; an unlock on another thread ends it too), when an extend found the lock lost, and once
- * {@code lockAtMostFor} has passed by this JVM's monotonic clock ({@link System#nanoTime()}, R9)
- * since the lock was requested or last extended, so that a lock nobody unlocked does not leave its
- * token to the next task on a pooled thread. A task that read the token before it stalled still
- * holds it as a value; the fenced destination is what stops its late write.
+ * <p><b>How long.</b> The token is this thread's only while the lock can still be believed held:
+ * not once an extend found the lock lost, and not once {@code lockAtMostFor} has passed by this
+ * JVM's monotonic clock ({@link System#nanoTime()}, R9) since the lock was requested or last
+ * extended, so that a lock nobody unlocked does not leave its token to the next task on a pooled
+ * thread. A task that read the token before it stalled still holds it as a value; the fenced
+ * destination is what stops its late write. A lock whose deadline passed becomes believed held
+ * again if a later extend succeeds (a late {@code KeepAliveLockProvider} run): the issuer then
+ * confirmed the lease is still held at the same epoch, as a renewal never revives an expired lease.
+ * A lock found lost stays lost.
  *
  * <p>Nested locks (a task that runs another locked task on the same thread) form a stack: {@link
- * #currentToken()} is the innermost one, {@link #currentToken(String)} the one of a lock name.
+ * #currentToken()} is the innermost one, {@link #currentToken(String)} the innermost one of a lock
+ * name. Only an unlock takes a lock off the stack (ShedLock unlocks in a {@code finally}, also when
+ * the task threw; an unlock on another thread takes it off the next time this thread looks). A lock
+ * that is lost or past its deadline stays on the stack as a marker, and the answer for it is empty:
+ * a stalled inner task then reads no token rather than the token of the outer lock, which names
+ * another resource. The outer lock's token is still answered by {@link #currentToken(String)} with
+ * its name while the outer lock is believed held.
  */
 public final class FencelineLocks {
 
@@ -49,33 +57,37 @@ public final class FencelineLocks {
   private FencelineLocks() {}
 
   /**
-   * The token of the innermost lock this thread holds through a {@link FencelineLockProvider}.
+   * The token of the innermost lock this thread holds through a {@link FencelineLockProvider},
+   * while that lock is believed held.
    *
    * @return the token, or empty if this thread holds no such lock (the task did not run under a
-   *     {@link FencelineLockProvider}, or on another thread than the one that locked)
+   *     {@link FencelineLockProvider}, or on another thread than the one that locked), or if the
+   *     innermost lock was found lost or its {@code lockAtMostFor} passed (never an outer lock's
+   *     token instead)
    */
   public static Optional<FencingToken> currentToken() {
-    Deque<Held> held = live();
-    return held == null ? Optional.empty() : Optional.of(held.peekLast().token);
+    Deque<Held> held = unlockedRemoved();
+    return held == null ? Optional.empty() : held.peekLast().tokenIfBelievedHeld(System.nanoTime());
   }
 
   /**
    * The token of the innermost lock named {@code lockName} that this thread holds through a {@link
-   * FencelineLockProvider}.
+   * FencelineLockProvider}, while that lock is believed held.
    *
    * @param lockName the ShedLock lock name, e.g. the {@code name} of {@code @SchedulerLock}
-   * @return the token, or empty if this thread holds no lock of that name
+   * @return the token, or empty if this thread holds no lock of that name, or if the innermost one
+   *     of that name was found lost or its {@code lockAtMostFor} passed
    */
   public static Optional<FencingToken> currentToken(String lockName) {
     requireNonNull(lockName, "lockName is null");
-    Deque<Held> held = live();
+    Deque<Held> held = unlockedRemoved();
     if (held == null) {
       return Optional.empty();
     }
     for (Iterator<Held> innermostFirst = held.descendingIterator(); innermostFirst.hasNext(); ) {
       Held lock = innermostFirst.next();
       if (lock.lockName.equals(lockName)) {
-        return Optional.of(lock.token);
+        return lock.tokenIfBelievedHeld(System.nanoTime());
       }
     }
     return Optional.empty();
@@ -87,7 +99,7 @@ public final class FencelineLocks {
    */
   static Held start(String lockName, FencingToken token, long deadlineNanos) {
     Held held = new Held(lockName, token, Thread.currentThread(), deadlineNanos);
-    Deque<Held> stack = live();
+    Deque<Held> stack = unlockedRemoved();
     if (stack == null) {
       stack = new ArrayDeque<>();
       HELD.set(stack);
@@ -97,28 +109,28 @@ public final class FencelineLocks {
   }
 
   /**
-   * Ends {@code held}: on its own thread it is removed at once, on another thread it is marked and
-   * its thread drops it the next time it looks.
+   * Ends {@code held} (it was unlocked): on its own thread it is removed at once, on another thread
+   * it is marked and its thread removes it the next time it looks.
    */
   static void end(Held held) {
     held.ended = true;
     if (held.owner == Thread.currentThread()) {
-      live();
+      unlockedRemoved();
     }
   }
 
   /**
-   * This thread's stack without the locks that ended or whose deadline passed, or null (and no
-   * thread-local value left) if none is left. Only the owning thread touches its stack; other
-   * threads only set {@code ended} and {@code deadlineNanos}.
+   * This thread's stack without the unlocked locks, or null (and no thread-local value left) if
+   * none is left. Locks found lost or past their deadline stay, as markers. Only the owning thread
+   * touches its stack; other threads only set {@code ended}, {@code lost} and {@code
+   * deadlineNanos}.
    */
-  private static Deque<Held> live() {
+  private static Deque<Held> unlockedRemoved() {
     Deque<Held> stack = HELD.get();
     if (stack == null) {
       return null;
     }
-    long now = System.nanoTime();
-    stack.removeIf(held -> held.ended || now - held.deadlineNanos >= 0);
+    stack.removeIf(held -> held.ended);
     if (stack.isEmpty()) {
       HELD.remove();
       return null;
@@ -126,12 +138,13 @@ public final class FencelineLocks {
     return stack;
   }
 
-  /** A lock a thread acquired, until it is unlocked, found lost or its deadline passes. */
+  /** A lock a thread acquired, until it is unlocked. */
   static final class Held {
     private final String lockName;
     private final FencingToken token;
     private final Thread owner;
     private volatile boolean ended;
+    private volatile boolean lost;
     private volatile long deadlineNanos;
 
     private Held(String lockName, FencingToken token, Thread owner, long deadlineNanos) {
@@ -144,6 +157,16 @@ public final class FencelineLocks {
     /** After an extend: believed held until {@code deadlineNanos} ({@link System#nanoTime()}). */
     void believeUntil(long deadlineNanos) {
       this.deadlineNanos = deadlineNanos;
+    }
+
+    /** After an extend found the lease lost: never believed held again, until unlocked. */
+    void lost() {
+      this.lost = true;
+    }
+
+    private Optional<FencingToken> tokenIfBelievedHeld(long nowNanos) {
+      boolean believed = !ended && !lost && nowNanos - deadlineNanos < 0;
+      return believed ? Optional.of(token) : Optional.empty();
     }
   }
 }

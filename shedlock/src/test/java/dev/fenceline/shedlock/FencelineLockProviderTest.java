@@ -186,6 +186,52 @@ class FencelineLockProviderTest {
   }
 
   @Test
+  void anInnerLockPastItsDeadlineHidesItsTokenAndNeverAnswersWithTheOuterLocksToken() {
+    SimpleLock outer = provider.lock(config("outer-job", minutes(10), Duration.ZERO)).get();
+    FencingToken outerToken = FencelineLocks.currentToken().orElseThrow();
+    SimpleLock inner =
+        provider.lock(config("inner-job", Duration.ofMillis(200), Duration.ZERO)).get();
+    long afterLock = System.nanoTime();
+    FencingToken innerToken = FencelineLocks.currentToken().orElseThrow();
+
+    // Waits for a known instant, past the inner lease's local deadline, not for another thread.
+    Waits.until(
+        () -> System.nanoTime() - afterLock >= Duration.ofMillis(250).toNanos(),
+        "the inner lease's local deadline");
+
+    assertThat(FencelineLocks.currentToken()).isEmpty();
+    assertThat(FencelineLocks.currentToken("inner-job")).isEmpty();
+    assertThat(FencelineLocks.currentToken("outer-job")).contains(outerToken);
+
+    // A late extend the issuer grants (its clock did not move): believed held again, same token.
+    SimpleLock extended = inner.extend(minutes(10), Duration.ZERO).orElseThrow();
+    assertThat(FencelineLocks.currentToken()).contains(innerToken);
+
+    extended.unlock();
+    assertThat(FencelineLocks.currentToken()).contains(outerToken);
+    outer.unlock();
+    assertThat(FencelineLocks.currentToken()).isEmpty();
+  }
+
+  @Test
+  void anInnerLockFoundLostHidesItsTokenUntilItsUnlockAndNeverAnswersWithTheOuterLocksToken() {
+    SimpleLock outer = provider.lock(config("outer-job", minutes(10), Duration.ZERO)).get();
+    FencingToken outerToken = FencelineLocks.currentToken().orElseThrow();
+    SimpleLock inner = provider.lock(config("inner-job", minutes(1), Duration.ZERO)).get();
+    clock.advance(minutes(1));
+
+    assertThat(inner.extend(minutes(10), Duration.ZERO)).isEmpty();
+
+    assertThat(FencelineLocks.currentToken()).isEmpty();
+    assertThat(FencelineLocks.currentToken("inner-job")).isEmpty();
+    // The outer lock's local deadline (by this JVM's clock) has not passed.
+    assertThat(FencelineLocks.currentToken("outer-job")).contains(outerToken);
+    inner.unlock();
+    assertThat(FencelineLocks.currentToken()).contains(outerToken);
+    outer.unlock();
+  }
+
+  @Test
   void aLockTakenOverByAnotherInstanceCannotBeExtendedAndItsUnlockLeavesTheNewHolderAlone() {
     SimpleLock stale = provider.lock(config("taken", minutes(1), Duration.ZERO)).get();
     clock.advance(minutes(1));
@@ -293,6 +339,40 @@ class FencelineLockProviderTest {
         .hasMessageContaining("Cannot unlock failing")
         .hasMessageContaining("the lease ends by itself at " + held.expiresAt().orElseThrow());
     assertThat(FencelineLocks.currentToken()).isEmpty();
+    assertThatThrownBy(lock::unlock).isInstanceOf(IllegalStateException.class);
+  }
+
+  @Test
+  void aKeepingUnlockClearsTheTokenWhileTheLockStaysHeld() {
+    SimpleLock lock = provider.lock(config("kept", minutes(10), minutes(5))).get();
+    FencingToken token = FencelineLocks.currentToken().orElseThrow();
+
+    lock.unlock();
+
+    assertThat(FencelineLocks.currentToken()).isEmpty();
+    assertThat(FencelineLocks.currentToken("kept")).isEmpty();
+    LeaseStatus kept = issuer.status(ResourceId.of("kept"));
+    assertThat(kept.held()).isTrue();
+    assertThat(kept.epoch()).isEqualTo(token.epoch());
+  }
+
+  @Test
+  void aKeepingUnlockWhoseStoreFailsIsALockExceptionClearsTheTokenAndChangesNothing() {
+    FailingIssuer failing = new FailingIssuer(issuer);
+    FencelineLockProvider onFailing = new FencelineLockProvider(failing, "instance-a");
+    SimpleLock lock = onFailing.lock(config("kept-failing", minutes(10), minutes(5))).get();
+    LeaseStatus held = issuer.status(ResourceId.of("kept-failing"));
+    failing.failing = true;
+
+    assertThatThrownBy(lock::unlock)
+        .isInstanceOf(LockException.class)
+        .hasMessageContaining("Cannot unlock kept-failing: issuer unreachable")
+        .hasMessageContaining("the lease ends by itself at " + held.expiresAt().orElseThrow())
+        .hasCauseInstanceOf(StoreException.class);
+
+    assertThat(FencelineLocks.currentToken()).isEmpty();
+    // Still held until lockAtMostFor, not cut to lockAtLeastFor: the failed renew changed nothing.
+    assertThat(issuer.status(ResourceId.of("kept-failing"))).isEqualTo(held);
     assertThatThrownBy(lock::unlock).isInstanceOf(IllegalStateException.class);
   }
 

@@ -109,8 +109,12 @@ class StaleShedLockHolderTest {
               publishedByB.set(reportsOfB.write(token, OPERATION, Pointer.to("report of B")));
               return null;
             },
-            config(JOB, Duration.ofMinutes(10), Duration.ZERO));
+            // lockAtLeastFor: B's unlock keeps the lock, so B still holds it when A unlocks.
+            config(JOB, Duration.ofMinutes(10), Duration.ofMinutes(5)));
     assertThat(runOfB.wasExecuted()).isTrue();
+    LeaseStatus keptByB = storeOfB.leaseIssuer().status(RESOURCE);
+    assertThat(keptByB.held()).isTrue();
+    assertThat(keptByB.holder()).contains("instance-b");
     assertThat(tokenOfB.get().epoch()).isEqualTo(tokenOfA.get().epoch().next());
     assertThat(publishedByB.get()).isInstanceOf(Applied.class);
 
@@ -124,9 +128,11 @@ class StaleShedLockHolderTest {
     assertThat(published.pointer()).isEqualTo(Pointer.to("report of B"));
     assertThat(published.epoch()).isEqualTo(tokenOfB.get().epoch());
     assertThat(published.version()).isEqualTo(1);
-    // A's unlock after the takeover changed nothing at the issuer either.
+    // A's unlock (done before its task's future completed) left B's kept lock alone.
     LeaseStatus status = storeOfB.leaseIssuer().status(RESOURCE);
+    assertThat(status).isEqualTo(keptByB);
     assertThat(status.epoch()).isEqualTo(Epoch.of(2));
-    assertThat(status.held()).isFalse();
+    assertThat(status.holder()).contains("instance-b");
+    assertThat(status.expiresAt()).isEqualTo(keptByB.expiresAt());
   }
 }

@@ -11,6 +11,12 @@ import java.util.Optional;
  * now()}, a consensus session), never by the worker's wall clock.
  *
  * <p>Implementations are thread-safe. Every method is one atomic step at the issuer's store.
+ *
+ * <p>A decorator (an issuer that wraps another to count, fail or delay its calls) must override
+ * {@link #renew(Lease, Duration)}, not only {@link #renew(Lease)}: the one-argument form is a
+ * default that calls the two-argument one, and callers such as the ShedLock bridge ({@code
+ * lockAtLeastFor}, {@code extend}) call the two-argument form directly, so a decorator that
+ * overrides only {@link #renew(Lease)} is bypassed by them.
  */
 public interface LeaseIssuer {
 
@@ -38,7 +44,9 @@ public interface LeaseIssuer {
 
   /**
    * Extends the lease by its own ttl, counted from now by the issuer's clock: {@code renew(lease,
-   * lease.ttl())}, with the same rules and failures.
+   * lease.ttl())}, with the same rules and failures. A decorator overrides {@link #renew(Lease,
+   * Duration)}, which this default calls; overriding this form alone leaves the callers of the
+   * other one undecorated.
    *
    * @return the renewed lease (same token, later expiry, same ttl)
    * @throws LeaseLostException if the lease expired, was released, a newer epoch was issued, or the
@@ -66,7 +74,8 @@ public interface LeaseIssuer {
    * @param ttl the new lease length from now, positive (issuers over a store with millisecond
    *     expiry refuse less than 1 ms)
    * @return the renewed lease: same token, expiry {@code ttl} from now by the issuer's clock,
-   *     {@link Lease#ttl()} equal to {@code ttl}
+   *     {@link Lease#ttl()} the ttl the issuer stored: {@code ttl}, or {@code ttl} rounded up to
+   *     the store's precision (e.g. whole milliseconds), never shorter
    * @throws IllegalArgumentException if {@code ttl} is zero, negative or shorter than the issuer
    *     supports; the message names it and nothing changed
    * @throws NullPointerException if {@code lease} or {@code ttl} is null; nothing changed

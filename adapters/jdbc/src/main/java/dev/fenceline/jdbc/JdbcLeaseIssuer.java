@@ -88,15 +88,15 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
                             new FencingToken(
                                 identity.id(), resource, Epoch.of(granted[0]), holder)),
                         Instant.ofEpochMilli(granted[1]),
-                        ttl));
+                        Duration.ofMillis(ttlMillis)));
           }
         });
   }
 
   /**
    * One statement (on PostgreSQL, {@code fenceline_renew_v2}) when the lease is still held: sets
-   * its expiry to the database's now plus {@code ttl} (whole milliseconds; at least 1 ms); a
-   * refused renewal reads the lease once more to say why.
+   * its expiry to the database's now plus {@code ttl} (whole milliseconds, rounded up; at least 1
+   * ms); a refused renewal reads the lease once more to say why.
    */
   @Override
   public Lease renew(Lease lease, Duration ttl) {
@@ -127,7 +127,8 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
               }
             });
     if (renewed.isPresent()) {
-      return new Lease(lease.token(), Instant.ofEpochMilli(renewed.get()[0]), ttl);
+      return new Lease(
+          lease.token(), Instant.ofEpochMilli(renewed.get()[0]), Duration.ofMillis(ttlMillis));
     }
     // The statement's empty answer is the refusal: the lease is lost whatever the read below says.
     Optional<Row> row;
@@ -288,12 +289,17 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
     return null;
   }
 
+  /**
+   * {@code ttl} in whole milliseconds, rounded up so that the stored lease never ends before the
+   * ttl asked for; the lease returned carries this stored ttl.
+   */
   private static long ttlMillis(String action, Duration ttl) {
     requireNonNull(ttl, "ttl is null");
     if (ttl.isNegative() || ttl.toMillis() < 1) {
       throw new IllegalArgumentException(
           "Cannot " + action + " for " + ttl + ": the ttl must be at least 1 ms (e.g. PT30S)");
     }
-    return ttl.toMillis();
+    long millis = ttl.toMillis();
+    return Duration.ofMillis(millis).equals(ttl) ? millis : millis + 1;
   }
 }

@@ -75,6 +75,21 @@ class JdbcLeaseIssuerEdgeTest {
     }
   }
 
+  /** A fractional ttl is stored rounded up (never ends early) and the lease carries that ttl. */
+  @Test
+  void aFractionalTtlIsRoundedUpToWholeMillisecondsAndTheLeaseCarriesIt() throws SQLException {
+    // Long enough for the renewal to find it held on a slow machine.
+    Duration fractional = Duration.ofSeconds(30).plusNanos(500_000);
+    SqliteDatabase database = new SqliteDatabase(directory);
+    try (JdbcStore store = database.openStore()) {
+      Lease acquired = store.leaseIssuer().tryAcquire(RESOURCE, "a", fractional).orElseThrow();
+      Lease renewed = store.leaseIssuer().renew(acquired, fractional);
+
+      assertThat(acquired.ttl()).isEqualTo(Duration.ofMillis(30_001));
+      assertThat(renewed.ttl()).isEqualTo(Duration.ofMillis(30_001));
+    }
+  }
+
   private static void expire(SqliteDatabase database) throws SQLException {
     try (Connection connection = database.connect();
         Statement statement = connection.createStatement()) {

@@ -53,6 +53,14 @@ import tools.jackson.databind.node.ObjectNode;
  * shortens leases by that much (it never lets two leases share an epoch). Renewals must come from
  * the client (session) that acquired the lease.
  *
+ * <p>A renewal is decided against the clock write that precedes it, but its transaction is
+ * conditioned only on the node versions; if the transaction lands at or after the expiry it was
+ * meant to prevent ({@code mtime} of the renewal at or past the old expiry; nobody acquired in
+ * between, or the versions would have refused it), the issuer undoes it with a release conditioned
+ * on the renewed node's version (one more round trip) and throws {@link LeaseLostException}: an
+ * expired lease is never brought back. If that undo cannot be written, the lease stays held, by a
+ * holder told it lost it, until the renewed expiry at the latest.
+ *
  * <p><b>The holder's belief follows the session.</b> Through {@link #watch} the issuer tells the
  * holder ({@code HeldLease}, {@code EfficiencyLease} of the core module) when the session is in
  * danger: while the connection is suspended the lease is believed at most until the session timeout
@@ -126,15 +134,16 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
       if (granted.isPresent()) {
         FencingToken token =
             store.sign(new FencingToken(store.id(), resource, Epoch.of(next.epoch()), holder));
-        return Optional.of(new Lease(token, expiresAt(granted.get(), ttlMillis), ttl));
+        return Optional.of(
+            new Lease(token, expiresAt(granted.get(), ttlMillis), Duration.ofMillis(ttlMillis)));
       }
       refused = unchanged(current, now.barrier(), action);
     }
   }
 
   /**
-   * Sets the lease to end {@code ttl} (whole milliseconds; at least 1 ms) after the time the
-   * ensemble stamps on the renewing transaction.
+   * Sets the lease to end {@code ttl} (whole milliseconds, rounded up; at least 1 ms) after the
+   * time the ensemble stamps on the renewing transaction.
    */
   @Override
   public Lease renew(Lease lease, Duration ttl) {
@@ -178,10 +187,68 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
               "the client's ZooKeeper session changed while renewing; the lease's holder node"
                   + " belongs to the session it gave up, which the ensemble expires");
         }
-        return new Lease(lease.token(), expiresAt(renewed.get(), ttlMillis), ttl);
+        Instant expiredAt = expiresAt(current.stat(), current.lease().ttlMillis());
+        if (renewed.get().getMtime() >= expiredAt.toEpochMilli()) {
+          throw revived(lease, resource, renewed.get(), ttlMillis, current, expiredAt, action);
+        }
+        return new Lease(
+            lease.token(), expiresAt(renewed.get(), ttlMillis), Duration.ofMillis(ttlMillis));
       }
       refused = unchanged(current, now.barrier(), action);
     }
+  }
+
+  /**
+   * The renewal landed at or after the expiry it was meant to prevent (the lease expired by the
+   * ensemble's clock while the transaction was on its way; nobody acquired, else the versioned
+   * write would have failed): an expired lease is never brought back, so the renewal is undone by a
+   * release conditioned on the renewed node's version, and the lease is lost. If the undo does not
+   * land (the store fails, or the nodes changed), the lease stays held until the renewed expiry but
+   * belongs to nobody who still believes it: no other worker acquires meanwhile.
+   */
+  private LeaseLostException revived(
+      Lease lease,
+      ResourceId resource,
+      Stat renewed,
+      long renewedTtlMillis,
+      Current current,
+      Instant expiredAt,
+      String action) {
+    String nonce = UUID.randomUUID().toString();
+    LeaseNode released =
+        new LeaseNode(lease.epoch().value(), null, current.lease().ttlMillis(), nonce);
+    List<CuratorOp> ops = new ArrayList<>();
+    ops.add(nodes.setData(paths.lease(resource), released.toJson(), renewed.getVersion()));
+    current
+        .holder()
+        .ifPresent(stat -> ops.add(nodes.delete(paths.holder(resource), stat.getVersion())));
+    String undo;
+    StoreException undoFailed = null;
+    try {
+      undo =
+          commit(resource, ops, nonce, false, action).isPresent()
+              ? "the renewal that landed after it was undone"
+              : "the lease node changed before the renewal could be undone";
+    } catch (StoreException e) {
+      undoFailed = e;
+      undo =
+          "the renewal that landed after it could not be undone ("
+              + e.getMessage()
+              + "); it ends by itself at "
+              + expiresAt(renewed, renewedTtlMillis)
+              + " at the latest";
+    }
+    LeaseLostException lost =
+        lost(
+            lease,
+            "it expired at "
+                + expiredAt
+                + " by the ensemble's clock while the renewal was on its way; "
+                + undo);
+    if (undoFailed != null) {
+      lost.addSuppressed(undoFailed);
+    }
+    return lost;
   }
 
   @Override
@@ -456,13 +523,18 @@ public final class ZkLeaseIssuer implements LeaseIssuer {
             + " (stop working on it; acquire again for a new epoch)");
   }
 
+  /**
+   * {@code ttl} in whole milliseconds, rounded up so that the stored lease never ends before the
+   * ttl asked for; the lease returned carries this stored ttl.
+   */
   private static long ttlMillis(String action, Duration ttl) {
     requireNonNull(ttl, "ttl is null");
     if (ttl.isNegative() || ttl.toMillis() < 1) {
       throw new IllegalArgumentException(
           "Cannot " + action + " for " + ttl + ": the ttl must be at least 1 ms (e.g. PT30S)");
     }
-    return ttl.toMillis();
+    long millis = ttl.toMillis();
+    return Duration.ofMillis(millis).equals(ttl) ? millis : millis + 1;
   }
 
   /**
