@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.fenceline.core.Fenceline;
 import dev.fenceline.core.HeldLease;
 import dev.fenceline.spi.ResourceId;
+import dev.fenceline.tck.CapturedWarnings;
 import dev.fenceline.tck.memory.InMemoryLeaseIssuer;
 import dev.fenceline.tck.memory.MutableClock;
 import java.time.Duration;
@@ -20,10 +21,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
-import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -50,30 +49,18 @@ class FencedMethodInterceptorTest {
   private final List<String> outcomes = new CopyOnWriteArrayList<>();
   private final List<ResourceId> ranUnder = new CopyOnWriteArrayList<>();
   private final ExecutorService worker = Executors.newSingleThreadExecutor();
-  private final List<LogRecord> logged = new CopyOnWriteArrayList<>();
-  private final Logger interceptorLog = Logger.getLogger(FencedMethodInterceptor.class.getName());
-  private final Handler capture =
-      new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-          logged.add(record);
-        }
-
-        @Override
-        public void flush() {}
-
-        @Override
-        public void close() {}
-      };
+  private CapturedWarnings log;
+  private List<LogRecord> logged;
 
   @BeforeEach
   void captureLog() {
-    interceptorLog.addHandler(capture);
+    log = CapturedWarnings.of(FencedMethodInterceptor.class, Level.INFO);
+    logged = log.records();
   }
 
   @AfterEach
   void close() {
-    interceptorLog.removeHandler(capture);
+    log.close();
     worker.shutdownNow();
     fenceline.close();
     otherInstance.close();
@@ -213,7 +200,7 @@ class FencedMethodInterceptorTest {
                 + " issuer's clock)");
 
     // Held by another instance: named as another holder.
-    logged.clear();
+    log.clear();
     try (HeldLease other = otherInstance.tryAcquire(REPORT_A).orElseThrow()) {
       job.run(() -> {});
     }

@@ -16,6 +16,7 @@ import dev.fenceline.spi.RejectedStale;
 import dev.fenceline.spi.ResourceId;
 import dev.fenceline.spi.StepListener;
 import dev.fenceline.spi.WriteOutcome;
+import dev.fenceline.tck.CapturedWarnings;
 import dev.fenceline.tck.memory.InMemoryLeaseIssuer;
 import dev.fenceline.tck.memory.InMemoryPointerStore;
 import dev.fenceline.tck.memory.MutableClock;
@@ -24,17 +25,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -67,21 +65,8 @@ class FencedMethodTest {
   private final java.util.concurrent.BlockingQueue<String> outcomes =
       new java.util.concurrent.LinkedBlockingQueue<>();
 
-  private final List<LogRecord> logged = new CopyOnWriteArrayList<>();
-  private final Logger interceptorLog = Logger.getLogger(FencedMethodInterceptor.class.getName());
-  private final Handler capture =
-      new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-          logged.add(record);
-        }
-
-        @Override
-        public void flush() {}
-
-        @Override
-        public void close() {}
-      };
+  private CapturedWarnings log;
+  private List<LogRecord> logged;
   private final ExecutorService worker = Executors.newSingleThreadExecutor();
   private final Observed observed = new Observed();
   private final ScheduledRuns scheduled = new ScheduledRuns();
@@ -91,8 +76,8 @@ class FencedMethodTest {
 
   @BeforeEach
   void captureLog() {
-    interceptorLog.addHandler(capture);
-    interceptorLog.setLevel(Level.ALL);
+    log = CapturedWarnings.of(FencedMethodInterceptor.class, Level.INFO);
+    logged = log.records();
     otherInstance =
         Fenceline.builder()
             .issuer(new InMemoryLeaseIssuer(issuerStorage, clock))
@@ -104,7 +89,7 @@ class FencedMethodTest {
 
   @AfterEach
   void stop() {
-    interceptorLog.removeHandler(capture);
+    log.close();
     otherInstance.close();
     worker.shutdownNow();
   }

@@ -10,17 +10,19 @@ import java.util.logging.Logger;
 
 /**
  * The warnings (and worse) a {@code java.util.logging} logger publishes while this is open, for a
- * test that checks what a class warns about. {@link #close()} detaches it from the logger.
+ * test that checks what a class warns about, or with {@link #of(Class, Level)} every record from a
+ * lower level up (a class's INFO notices). {@link #close()} detaches it from the logger.
  */
 public final class CapturedWarnings implements AutoCloseable {
 
   private final Logger logger;
+  private final Level minimum;
   private final List<LogRecord> records = new CopyOnWriteArrayList<>();
   private final Handler handler =
       new Handler() {
         @Override
         public void publish(LogRecord record) {
-          if (record.getLevel().intValue() >= Level.WARNING.intValue()) {
+          if (record.getLevel().intValue() >= minimum.intValue()) {
             records.add(record);
           }
         }
@@ -32,14 +34,28 @@ public final class CapturedWarnings implements AutoCloseable {
         public void close() {}
       };
 
-  private CapturedWarnings(Logger logger) {
+  private CapturedWarnings(Logger logger, Level minimum) {
     this.logger = logger;
+    this.minimum = minimum;
     logger.addHandler(handler);
   }
 
   /** Starts capturing the warnings of the logger named after {@code type}. */
   public static CapturedWarnings of(Class<?> type) {
-    return new CapturedWarnings(Logger.getLogger(type.getName()));
+    return of(type, Level.WARNING);
+  }
+
+  /**
+   * Starts capturing the records of {@code minimum} and above of the logger named after {@code
+   * type}; levels below the logger's own (INFO unless configured) never reach it.
+   */
+  public static CapturedWarnings of(Class<?> type, Level minimum) {
+    return new CapturedWarnings(Logger.getLogger(type.getName()), minimum);
+  }
+
+  /** Forgets the records captured so far (a test that checks one step at a time). */
+  public void clear() {
+    records.clear();
   }
 
   /** The warnings captured so far, oldest first; a live view that grows as more come. */
