@@ -190,13 +190,13 @@ class FencelineLockProviderTest {
     SimpleLock outer = provider.lock(config("outer-job", minutes(10), Duration.ZERO)).get();
     FencingToken outerToken = FencelineLocks.currentToken().orElseThrow();
     SimpleLock inner =
-        provider.lock(config("inner-job", Duration.ofMillis(200), Duration.ZERO)).get();
+        provider.lock(config("inner-job", Duration.ofSeconds(1), Duration.ZERO)).get();
     long afterLock = System.nanoTime();
     FencingToken innerToken = FencelineLocks.currentToken().orElseThrow();
 
     // Waits for a known instant, past the inner lease's local deadline, not for another thread.
     Waits.until(
-        () -> System.nanoTime() - afterLock >= Duration.ofMillis(250).toNanos(),
+        () -> System.nanoTime() - afterLock >= Duration.ofMillis(1050).toNanos(),
         "the inner lease's local deadline");
 
     assertThat(FencelineLocks.currentToken()).isEmpty();

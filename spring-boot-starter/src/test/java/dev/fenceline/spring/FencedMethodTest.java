@@ -25,6 +25,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -258,12 +259,8 @@ class FencedMethodTest {
         .run(
             context -> {
               NightlyJob job = context.getBean(NightlyJob.class);
-              Future<Optional<WriteOutcome>> stale = worker.submit(job::computeThenPublish);
-              assertThat(observed.started.await(10, TimeUnit.SECONDS)).isTrue();
-
-              // The run stalls past its lease (no renewal hears of it); another instance takes
-              // over and publishes.
-              clock.advance(Duration.ofSeconds(31));
+              Future<Optional<WriteOutcome>> stale = stalledPastItsLease(job::computeThenPublish);
+              // Another instance takes over and publishes.
               try (HeldLease takenOver = otherInstance.tryAcquire(REPORT).orElseThrow()) {
                 WriteOutcome fresh =
                     otherInstance.publish(
@@ -288,11 +285,8 @@ class FencedMethodTest {
         .run(
             context -> {
               NightlyJob job = context.getBean(NightlyJob.class);
-              Future<Optional<WriteOutcome>> stale = worker.submit(job::computeThenPublish);
-              assertThat(observed.started.await(10, TimeUnit.SECONDS)).isTrue();
-
+              Future<Optional<WriteOutcome>> stale = stalledPastItsLease(job::computeThenPublish);
               // Another instance takes over but has written nothing to reports yet.
-              clock.advance(Duration.ofSeconds(31));
               try (HeldLease takenOver = otherInstance.tryAcquire(REPORT).orElseThrow()) {
                 observed.proceed.countDown();
                 WriteOutcome outcome = stale.get(10, TimeUnit.SECONDS).orElseThrow();
@@ -323,10 +317,7 @@ class FencedMethodTest {
         .run(
             context -> {
               NightlyJob job = context.getBean(NightlyJob.class);
-              Future<Optional<WriteOutcome>> stale = worker.submit(job::computeThenPublish);
-              assertThat(observed.started.await(10, TimeUnit.SECONDS)).isTrue();
-
-              clock.advance(Duration.ofSeconds(31));
+              Future<Optional<WriteOutcome>> stale = stalledPastItsLease(job::computeThenPublish);
               try (HeldLease takenOver = otherInstance.tryAcquire(REPORT).orElseThrow()) {
                 // The newer owner's fenced method starts with register, as docs/spring-boot.md
                 // shows.
@@ -377,9 +368,7 @@ class FencedMethodTest {
             context -> {
               NightlyJob job = context.getBean(NightlyJob.class);
               Future<Optional<WriteOutcome>> stale =
-                  worker.submit(job::computeIgnoringInterruptsThenPublish);
-              assertThat(observed.started.await(10, TimeUnit.SECONDS)).isTrue();
-              clock.advance(Duration.ofSeconds(31));
+                  stalledPastItsLease(job::computeIgnoringInterruptsThenPublish);
               otherInstance.tryAcquire(REPORT).orElseThrow();
               assertThat(observed.lease.renewNow()).isFalse(); // this instance learns of the loss
 
@@ -388,6 +377,19 @@ class FencedMethodTest {
                   .hasCauseInstanceOf(LeaseLostException.class);
               assertThat(reports.current(REPORT)).isEmpty();
             });
+  }
+
+  /**
+   * Starts {@code run} on the worker thread, waits until it holds the lease and stopped at the
+   * test's latch, and moves the issuer's and the JVM's clock past the lease: the run stalls past
+   * its lease and no renewal hears of it.
+   */
+  private Future<Optional<WriteOutcome>> stalledPastItsLease(Callable<Optional<WriteOutcome>> run)
+      throws InterruptedException {
+    Future<Optional<WriteOutcome>> stale = worker.submit(run);
+    assertThat(observed.started.await(10, TimeUnit.SECONDS)).isTrue();
+    clock.advance(Duration.ofSeconds(31));
+    return stale;
   }
 
   @Test
