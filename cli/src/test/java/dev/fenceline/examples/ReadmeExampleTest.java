@@ -91,7 +91,9 @@ class ReadmeExampleTest {
 
   /** Copies the README's block into {@code directory} and runs it there in a new JVM. */
   private Program runReadmeProgram(String report) throws IOException, InterruptedException {
-    ReadmeExamples.Block block = ReadmeExamples.load().containing("public class NightlyReport");
+    ReadmeExamples.Block block =
+        ReadmeExamples.load(ReadmeExamples.repositoryRoot().resolve("docs/jdbc.md"))
+            .containing("public class NightlyReport");
     Path source = Files.writeString(directory.resolve("NightlyReport.java"), block.text());
     Path out = directory.resolve("program.out");
     Path err = directory.resolve("program.err");

@@ -51,7 +51,7 @@ class ReadmeConfigExampleTest {
     Path report = Files.writeString(directory.resolve("report.csv"), "day,total\n2026-11-30,42\n");
     Files.createDirectories(directory.resolve("reports"));
     Class<?> example =
-        ReadmeExamples.load()
+        ReadmeExamples.loadDocs()
             .containing("static void publishReport(Path reportFile)")
             .replacing(Map.of("Path.of(\"fenceline.yaml\")", "Path.of(\"" + config + "\")"))
             .compile();

@@ -35,7 +35,7 @@ class ReadmePublishFilesExampleTest {
   @TempDir Path directory;
 
   private Class<?> publishExample() {
-    return ReadmeExamples.load()
+    return ReadmeExamples.loadDocs()
         .containing("static void publishNightly(Path reportFile)")
         .replacing(
             Map.of(
@@ -81,7 +81,8 @@ class ReadmePublishFilesExampleTest {
 
   @Test
   void theHistoryAndRollbackExampleReadsVersion1AndPublishesItAgain() throws Exception {
-    Class<?> example = ReadmeExamples.load().containing("static void auditAndRollBack(").compile();
+    Class<?> example =
+        ReadmeExamples.loadDocs().containing("static void auditAndRollBack(").compile();
     try (JdbcStore store = JdbcStore.sqlite(directory.resolve("fenceline.db"));
         VfsBlobStore files = VfsBlobStore.open(directory.resolve("reports").toUri().toString());
         Fenceline fenceline =

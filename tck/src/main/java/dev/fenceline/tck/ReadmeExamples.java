@@ -207,6 +207,32 @@ public record ReadmeExamples(Path readme, List<ReadmeExamples.Block> blocks) {
     }
   }
 
+  /**
+   * Reads the Java blocks of the README and of every page under {@code docs/} together, so that a
+   * test finds its example with {@link #containing(String)} wherever the page that shows it lives;
+   * each block points failures at its own file ({@code docs/s3.md:42}).
+   */
+  public static ReadmeExamples loadDocs() {
+    Path root = repositoryRoot();
+    List<Path> pages = new ArrayList<>();
+    pages.add(root.resolve("README.md"));
+    try (java.util.stream.Stream<Path> docs = Files.list(root.resolve("docs"))) {
+      docs.filter(page -> page.getFileName().toString().endsWith(".md"))
+          .sorted()
+          .forEach(pages::add);
+      List<Block> blocks = new ArrayList<>();
+      for (Path page : pages) {
+        blocks.addAll(
+            parse(
+                Files.readString(page, UTF_8),
+                root.relativize(page).toString().replace('\\', '/')));
+      }
+      return new ReadmeExamples(root.resolve("README.md"), blocks);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** The repository's root: the nearest directory at or above the working directory with both. */
   public static Path repositoryRoot() {
     for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {

@@ -50,13 +50,14 @@ class ReadmeExamplesTest {
   }
 
   @Test
-  void theReadmeKeepsItsName() {
-    ReadmeExamples readme = ReadmeExamples.load();
+  void theReadmeKeepsItsNameAndDocsBlocksPointAtTheirPage() {
+    ReadmeExamples docs = ReadmeExamples.loadDocs();
 
-    assertThat(readme.readme().getFileName()).hasToString("README.md");
-    assertThat(readme.blocks())
+    assertThat(docs.readme().getFileName()).hasToString("README.md");
+    assertThat(docs.blocks())
         .isNotEmpty()
-        .allMatch(block -> block.where().startsWith("README.md:"));
+        .allMatch(block -> block.where().matches("(README\\.md|docs/[a-z0-9-]+\\.md):\\d+"))
+        .anyMatch(block -> block.where().startsWith("docs/s3.md:"));
   }
 
   @Test

@@ -37,7 +37,7 @@ class ReadmeHttpExampleTest {
           post(urlEqualTo("/v1/payments"))
               .willReturn(aResponse().withStatus(201).withBody("{\"id\":\"pay_123\"}")));
       Class<?> example =
-          ReadmeExamples.load()
+          ReadmeExamples.loadDocs()
               .containing("static void payInvoice()")
               .replacing(
                   Map.of(

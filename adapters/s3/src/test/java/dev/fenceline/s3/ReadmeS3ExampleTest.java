@@ -45,7 +45,7 @@ public class ReadmeS3ExampleTest {
   @Test
   void theS3OnlyExamplePublishesAndKeepsAFixedKeyCopy() throws Exception {
     Class<?> example =
-        ReadmeExamples.load()
+        ReadmeExamples.loadDocs()
             .containing("static void publishDaily(LeaseIssuer issuer, Path reportFile)")
             .replacing(
                 Map.of(
@@ -72,7 +72,7 @@ public class ReadmeS3ExampleTest {
   @Test
   void theS3AndJdbcExamplePublishesWithThePointerInTheDatabase() throws Exception {
     Class<?> example =
-        ReadmeExamples.load()
+        ReadmeExamples.loadDocs()
             .containing("static StagedDestination reportsOnS3(S3Store s3, JdbcStore jdbcStore)")
             .compile();
     try (S3Store s3 = server.storeBuilder(bucket).prefix("nightly").build();

@@ -30,7 +30,7 @@ class ReadmeZkExampleTest {
     String connect = ZkTestStores.shared().connectString();
     String site = directory.resolve("site").toUri().toString();
     Class<?> example =
-        ReadmeExamples.load()
+        ReadmeExamples.loadDocs()
             .containing("static void publishDaily(Path reportFile)")
             .replacing(
                 Map.of(

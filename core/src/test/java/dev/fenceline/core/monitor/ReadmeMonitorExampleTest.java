@@ -21,7 +21,8 @@ class ReadmeMonitorExampleTest {
 
   @Test
   void theReadmeExampleGivesAdviceWithItsReasoning() throws Exception {
-    Class<?> example = ReadmeExamples.load().containing("static void adviseLeaseTtl(").compile();
+    Class<?> example =
+        ReadmeExamples.loadDocs().containing("static void adviseLeaseTtl(").compile();
     InMemoryLeaseIssuer issuer =
         new InMemoryLeaseIssuer(new InMemoryLeaseIssuer.Storage(), new MutableClock(Instant.EPOCH));
     AtomicBoolean workloadRan = new AtomicBoolean();
