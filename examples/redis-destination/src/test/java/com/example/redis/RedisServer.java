@@ -264,7 +264,8 @@ final class RedisServer {
             + "). Install Redis (e.g. apt-get install redis-server) or add that artifact.");
   }
 
-  private static int freePort() {
+  /** A port nothing listens on right now. */
+  static int freePort() {
     try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       return socket.getLocalPort();
     } catch (IOException e) {
