@@ -186,6 +186,10 @@ class AdapterPagesTest {
         .containsExactly("p.md: no <!-- keys:begin vfs --> ... <!-- keys:end --> markers");
     assertThat(brokenLinks("docs/p.md", page.replace("s3/pom.xml", "s3/no.xml")))
         .containsExactly("docs/p.md: ../adapters/s3/no.xml");
+    assertThat(brokenLinks("docs/p.md", page + "[c](#costs) [s](s3.md#how-it-is-fenced)\n"))
+        .isEmpty();
+    assertThat(brokenLinks("docs/p.md", page + "[c](#cost) [s](s3.md#how-it-is-fenced-x)\n"))
+        .containsExactly("docs/p.md: #cost", "docs/p.md: s3.md#how-it-is-fenced-x");
   }
 
   /** The page's {@code ##} headings outside code blocks, in order. */
@@ -271,15 +275,46 @@ class AdapterPagesTest {
       Matcher link = LINK.matcher(line);
       while (!fenced && link.find()) {
         String target = link.group(1);
-        if (target.isEmpty() || target.contains("://") || target.startsWith("mailto:")) {
+        String anchor = link.group(2) == null ? "" : link.group(2).substring(1);
+        if (target.contains("://") || target.startsWith("mailto:")) {
           continue;
         }
-        if (!Files.exists(base.resolve(target).normalize())) {
+        Path file = target.isEmpty() ? ROOT.resolve(page) : base.resolve(target).normalize();
+        if (!Files.exists(file) && !target.isEmpty()) {
           broken.add(page + ": " + target);
+        } else if (!anchor.isEmpty()
+            && !anchors(file, target.isEmpty() ? markdown : null).contains(anchor)) {
+          broken.add(page + ": " + target + "#" + anchor);
         }
       }
     }
     return broken;
+  }
+
+  /** The anchors GitHub gives the headings of a Markdown page ({@code text}, or the file's). */
+  static Set<String> anchors(Path file, String text) {
+    Set<String> anchors = new TreeSet<>();
+    if (text == null && !file.toString().endsWith(".md")) {
+      return anchors;
+    }
+    try {
+      boolean fenced = false;
+      for (String line : (text != null ? text : Files.readString(file)).lines().toList()) {
+        if (line.strip().startsWith("```")) {
+          fenced = !fenced;
+        } else if (!fenced && line.startsWith("#")) {
+          anchors.add(
+              line.replaceFirst("^#+\\s*", "")
+                  .strip()
+                  .toLowerCase(java.util.Locale.ROOT)
+                  .replaceAll("[^a-z0-9 _-]", "")
+                  .replace(' ', '-'));
+        }
+      }
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    return anchors;
   }
 
   /**
