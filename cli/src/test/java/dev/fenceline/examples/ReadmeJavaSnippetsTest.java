@@ -40,7 +40,14 @@ class ReadmeJavaSnippetsTest {
           ReadmeExamples.loadDocs().readme(),
           ReadmeExamples.loadDocs().blocks().stream()
               .filter(block -> !OWN_MODULE_PAGES.matcher(block.where()).matches())
+              .filter(block -> !excerpt(block))
               .toList());
+
+  /** A block marked {@code <!-- snippet: excerpt of <source> -->}: lines of a source, not code. */
+  private static boolean excerpt(ReadmeExamples.Block block) {
+    List<String> lead = block.lead().strip().lines().toList();
+    return !lead.isEmpty() && lead.get(lead.size() - 1).startsWith("<!-- snippet: excerpt of ");
+  }
 
   @TempDir Path sources;
 

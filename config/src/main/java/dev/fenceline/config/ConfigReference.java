@@ -63,11 +63,55 @@ public final class ConfigReference {
         .forEach(adapter -> adapter(text, adapter));
     text.append("\n## Destinations\n");
     for (DestinationKind kind : DestinationKinds.all()) {
-      text.append("\n### `type: ").append(kind.name()).append("`\n\n");
-      text.append(capitalized(kind.summary())).append(".\n\n");
-      table(text, kind.keys());
+      destination(text, kind);
     }
     return text.toString();
+  }
+
+  /**
+   * The part of the reference for one store type or destination kind: its {@code ### `type: x`}
+   * heading, what it offers and its keys table, exactly as {@link #markdown(List)} writes it. A
+   * module's docs page embeds it, and a test keeps the page equal to it.
+   *
+   * @param adapters the adapters whose names are store types
+   * @param type a store type ({@code jdbc}) or a destination kind ({@code staged})
+   * @throws IllegalArgumentException if {@code type} is neither, naming the known ones
+   */
+  public static String section(List<AdapterFactory> adapters, String type) {
+    requireNonNull(adapters, "adapters is null");
+    requireNonNull(type, "type is null");
+    StringBuilder text = new StringBuilder();
+    adapters.stream()
+        .filter(adapter -> adapter.name().equals(type))
+        .findFirst()
+        .ifPresentOrElse(
+            adapter -> adapter(text, adapter),
+            () ->
+                destination(
+                    text,
+                    DestinationKinds.find(type)
+                        .orElseThrow(
+                            () ->
+                                new IllegalArgumentException(
+                                    "\""
+                                        + type
+                                        + "\" is neither a store type ("
+                                        + adapters.stream()
+                                            .map(AdapterFactory::name)
+                                            .sorted()
+                                            .collect(Collectors.joining(", "))
+                                        + ") nor a destination kind ("
+                                        + DestinationKinds.all().stream()
+                                            .map(DestinationKind::name)
+                                            .collect(Collectors.joining(", "))
+                                        + ")"))));
+    return text.substring(1); // without the blank line that separates sections
+  }
+
+  private static void destination(StringBuilder text, DestinationKind kind) {
+    text.append("\n### `type: ").append(kind.name()).append("`\n\n");
+    text.append(capitalized(kind.summary())).append(".\n\n");
+    table(text, kind.keys());
   }
 
   private static void adapter(StringBuilder text, AdapterFactory adapter) {
