@@ -106,6 +106,12 @@ final class Demo {
     this.db = dir.resolve(DB_FILE);
   }
 
+  /** The demo's options that take a value: {@code --dir DIR}, {@code --ttl-millis N}. */
+  static final Set<String> VALUED_OPTIONS = Set.of("dir", "ttl-millis");
+
+  /** The demo's flags: {@code --help}, {@code --json}. */
+  static final Set<String> FLAGS = Set.of("help", "json");
+
   /**
    * Runs {@code fenceline demo [--dir DIR] [--ttl-millis N] [--json]}.
    *
@@ -117,8 +123,7 @@ final class Demo {
     boolean json = Arrays.asList(args).contains("--json");
     Settings settings;
     try {
-      Options options =
-          Options.parse("demo", args, Set.of("dir", "ttl-millis"), Set.of("help", "json"));
+      Options options = Options.parse("demo", args, VALUED_OPTIONS, FLAGS);
       if (options.flag("help")) {
         out.print(Main.usage());
         return Main.EXIT_OK;

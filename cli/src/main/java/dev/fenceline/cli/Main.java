@@ -147,7 +147,12 @@ public final class Main {
     }
   }
 
-  private static CommandLine commandLine(InputStream in, PrintStream out, PrintStream err) {
+  /**
+   * The picocli model of every command but {@code demo}'s options (and the internal {@code
+   * worker}), which {@link Demo} parses itself; also what the docs tests parse documented command
+   * lines with.
+   */
+  static CommandLine commandLine(InputStream in, PrintStream out, PrintStream err) {
     CommandLine cli = new CommandLine(new Top());
     cli.addSubcommand(new PublishCommand(in, out, err));
     cli.addSubcommand(new CommandLine(new RunCommand(out, err)).setStopAtPositional(true));

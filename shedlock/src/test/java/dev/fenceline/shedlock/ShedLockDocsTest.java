@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import net.javacrumbs.shedlock.core.ClockProvider;
 import net.javacrumbs.shedlock.core.LockConfiguration;
+import net.javacrumbs.shedlock.core.LockProvider;
 import net.javacrumbs.shedlock.core.SimpleLock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -96,6 +97,26 @@ class ShedLockDocsTest {
       assertThat(published.epoch()).isEqualTo(Epoch.of(2)); // the job's own lock, after the other's
       assertThat(store.leaseIssuer().status(NIGHTLY).held()).isFalse();
       assertThat(FencelineLocks.currentToken()).isEmpty();
+    }
+  }
+
+  @Test
+  void theKeepAliveExampleWrapsOurProviderAndKeepsItsToken() throws Exception {
+    Class<?> example =
+        page.containing("static LockProvider keptAlive(LeaseIssuer issuer)").compile();
+
+    try (JdbcStore store = JdbcStore.sqlite(directory.resolve("keep-alive.db"))) {
+      LockProvider provider =
+          (LockProvider) ReadmeExamples.call(example, "keptAlive", store.leaseIssuer());
+      SimpleLock lock =
+          provider
+              .lock(
+                  new LockConfiguration(
+                      ClockProvider.now(), "nightly-report", Duration.ofMinutes(1), Duration.ZERO))
+              .orElseThrow();
+      assertThat(store.leaseIssuer().status(NIGHTLY).held()).isTrue();
+      lock.unlock();
+      assertThat(store.leaseIssuer().status(NIGHTLY).held()).isFalse();
     }
   }
 }

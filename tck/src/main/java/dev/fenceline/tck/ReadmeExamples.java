@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import javax.tools.Diagnostic;
 import javax.tools.DiagnosticCollector;
 import javax.tools.JavaCompiler;
@@ -59,6 +60,19 @@ public record ReadmeExamples(Path readme, List<ReadmeExamples.Block> blocks) {
           Map.entry("dev.fenceline.tck", "fenceline-tck"),
           Map.entry("dev.fenceline.tck.memory", "fenceline-tck"));
 
+  /** An opening code fence: indentation, the fence itself, and the info string. */
+  private static final Pattern FENCE = Pattern.compile("^(\\s*)(```+|~~~+)\\s*([^`]*)$");
+
+  /** A snippet comment, e.g. {@code <!-- snippet: run by cli/src/test/.../DocsTest.java -->}. */
+  private static final Pattern SNIPPET_COMMENT =
+      Pattern.compile("<!--\\s*snippet:\\s*(.*?)\\s*-->");
+
+  /** The snippet comment of a block that a test compiles and runs. */
+  public static final String RUN_BY = "run by ";
+
+  /** The snippet comment of a block that shows lines of a source file. */
+  public static final String EXCERPT_OF = "excerpt of ";
+
   private static final Pattern TOP_LEVEL_CLASS =
       Pattern.compile("^(?:public |abstract |final )*class (\\w+)", Pattern.MULTILINE);
 
@@ -75,12 +89,36 @@ public record ReadmeExamples(Path readme, List<ReadmeExamples.Block> blocks) {
    * @param text the block's text, the fence's indentation removed
    * @param lead the page's text since the previous Java block
    * @param file the page's file name, for failure messages ({@code README.md})
+   * @param snippet what the {@code <!-- snippet: ... -->} comment on the line right before the
+   *     fence says ({@code run by cli/src/test/...Test.java}), or empty if there is none
    */
-  public record Block(int line, String info, String text, String lead, String file) {
+  public record Block(
+      int line, String info, String text, String lead, String file, String snippet) {
 
-    /** A block of README.md. */
+    /** A block of README.md without a snippet comment. */
     public Block(int line, String info, String text, String lead) {
       this(line, info, text, lead, "README.md");
+    }
+
+    /** A block without a snippet comment. */
+    public Block(int line, String info, String text, String lead, String file) {
+      this(line, info, text, lead, file, "");
+    }
+
+    /**
+     * The test source (a path from the repository root) that the block's {@code <!-- snippet: run
+     * by PATH -->} comment names, if it has one.
+     */
+    public Optional<String> runBy() {
+      return snippetPath(snippet, RUN_BY);
+    }
+
+    /**
+     * The source file (a path from the repository root) that the block's {@code <!-- snippet:
+     * excerpt of PATH -->} comment names, if it has one: the block shows lines of that file.
+     */
+    public Optional<String> excerptOf() {
+      return snippetPath(snippet, EXCERPT_OF);
     }
 
     /** True for an outline that is not meant to compile. */
@@ -156,7 +194,7 @@ public record ReadmeExamples(Path readme, List<ReadmeExamples.Block> blocks) {
         }
         replaced = replaced.replace(entry.getKey(), entry.getValue());
       }
-      return new Block(line, info, replaced, lead, file);
+      return new Block(line, info, replaced, lead, file, snippet);
     }
 
     /**
@@ -208,29 +246,146 @@ public record ReadmeExamples(Path readme, List<ReadmeExamples.Block> blocks) {
   }
 
   /**
-   * Reads the Java blocks of the README and of every page under {@code docs/} together, so that a
-   * test finds its example with {@link #containing(String)} wherever the page that shows it lives;
-   * each block points failures at its own file ({@code docs/s3.md:42}).
+   * Reads the Java blocks of every documentation page ({@link #pages()}) together, so that a test
+   * finds its example with {@link #containing(String)} wherever the page that shows it lives; each
+   * block points failures at its own file ({@code docs/s3.md:42}).
    */
   public static ReadmeExamples loadDocs() {
     Path root = repositoryRoot();
-    List<Path> pages = new ArrayList<>();
-    pages.add(root.resolve("README.md"));
-    try (java.util.stream.Stream<Path> docs = Files.list(root.resolve("docs"))) {
-      docs.filter(page -> page.getFileName().toString().endsWith(".md"))
-          .sorted()
-          .forEach(pages::add);
+    try {
       List<Block> blocks = new ArrayList<>();
-      for (Path page : pages) {
-        blocks.addAll(
-            parse(
-                Files.readString(page, UTF_8),
-                root.relativize(page).toString().replace('\\', '/')));
+      for (Path page : pages()) {
+        blocks.addAll(parse(Files.readString(page, UTF_8), relative(root, page)));
       }
       return new ReadmeExamples(root.resolve("README.md"), blocks);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /**
+   * The repository's documentation pages, whose code blocks the tests compile and check: README.md,
+   * CONTRIBUTING.md (when present), every {@code docs/*.md} and every {@code
+   * examples/<name>/README.md}, in that order.
+   */
+  public static List<Path> pages() {
+    Path root = repositoryRoot();
+    List<Path> pages = new ArrayList<>();
+    pages.add(root.resolve("README.md"));
+    if (Files.isRegularFile(root.resolve("CONTRIBUTING.md"))) {
+      pages.add(root.resolve("CONTRIBUTING.md"));
+    }
+    try (Stream<Path> docs = Files.list(root.resolve("docs"));
+        Stream<Path> examples =
+            Files.isDirectory(root.resolve("examples"))
+                ? Files.list(root.resolve("examples"))
+                : Stream.empty()) {
+      docs.filter(page -> page.getFileName().toString().endsWith(".md"))
+          .sorted()
+          .forEach(pages::add);
+      examples
+          .map(example -> example.resolve("README.md"))
+          .filter(Files::isRegularFile)
+          .sorted()
+          .forEach(pages::add);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return pages;
+  }
+
+  /** {@code page} relative to {@code root}, with forward slashes ({@code docs/s3.md}). */
+  public static String relative(Path root, Path page) {
+    return root.relativize(page).toString().replace('\\', '/');
+  }
+
+  /**
+   * One fenced code block of a Markdown page, of any language: what the docs tests check.
+   *
+   * @param file the page, relative to the repository root ({@code docs/cli.md})
+   * @param line the page line of the opening fence (1-based)
+   * @param language the first word of the fence's info string ({@code java}, {@code yaml}), or
+   *     empty for a bare fence
+   * @param info the rest of the info string ({@code skeleton}), or empty
+   * @param text the block's text, the fence's indentation removed
+   * @param snippet what the {@code <!-- snippet: ... -->} comment on the line right before the
+   *     fence says, or empty
+   */
+  public record Fence(
+      String file, int line, String language, String info, String text, String snippet) {
+
+    /** Where a failure message points a reader: the fence's line, e.g. {@code docs/cli.md:12}. */
+    public String where() {
+      return file + ":" + line;
+    }
+
+    /** As {@link Block#runBy()}. */
+    public Optional<String> runBy() {
+      return snippetPath(snippet, RUN_BY);
+    }
+
+    /** As {@link Block#excerptOf()}. */
+    public Optional<String> excerptOf() {
+      return snippetPath(snippet, EXCERPT_OF);
+    }
+  }
+
+  /**
+   * Every fenced code block of {@code markdown} (fences of three or more backticks or tildes,
+   * indented or not, as in a list item).
+   *
+   * @param file the page's name in {@link Fence#where()}
+   */
+  public static List<Fence> fences(String markdown, String file) {
+    List<String> rows = markdown.lines().toList();
+    List<Fence> fences = new ArrayList<>();
+    for (int i = 0; i < rows.size(); i++) {
+      Matcher open = FENCE.matcher(rows.get(i));
+      if (!open.matches()) {
+        continue;
+      }
+      int start = i;
+      int indent = open.group(1).length();
+      String marker = open.group(2);
+      String[] infoWords = open.group(3).strip().split("\\s+", 2);
+      StringBuilder text = new StringBuilder();
+      for (i++; i < rows.size(); i++) {
+        String row = rows.get(i);
+        String stripped = row.strip();
+        if (stripped.startsWith(marker) && stripped.chars().allMatch(c -> c == marker.charAt(0))) {
+          break;
+        }
+        text.append(
+                row.length() >= indent && row.substring(0, indent).isBlank()
+                    ? row.substring(indent)
+                    : row.strip())
+            .append('\n');
+      }
+      fences.add(
+          new Fence(
+              file,
+              start + 1,
+              infoWords[0],
+              infoWords.length > 1 ? infoWords[1].strip() : "",
+              text.toString(),
+              snippetBefore(rows, start)));
+    }
+    return fences;
+  }
+
+  /** The content of a {@code <!-- snippet: ... -->} comment on the line before {@code fence}. */
+  private static String snippetBefore(List<String> rows, int fence) {
+    if (fence == 0) {
+      return "";
+    }
+    Matcher comment = SNIPPET_COMMENT.matcher(rows.get(fence - 1).strip());
+    return comment.matches() ? comment.group(1).strip() : "";
+  }
+
+  private static Optional<String> snippetPath(String snippet, String prefix) {
+    return snippet.startsWith(prefix)
+        ? Optional.of(snippet.substring(prefix.length()).strip())
+        : Optional.empty();
   }
 
   /** The repository's root: the nearest directory at or above the working directory with both. */
@@ -400,7 +555,8 @@ public record ReadmeExamples(Path readme, List<ReadmeExamples.Block> blocks) {
               fence.substring("```java".length()).strip(),
               text.toString(),
               lead.toString(),
-              file));
+              file,
+              snippetBefore(rows, first - 2)));
       lead.setLength(0);
     }
     return blocks;

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -56,8 +58,43 @@ class ReadmeExamplesTest {
     assertThat(docs.readme().getFileName()).hasToString("README.md");
     assertThat(docs.blocks())
         .isNotEmpty()
-        .allMatch(block -> block.where().matches("(README\\.md|docs/[a-z0-9-]+\\.md):\\d+"))
+        .allMatch(
+            block ->
+                block
+                    .where()
+                    .matches(
+                        "(README\\.md|CONTRIBUTING\\.md|docs/[a-z0-9-]+\\.md"
+                            + "|examples/[a-z0-9-]+/README\\.md):\\d+"))
         .anyMatch(block -> block.where().startsWith("docs/s3.md:"));
+  }
+
+  @Test
+  void theSnippetCommentOnTheLineBeforeAFenceIsReadOntoBlocksAndFences() throws Exception {
+    String markdown =
+        "Text\n\n<!-- snippet: run by cli/src/test/java/A.java -->\n```java\nimport a.B;\n```\n\n"
+            + "<!-- snippet: excerpt of spi/src/main/java/C.java -->\n```java skeleton\nclass C {}\n```\n"
+            + "\n```java\nimport d.E;\n```\n\n  ```yaml\n  lease:\n    ttl: 1s\n  ```\n";
+    Path page = Files.writeString(dir.resolve("page.md"), markdown);
+
+    List<ReadmeExamples.Block> blocks = ReadmeExamples.load(page).blocks();
+    List<ReadmeExamples.Fence> fences = ReadmeExamples.fences(markdown, "page.md");
+
+    assertThat(blocks)
+        .extracting(ReadmeExamples.Block::runBy)
+        .containsExactly(
+            Optional.of("cli/src/test/java/A.java"), Optional.empty(), Optional.empty());
+    assertThat(blocks)
+        .extracting(ReadmeExamples.Block::excerptOf)
+        .containsExactly(
+            Optional.empty(), Optional.of("spi/src/main/java/C.java"), Optional.empty());
+    assertThat(fences)
+        .extracting(f -> f.where() + " " + f.language() + " " + f.info() + " " + f.snippet())
+        .containsExactly(
+            "page.md:4 java  run by cli/src/test/java/A.java",
+            "page.md:9 java skeleton excerpt of spi/src/main/java/C.java",
+            "page.md:13 java  ",
+            "page.md:17 yaml  ");
+    assertThat(fences.get(3).text()).isEqualTo("lease:\n  ttl: 1s\n");
   }
 
   @Test

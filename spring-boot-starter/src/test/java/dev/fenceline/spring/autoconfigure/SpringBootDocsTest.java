@@ -37,8 +37,9 @@ class SpringBootDocsTest {
 
   @Test
   void theJavaCompilesAndTheNightlyReportPublishesInAnApplication() throws Exception {
-    List<ReadmeExamples.Block> blocks = ReadmeExamples.load(PAGE).blocks();
-    assertThat(blocks).isNotEmpty();
+    ReadmeExamples page = ReadmeExamples.load(PAGE);
+    List<ReadmeExamples.Block> blocks = page.blocks();
+    ReadmeExamples.Block nightlyReport = page.containing("public class NightlyReport");
     Path sources = Files.createDirectories(directory.resolve("sources"));
     assertThat(ReadmeExamples.compileAll(blocks, sources)).as("compile errors").isEmpty();
     assertThat(Files.readString(PAGE))
@@ -48,7 +49,7 @@ class SpringBootDocsTest {
     try (URLClassLoader loader =
         new URLClassLoader(
             new URL[] {sources.resolve("classes").toUri().toURL()}, getClass().getClassLoader())) {
-      Class<?> report = loader.loadClass("NightlyReport");
+      Class<?> report = loader.loadClass(nightlyReport.className());
       TestApps.withYaml(TestApps.onDataSource(), defaultYaml)
           .withPropertyValues("REPORTS_HOME=" + directory)
           .withClassLoader(loader)
