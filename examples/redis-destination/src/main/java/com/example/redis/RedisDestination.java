@@ -106,6 +106,7 @@ public final class RedisDestination implements Destination<String> {
       case "registered" -> new Registered(resource, token.epoch(), epoch(resource, answer, action));
       case "stale" -> new RejectedStale(resource, token.epoch(), epoch(resource, answer, action));
       case "foreign" -> throw UntrustedTokenException.foreignIssuer(token, answer.value(), action);
+      case "corrupt" -> throw corruptFence(resource, answer, action);
       default -> throw unexpected(answer, action);
     };
   }
@@ -146,16 +147,17 @@ public final class RedisDestination implements Destination<String> {
             action);
     WriteOutcome outcome =
         switch (answer.tag()) {
-          case "applied" -> new Applied(receipt(resource, operation, answer.value(), action));
+          case "applied" -> new Applied(receipt(resource, operation, answer.value(), action, true));
           case "replayed" ->
-              new AlreadyApplied(receipt(resource, operation, answer.value(), action));
+              new AlreadyApplied(receipt(resource, operation, answer.value(), action, true));
           case "stale" ->
               new RejectedStale(resource, token.epoch(), epoch(resource, answer, action));
           case "conflict" ->
               throw OperationConflictException.differentRequest(
-                  receipt(resource, operation, answer.value(), action), fingerprint);
+                  receipt(resource, operation, answer.value(), action, true), fingerprint);
           case "foreign" ->
               throw UntrustedTokenException.foreignIssuer(token, answer.value(), action);
+          case "corrupt" -> throw corruptFence(resource, answer, action);
           default -> throw unexpected(answer, action);
         };
     if (!(outcome instanceof RejectedStale)) {
@@ -169,7 +171,7 @@ public final class RedisDestination implements Destination<String> {
     String action = "look up operation " + operation + " of " + resource + " at " + name;
     return store
         .record(name, resource, operation, action)
-        .map(record -> receipt(resource, operation, record, action));
+        .map(record -> receipt(resource, operation, record, action, false));
   }
 
   @Override
@@ -188,6 +190,7 @@ public final class RedisDestination implements Destination<String> {
     return Long.toString(token.epoch().value());
   }
 
+  /** The epoch in the script's answer, which the script may have written before it answered. */
   private Epoch epoch(ResourceId resource, RedisFenceStore.Answer answer, String action) {
     try {
       return Epoch.of(Long.parseLong(answer.value()));
@@ -196,13 +199,28 @@ public final class RedisDestination implements Destination<String> {
           action,
           RedisFenceStore.fenceKey(resource) + " field epoch",
           answer.value(),
-          "an epoch (a decimal from 0 to 2^63-1)");
+          "an epoch (a decimal from 0 to 2^63-1)",
+          true);
     }
   }
 
-  /** Parses a record: {@code <epoch> <seconds> <microseconds> <version> <fingerprint>}. */
+  /** The script found a registered epoch that is not one, and wrote nothing. */
+  private StoreException corruptFence(
+      ResourceId resource, RedisFenceStore.Answer answer, String action) {
+    return store.corrupt(
+        action,
+        RedisFenceStore.fenceKey(resource) + " field epoch",
+        answer.value(),
+        "an epoch (a decimal from 0 to 2^63-1, no leading zeros)",
+        false);
+  }
+
+  /**
+   * Parses a record: {@code <epoch> <seconds> <microseconds> <version> <fingerprint>}. {@code
+   * scriptRan}: it is the script's answer, so a bad record leaves the outcome unknown.
+   */
   private Receipt receipt(
-      ResourceId resource, OperationId operation, String record, String action) {
+      ResourceId resource, OperationId operation, String record, String action, boolean scriptRan) {
     String[] fields = record.split(" ");
     try {
       if (fields.length == 5) {
@@ -223,7 +241,8 @@ public final class RedisDestination implements Destination<String> {
         action,
         RedisFenceStore.operationsKey(name, resource) + " field " + operation.value(),
         record,
-        "'<epoch> <seconds> <microseconds> <version> sha256:<hex>'");
+        "'<epoch> <seconds> <microseconds> <version> sha256:<hex>'",
+        scriptRan);
   }
 
   private StoreException unexpected(RedisFenceStore.Answer answer, String action) {
@@ -234,8 +253,10 @@ public final class RedisDestination implements Destination<String> {
             + answer
             + ", which it never answers to a "
             + action.substring(0, action.indexOf(' '))
-            + " (is an older fence.lua cached under the same SHA1?)",
-        null);
+            + " (is an older fence.lua cached under the same SHA1?); it ran, so it may have"
+            + " changed something: retry with the same operation ID",
+        null,
+        true);
   }
 
   @Override

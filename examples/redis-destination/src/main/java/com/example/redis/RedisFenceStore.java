@@ -36,6 +36,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.Protocol;
+import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
@@ -81,20 +83,37 @@ public final class RedisFenceStore {
   }
 
   /**
-   * Opens the store on {@code redis} after checking that the server can keep the guarantees: a
-   * primary, not in cluster mode, {@code appendonly yes}, {@code appendfsync always}, and a {@code
-   * maxmemory-policy} that never evicts keys without a TTL. The client stays the caller's: close it
-   * yourself.
+   * Opens the store on {@code redis} after checking that the client and the server can keep the
+   * guarantees: a {@link RedisClient} on one server without a client-side cache; a primary, not in
+   * cluster mode, without replicas and without Sentinel watching it; {@code appendonly yes} with no
+   * AOF rewrite running or scheduled and the last AOF write successful, {@code appendfsync always},
+   * {@code no-appendfsync-on-rewrite no}; and a {@code maxmemory-policy} that never evicts keys
+   * without a TTL. The client stays the caller's: close it yourself.
    *
-   * @param redis a client of one Redis server (for example {@code RedisClient.create(host, port)})
+   * @param redis a client of one Redis server ({@code RedisClient.create(host, port)} or {@code
+   *     RedisClient.builder()} without a cache or another connection provider)
    * @param where the server as shown in messages, e.g. {@code redis://10.0.0.5:6379} (no password)
-   * @throws UnsafeStoreException if a setting breaks a guarantee, or the server refuses {@code
-   *     CONFIG GET} so that it cannot be checked; the message names the setting and the fix
+   * @throws UnsafeStoreException if the client or a setting breaks a guarantee, or the server
+   *     refuses {@code INFO}, {@code CONFIG GET} or {@code PUBSUB} so that it cannot be checked;
+   *     the message names the setting and the fix
    * @throws StoreException if the server cannot be reached
    */
   public static RedisFenceStore open(UnifiedJedis redis, String where) {
     RedisFenceStore store = new RedisFenceStore(redis, where);
-    store.checkSafety();
+    store.checkSafety(false);
+    return store;
+  }
+
+  /**
+   * Opens the store like {@link #open}, but accepts a primary that has replicas or that Sentinel
+   * watches. <strong>Unsafe</strong> unless no replica is ever promoted (by Sentinel, by an
+   * operator, or by anything else): replication is asynchronous, so a promoted replica can miss
+   * acknowledged registrations and accept an older epoch again (R1, R5). For replicas kept as
+   * backups or read copies, with {@code replica-priority 0} on each. Logs a warning.
+   */
+  public static RedisFenceStore openWithReplicasNeverPromoted(UnifiedJedis redis, String where) {
+    RedisFenceStore store = new RedisFenceStore(redis, where);
+    store.checkSafety(true);
     return store;
   }
 
@@ -183,8 +202,9 @@ public final class RedisFenceStore {
    * Runs the script: EVALSHA, and EVAL if the server does not have it cached (after a restart or a
    * {@code SCRIPT FLUSH}); EVAL caches it again.
    *
-   * @throws StoreException if the server failed or answered something the script never answers; if
-   *     the connection failed after the script may have been sent, with an unknown outcome
+   * @throws StoreException if the server failed or answered something the script never answers;
+   *     with an unknown outcome if the connection failed after the script may have been sent, if
+   *     the script failed while it ran, or if its answer is not one it gives
    */
   Answer run(List<String> keys, List<String> args, String action) {
     Object answer;
@@ -197,7 +217,9 @@ public final class RedisFenceStore {
     } catch (JedisConnectionException e) {
       throw failed(action, e, true);
     } catch (JedisException e) {
-      throw failed(action, e, false);
+      // An error raised while the script ran (Redis names it user_script) leaves what the script
+      // wrote before it: Redis does not roll back. Other errors come before the script starts.
+      throw failed(action, e, String.valueOf(e.getMessage()).contains("user_script"));
     }
     if (answer instanceof List<?> list
         && list.size() == 2
@@ -214,8 +236,9 @@ public final class RedisFenceStore {
             + describe(answer)
             + ", which is not {tag, value} (is another script cached under SHA1 "
             + sha
-            + "?)",
-        null);
+            + "?); it ran, so it may have changed something: retry with the same operation ID",
+        null,
+        true);
   }
 
   /** Bulk strings arrive decoded or as bytes, depending on the client's settings. */
@@ -230,8 +253,13 @@ public final class RedisFenceStore {
     return String.valueOf(text(answer));
   }
 
-  /** A bad value in a key this store owns: a clear error instead of a wrong answer. */
-  StoreException corrupt(String action, String key, String value, String expected) {
+  /**
+   * A bad value in a key this store owns: a clear error instead of a wrong answer. {@code
+   * scriptRan}: the value came from the script's answer, so the script may have written before it
+   * answered, and the outcome is unknown.
+   */
+  StoreException corrupt(
+      String action, String key, String value, String expected, boolean scriptRan) {
     return new StoreException(
         "Cannot "
             + action
@@ -245,8 +273,13 @@ public final class RedisFenceStore {
             + "'"
             + ", which is not "
             + expected
-            + " (only RedisDestination may write fenceline:* keys)",
-        null);
+            + " (only RedisDestination may write fenceline:* keys)"
+            + (scriptRan
+                ? "; the fence script ran before this was found, so it may have changed something:"
+                    + " fix the key, then retry with the same operation ID"
+                : ""),
+        null,
+        scriptRan);
   }
 
   private Epoch epoch(String value, String key, String action) {
@@ -256,7 +289,8 @@ public final class RedisFenceStore {
     try {
       return Epoch.of(Long.parseLong(value));
     } catch (IllegalArgumentException e) {
-      throw corrupt(action, key + " field epoch", value, "an epoch (a decimal from 0 to 2^63-1)");
+      throw corrupt(
+          action, key + " field epoch", value, "an epoch (a decimal from 0 to 2^63-1)", false);
     }
   }
 
@@ -273,8 +307,9 @@ public final class RedisFenceStore {
               + where
               + ": the connection failed ("
               + e.getMessage()
-              + "); the step may or may not have run: retry with the same operation ID, or look"
-              + " it up",
+              + "); the step may or may not have run: retry with the same operation ID, which"
+              + " applies it at most once (a lookup that finds nothing is no answer while the old"
+              + " connection may still deliver the script)",
           e,
           true);
     }
@@ -282,79 +317,206 @@ public final class RedisFenceStore {
         "Cannot " + action + " at " + where + ": " + e.getMessage() + hint, e, false);
   }
 
-  private void checkSafety() {
+  private void checkSafety(boolean replicasNeverPromoted) {
+    checkClient();
     String action = "open the fence store";
     Map<String, String> replication;
     Map<String, String> cluster;
-    String appendonly;
-    String appendfsync;
-    String eviction;
+    Map<String, String> persistence;
+    Map<String, String> config;
+    long sentinels;
     try {
       replication = fields(redis.info("replication"));
       cluster = fields(redis.info("cluster"));
-      appendonly = config("appendonly");
-      appendfsync = config("appendfsync");
-      eviction = config("maxmemory-policy");
+      persistence = fields(redis.info("persistence"));
+      config = new java.util.HashMap<>();
+      for (String name :
+          List.of("appendonly", "appendfsync", "no-appendfsync-on-rewrite", "maxmemory-policy")) {
+        config.put(name, config(name));
+      }
+      sentinels = subscribers(SENTINEL_CHANNEL);
     } catch (JedisDataException e) {
       throw new UnsafeStoreException(
           "Cannot check that "
               + where
               + " keeps acknowledged epochs: it refused "
               + e.getMessage()
-              + " (allow INFO and CONFIG GET for this user, or check appendonly, appendfsync and"
-              + " maxmemory-policy yourself and use openWithoutSafetyChecks)");
+              + " (allow INFO, CONFIG GET and PUBSUB NUMSUB for this user, or check the settings"
+              + " RedisFenceStore.open names yourself and use openWithoutSafetyChecks)");
     } catch (JedisException e) {
       throw failed(action, e, false);
     }
     String role = replication.getOrDefault("role", "unknown");
     if (!role.equals("master")) {
-      throw new UnsafeStoreException(
-          "Cannot use "
-              + where
-              + " as a fence store: it is a "
+      throw unsafe(
+          "it is a "
               + role
               + ", not the primary; replication is asynchronous, so a replica can be behind the"
               + " epochs the primary acknowledged (R5). Connect to the primary.");
     }
     if ("1".equals(cluster.get("cluster_enabled"))) {
-      throw new UnsafeStoreException(
-          "Cannot use "
-              + where
-              + " as a fence store: it runs in cluster mode, whose automatic failover promotes a"
-              + " replica that can miss acknowledged registrations, so an older epoch is accepted"
-              + " again (R1, R5). Use one primary without failover.");
+      throw unsafe(
+          "it runs in cluster mode, whose automatic failover promotes a replica that can miss"
+              + " acknowledged registrations, so an older epoch is accepted again (R1, R5). Use one"
+              + " primary without failover.");
     }
+    String appendonly = config.get("appendonly");
+    String appendfsync = config.get("appendfsync");
     if (!appendonly.equals("yes") || !appendfsync.equals("always")) {
-      throw new UnsafeStoreException(
-          "Cannot use "
-              + where
-              + " as a fence store: appendonly is "
+      throw unsafe(
+          "appendonly is "
               + appendonly
               + " and appendfsync is "
               + appendfsync
               + ", so a crash can lose acknowledged registrations and writes and accept an older"
-              + " epoch again (R1). Set appendonly yes and appendfsync always (redis.conf, or"
-              + " CONFIG SET appendonly yes and CONFIG SET appendfsync always).");
+              + " epoch again (R1). "
+              + PERSIST_SETTINGS);
     }
+    String noFsyncOnRewrite = config.get("no-appendfsync-on-rewrite");
+    if (!noFsyncOnRewrite.equals("no")) {
+      throw unsafe(
+          "no-appendfsync-on-rewrite is "
+              + noFsyncOnRewrite
+              + ": while an AOF rewrite or an RDB save runs, Redis answers without fsyncing the"
+              + " AOF, even with appendfsync always, so a power loss can forget acknowledged"
+              + " registrations (R1). Set no-appendfsync-on-rewrite no (in redis.conf, or CONFIG"
+              + " SET then CONFIG REWRITE).");
+    }
+    checkAof(persistence);
+    String eviction = config.get("maxmemory-policy");
     if (eviction.startsWith("allkeys-")) {
-      throw new UnsafeStoreException(
-          "Cannot use "
-              + where
-              + " as a fence store: maxmemory-policy is "
+      throw unsafe(
+          "maxmemory-policy is "
               + eviction
               + ", which may evict a fence and so forget its epoch (R1). Set maxmemory-policy"
               + " noeviction (or a volatile-* policy: fence keys have no TTL).");
     }
     String replicas = replication.getOrDefault("connected_slaves", "0");
-    if (!replicas.equals("0")) {
-      LOG.log(
-          System.Logger.Level.WARNING,
-          "{0} has {1} connected replica(s): never fail over to one. Replication is asynchronous"
-              + " and WAIT does not make it safe: a promoted replica can miss acknowledged epochs"
-              + " (R1, R5).",
-          where,
-          replicas);
+    if (replicas.equals("0") && sentinels == 0) {
+      return;
     }
+    String what =
+        where
+            + " has "
+            + replicas
+            + " connected replica(s) and "
+            + sentinels
+            + " Sentinel(s) watching it";
+    String why =
+        "replication is asynchronous and WAIT or WAITAOF do not make it safe, so a promoted"
+            + " replica can miss acknowledged epochs and accept an older one again (R1, R5)";
+    if (!replicasNeverPromoted) {
+      throw unsafe(
+          "it has "
+              + replicas
+              + " connected replica(s) and "
+              + sentinels
+              + " Sentinel(s) watching it (PUBSUB NUMSUB "
+              + SENTINEL_CHANNEL
+              + "): "
+              + why
+              + ". Use one primary without failover; if no replica is ever promoted"
+              + " (replica-priority 0, no Sentinel failover, none by hand), open it with"
+              + " openWithReplicasNeverPromoted.");
+    }
+    LOG.log(
+        System.Logger.Level.WARNING,
+        "{0}, opened with openWithReplicasNeverPromoted: never promote one; {1}.",
+        what,
+        why);
+  }
+
+  /** PUBSUB NUMSUB of one channel: answers {channel, count}. */
+  private long subscribers(String channel) {
+    Object answer = redis.sendCommand(Protocol.Command.PUBSUB, "NUMSUB", channel);
+    if (answer instanceof List<?> list && list.size() == 2 && list.get(1) instanceof Long count) {
+      return count;
+    }
+    throw new UnsafeStoreException(
+        "Cannot check that "
+            + where
+            + " has no Sentinel watching it: PUBSUB NUMSUB "
+            + channel
+            + " answered "
+            + describe(answer)
+            + " (check it yourself and use openWithoutSafetyChecks)");
+  }
+
+  /** The channel every Sentinel that monitors a primary subscribes to on it. */
+  private static final String SENTINEL_CHANNEL = "__sentinel__:hello";
+
+  private static final String PERSIST_SETTINGS =
+      "Set appendonly yes and appendfsync always in redis.conf, or CONFIG SET them and then CONFIG"
+          + " REWRITE (a CONFIG SET alone is lost at the next restart).";
+
+  /**
+   * The AOF as it is, not as configured: right after {@code CONFIG SET appendonly yes} the writes
+   * are only in memory until the first AOF rewrite has finished.
+   */
+  void checkAof(Map<String, String> persistence) {
+    String[][] required = {
+      {"aof_enabled", "1"},
+      {"aof_rewrite_in_progress", "0"},
+      {"aof_rewrite_scheduled", "0"},
+      {"aof_last_write_status", "ok"},
+    };
+    for (String[] field : required) {
+      String value = persistence.get(field[0]);
+      if (!field[1].equals(value)) {
+        throw unsafe(
+            "INFO persistence reports "
+                + field[0]
+                + ":"
+                + value
+                + " (needs "
+                + field[1]
+                + "), so the AOF may not hold what the server acknowledges (R1): right after AOF"
+                + " is turned on at runtime, writes stay in memory until the first AOF rewrite"
+                + " finishes, and a failed AOF write is not on disk. "
+                + PERSIST_SETTINGS
+                + " Open the store once the rewrite has finished and aof_last_write_status is ok.");
+      }
+    }
+  }
+
+  /**
+   * Only a {@link RedisClient} on one server, without a client-side cache: a Sentinel or multi-
+   * database client follows a promoted replica silently, a cluster client spans primaries, and a
+   * cache can answer a read of a fence or a record from a stale copy.
+   */
+  private void checkClient() {
+    String kind = redis.getClass().getName();
+    boolean single;
+    if (redis instanceof RedisClient client) {
+      try {
+        client.getPool(); // a RedisClient built with another ConnectionProvider has no pool
+        single = true;
+      } catch (ClassCastException e) {
+        single = false;
+        kind = "RedisClient with a ConnectionProvider other than PooledConnectionProvider";
+      }
+    } else {
+      single = false;
+    }
+    if (!single) {
+      throw unsafe(
+          "the client is a "
+              + kind
+              + ", which may follow a failover to a replica (Sentinel, MultiDbClient) or span"
+              + " several primaries (cluster), and open cannot tell that it talks to one server."
+              + " Pass RedisClient.create(host, port) or a RedisClient.builder() client without a"
+              + " connectionProvider.");
+    }
+    if (redis.getCache() != null) {
+      throw unsafe(
+          "the client has a client-side cache, which can answer a read of a fence or an"
+              + " operation record from a stale copy. Build the RedisClient without cache() or"
+              + " cacheConfig().");
+    }
+  }
+
+  private UnsafeStoreException unsafe(String reason) {
+    return new UnsafeStoreException("Cannot use " + where + " as a fence store: " + reason);
   }
 
   private String config(String name) {
@@ -374,7 +536,7 @@ public final class RedisFenceStore {
   }
 
   /** The {@code name:value} lines of an INFO section. */
-  private static Map<String, String> fields(String info) {
+  static Map<String, String> fields(String info) {
     Map<String, String> fields = new java.util.HashMap<>();
     for (String line : info.split("\r?\n")) {
       int colon = line.indexOf(':');

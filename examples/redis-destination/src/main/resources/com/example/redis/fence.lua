@@ -11,7 +11,8 @@
 -- ARGV[6]  the new value
 --
 -- Answers {tag, value}: {'foreign', bound issuer}, {'stale', current epoch},
--- {'registered', previous epoch}, {'conflict', record}, {'replayed', record}, {'applied', record}.
+-- {'registered', previous epoch}, {'conflict', record}, {'replayed', record}, {'applied', record},
+-- {'corrupt', the registered epoch} if that is not an epoch (then nothing was written).
 -- A record is '<epoch> <seconds> <microseconds> <version> <fingerprint>'.
 -- Every check comes before the first write, and nothing after the first write can fail: Redis
 -- does not roll a script back.
@@ -24,10 +25,23 @@ local function older(a, b)
   return a < b
 end
 
+-- What Java registers: a decimal from 0 to 2^63-1 without leading zeros.
+local function isEpoch(s)
+  if s == '0' then
+    return true
+  end
+  return string.match(s, '^[1-9]%d*$') ~= nil
+    and (#s < 19 or (#s == 19 and s <= '9223372036854775807'))
+end
+
 local mode, issuer, epoch = ARGV[1], ARGV[2], ARGV[3]
 local fence = redis.call('HMGET', KEYS[1], 'epoch', 'issuer')
 local current = fence[1] or '0'
 local bound = fence[2]
+
+if not isEpoch(current) then
+  return {'corrupt', current}
+end
 
 if bound and bound ~= issuer then
   return {'foreign', bound}
@@ -63,7 +77,8 @@ end
 local now = redis.call('TIME')
 local version = redis.call('HINCRBY', KEYS[3], 'version', 1)
 redis.call('HSET', KEYS[3], 'value', ARGV[6])
-local record = epoch .. ' ' .. now[1] .. ' ' .. now[2] .. ' ' .. version .. ' ' .. fingerprint
+-- version is a Lua number: '..' would write 1e+14 from 10^14 on, '%d' writes every digit.
+local record = table.concat({epoch, now[1], now[2], string.format('%d', version), fingerprint}, ' ')
 redis.call('HSET', KEYS[2], operation, record)
 register()
 return {'applied', record}

@@ -32,6 +32,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * A {@code redis-server} child process on 127.0.0.1, with its data in a directory of the test: AOF
@@ -47,6 +48,16 @@ final class RedisServer {
 
   private static Path binary;
 
+  /** Children still running when the JVM exits (a test failed to stop one, or the fork ends). */
+  private static final java.util.Set<Process> CHILDREN =
+      java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+  static {
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(() -> CHILDREN.forEach(p -> p.destroyForcibly()), "redis-server-children"));
+  }
+
   private final Path directory;
   private final int port;
   private final Process process;
@@ -61,9 +72,19 @@ final class RedisServer {
 
   /** Starts a server on {@code directory} (its AOF, if any, is replayed) at a free port. */
   static RedisServer start(Path directory) {
+    return start(directory, new String[0]);
+  }
+
+  /**
+   * Starts a server on {@code directory} at a free port with more flags after the ones below, which
+   * override them (e.g. {@code "--appendonly", "no"}).
+   */
+  static RedisServer start(Path directory, String... flags) {
+    createDirectories(directory);
     for (int attempt = 1; ; attempt++) {
       try {
-        return start(directory, freePort());
+        int port = freePort();
+        return start(directory, port, serverCommand(directory, port, flags), READY);
       } catch (PortTaken e) {
         if (attempt == 3) {
           throw e;
@@ -82,7 +103,49 @@ final class RedisServer {
     }
   }
 
-  private static RedisServer start(Path directory, int port) {
+  /**
+   * Starts a Sentinel at a free port that monitors {@code primary} as {@code fenceline}, with its
+   * config file in {@code directory}; returns once it monitors it.
+   */
+  static RedisServer startSentinel(Path directory, RedisServer primary) {
+    createDirectories(directory);
+    Path config = directory.resolve("sentinel.conf");
+    try {
+      Files.writeString(config, "");
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot write " + config, e);
+    }
+    int port = freePort();
+    List<String> command =
+        List.of(
+            binary().toString(),
+            config.toString(),
+            "--sentinel",
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            Integer.toString(port),
+            "--sentinel",
+            "monitor",
+            "fenceline",
+            "127.0.0.1",
+            Integer.toString(primary.port()),
+            "1");
+    return start(directory, port, command, "+monitor master fenceline");
+  }
+
+  private static void createDirectories(Path directory) {
+    try {
+      Files.createDirectories(directory);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot create " + directory, e);
+    }
+  }
+
+  /** What Redis prints once it listens, after replaying the AOF. */
+  private static final String READY = "Ready to accept connections";
+
+  private static List<String> serverCommand(Path directory, int port, String... flags) {
     Path server = binary();
     List<String> command =
         List.of(
@@ -103,20 +166,21 @@ final class RedisServer {
             "no",
             "--logfile",
             "");
-    Process process;
-    try {
-      process = new ProcessBuilder(command).redirectErrorStream(true).start();
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot start " + command, e);
-    }
+    return Stream.concat(command.stream(), Stream.of(flags)).toList();
+  }
+
+  private static RedisServer start(
+      Path directory, int port, List<String> command, String readyLine) {
+    Process process = launch(command);
     List<String> log = java.util.Collections.synchronizedList(new ArrayList<>());
     CountDownLatch ready = new CountDownLatch(1);
     Thread reader =
-        new Thread(() -> readLog(process.getInputStream(), log, ready), "redis-" + port + "-log");
+        new Thread(
+            () -> readLog(process.getInputStream(), log, ready, readyLine),
+            "redis-" + port + "-log");
     reader.setDaemon(true);
     reader.start();
     try {
-      // Redis says "Ready to accept connections" once it listens, after replaying the AOF.
       if (!ready.await(START_SECONDS, TimeUnit.SECONDS)) {
         process.destroyForcibly();
         throw new IllegalStateException(
@@ -129,7 +193,7 @@ final class RedisServer {
     }
     boolean listening;
     synchronized (log) {
-      listening = log.stream().anyMatch(line -> line.contains("Ready to accept connections"));
+      listening = log.stream().anyMatch(line -> line.contains(readyLine));
     }
     if (!listening) {
       process.destroyForcibly();
@@ -141,15 +205,47 @@ final class RedisServer {
       }
       throw new IllegalStateException(message);
     }
+    reportVersionOnce(log);
     return new RedisServer(directory, port, process, log);
   }
 
-  private static void readLog(InputStream output, List<String> log, CountDownLatch ready) {
+  private static boolean versionReported;
+
+  /** Prints once which binary runs and the version it reports ("Redis version=6.2.11, ..."). */
+  private static synchronized void reportVersionOnce(List<String> log) {
+    if (!versionReported) {
+      versionReported = true;
+      String version;
+      synchronized (log) {
+        version =
+            log.stream()
+                .map(line -> line.replaceAll(".*(Redis version=[^ ,]+).*", "$1"))
+                .filter(line -> line.startsWith("Redis version="))
+                .findFirst()
+                .orElse("no version line");
+      }
+      System.out.println("RedisServer: " + binary().getFileName() + " reports " + version);
+    }
+  }
+
+  private static Process launch(List<String> command) {
+    try {
+      Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+      CHILDREN.add(process);
+      process.onExit().thenRun(() -> CHILDREN.remove(process));
+      return process;
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot start " + command, e);
+    }
+  }
+
+  private static void readLog(
+      InputStream output, List<String> log, CountDownLatch ready, String readyLine) {
     try (BufferedReader lines =
         new BufferedReader(new InputStreamReader(output, StandardCharsets.UTF_8))) {
       for (String line = lines.readLine(); line != null; line = lines.readLine()) {
         log.add(line);
-        if (line.contains("Ready to accept connections")) {
+        if (line.contains(readyLine)) {
           ready.countDown();
         }
       }
@@ -244,8 +340,20 @@ final class RedisServer {
       if (!file.toFile().setExecutable(true, true)) {
         throw new IllegalStateException("Cannot make " + file + " executable");
       }
-      file.toFile().deleteOnExit();
-      directory.toFile().deleteOnExit();
+      // deleteOnExit deletes in reverse order of registration; one hook deletes file, then
+      // directory.
+      Runtime.getRuntime()
+          .addShutdownHook(
+              new Thread(
+                  () -> {
+                    try {
+                      Files.deleteIfExists(file);
+                      Files.deleteIfExists(directory);
+                    } catch (IOException e) {
+                      System.err.println("Cannot delete " + directory + ": " + e);
+                    }
+                  },
+                  "redis-server-binary-cleanup"));
       return Optional.of(file);
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot extract " + url + " to a temporary file", e);
