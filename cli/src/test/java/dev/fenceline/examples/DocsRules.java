@@ -35,8 +35,8 @@ final class DocsRules {
   private static final Pattern LOOKUP =
       Pattern.compile("containing\\(\\s*\"((?:[^\"\\\\]|\\\\.)*)\"");
 
-  /** An elided part of an excerpt. */
-  private static final Pattern ELISION = Pattern.compile("//\\s*\\.\\.\\.?\\s*");
+  /** An elided part of an excerpt: {@code // ...} (Java) or {@code -- ...} (Lua). */
+  private static final Pattern ELISION = Pattern.compile("(//|--)\\s*\\.\\.\\.?\\s*");
 
   /** Pages whose Java needs a class path the cli module lacks: their own module compiles them. */
   static final Set<String> OWN_MODULE_PAGES =

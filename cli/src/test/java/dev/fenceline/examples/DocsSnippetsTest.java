@@ -104,6 +104,25 @@ class DocsSnippetsTest {
     assertThat(problems).as(report(problems)).isEmpty();
   }
 
+  /**
+   * Rule 1 for blocks in other languages: a block of any language that says it is an excerpt of a
+   * source (the Redis example's Lua script, say) matches that source line by line, as a Java
+   * excerpt does.
+   */
+  @Test
+  void everyExcerptInAnyLanguageMatchesItsSource() {
+    List<String> problems = new ArrayList<>();
+    int excerpts = 0;
+    for (ReadmeExamples.Fence fence : allFences()) {
+      if (fence.excerptOf().isPresent() && !DocsRules.language(fence).equals("java")) {
+        excerpts++;
+        problems.addAll(rules.javaProblems(fence));
+      }
+    }
+    assertThat(excerpts).as("excerpts in languages other than Java").isPositive();
+    assertThat(problems).as(report(problems)).isEmpty();
+  }
+
   /** Rule 3: every {@code fenceline} command line of a bash block parses. */
   @Test
   void everyFencelineCommandLineParses() {
@@ -338,13 +357,19 @@ class DocsSnippetsTest {
 
   /** The fenced blocks of {@code language} on every page. */
   private List<ReadmeExamples.Fence> fences(String language) {
+    return allFences().stream()
+        .filter(fence -> DocsRules.language(fence).equals(language))
+        .toList();
+  }
+
+  /** The fenced blocks of every page, in any language. */
+  private List<ReadmeExamples.Fence> allFences() {
     List<ReadmeExamples.Fence> found = new ArrayList<>();
     for (Path page : ReadmeExamples.pages()) {
       try {
-        ReadmeExamples.fences(Files.readString(page, UTF_8), ReadmeExamples.relative(root, page))
-            .stream()
-            .filter(fence -> DocsRules.language(fence).equals(language))
-            .forEach(found::add);
+        found.addAll(
+            ReadmeExamples.fences(
+                Files.readString(page, UTF_8), ReadmeExamples.relative(root, page)));
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
