@@ -10,7 +10,11 @@ import static java.util.Objects.requireNonNull;
  */
 public record AlreadyApplied(Receipt receipt) implements WriteOutcome {
 
-  /** Validates the outcome. */
+  /**
+   * Validates the outcome.
+   *
+   * @param receipt the receipt of the applied write
+   */
   public AlreadyApplied {
     requireNonNull(receipt, "receipt is null");
   }

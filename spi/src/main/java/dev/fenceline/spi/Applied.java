@@ -9,7 +9,11 @@ import static java.util.Objects.requireNonNull;
  */
 public record Applied(Receipt receipt) implements WriteOutcome {
 
-  /** Validates the outcome. */
+  /**
+   * Validates the outcome.
+   *
+   * @param receipt the receipt of the applied write
+   */
   public Applied {
     requireNonNull(receipt, "receipt is null");
   }

@@ -13,7 +13,13 @@ import java.time.Instant;
  */
 public record BlobInfo(BlobKey key, long size, Instant lastModified) {
 
-  /** Validates the facts. */
+  /**
+   * Validates the facts.
+   *
+   * @param key the blob's key
+   * @param size the size in bytes
+   * @param lastModified when the blob was last modified
+   */
   public BlobInfo {
     requireNonNull(key, "key is null");
     requireNonNull(lastModified, "lastModified is null");

@@ -15,18 +15,27 @@ public record BlobKey(String value) implements Comparable<BlobKey> {
   /**
    * Validates the key.
    *
+   * @param value the key as text
    * @throws IllegalArgumentException if the key breaks one of the rules above
    */
   public BlobKey {
     PathRules.validate("blob key", value, MAX_LENGTH, "reports/2026-10-27.csv");
   }
 
-  /** Returns the key for {@code value}. */
+  /**
+   * {@return the key for {@code value}}
+   *
+   * @param value the key as text
+   */
   public static BlobKey of(String value) {
     return new BlobKey(value);
   }
 
-  /** Returns the key {@code this/child}. */
+  /**
+   * {@return the key {@code this/child}}
+   *
+   * @param child the child name
+   */
   public BlobKey resolve(String child) {
     return new BlobKey(value + "/" + child);
   }

@@ -16,13 +16,22 @@ public class ConfigurationException extends FencelineException {
   /** The key the problem is about ({@link ConfigKey#name()}, dotted for nested keys), or null. */
   private final String key;
 
-  /** Creates the exception. */
+  /**
+   * Creates the exception.
+   *
+   * @param message the message, in the project's error format
+   */
   public ConfigurationException(String message) {
     super(message);
     this.key = null;
   }
 
-  /** Creates the exception, keeping the cause. */
+  /**
+   * Creates the exception, keeping the cause.
+   *
+   * @param message the message, in the project's error format
+   * @param cause the underlying failure
+   */
   public ConfigurationException(String message, Throwable cause) {
     super(message, cause);
     this.key = null;
@@ -42,8 +51,10 @@ public class ConfigurationException extends FencelineException {
   }
 
   /**
-   * An exception about configuration key {@code key}.
+   * {@return an exception about configuration key {@code key}}
    *
+   * @param key the key the problem is about
+   * @param message the message, in the project's error format
    * @see #ConfigurationException(String, String, Throwable)
    */
   public static ConfigurationException about(String key, String message) {
@@ -51,8 +62,8 @@ public class ConfigurationException extends FencelineException {
   }
 
   /**
-   * The key the problem is about, as declared by the adapter ({@link ConfigKey#name()}); empty if
-   * the problem is not about one key.
+   * {@return the key the problem is about, as declared by the adapter ({@link ConfigKey#name()});
+   * empty if the problem is not about one key}
    */
   public Optional<String> key() {
     return Optional.ofNullable(key);

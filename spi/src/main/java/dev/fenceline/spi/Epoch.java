@@ -18,6 +18,7 @@ public record Epoch(long value) implements Comparable<Epoch> {
   /**
    * Validates the value.
    *
+   * @param value the epoch's number
    * @throws IllegalArgumentException if {@code value} is negative
    */
   public Epoch {
@@ -27,13 +28,17 @@ public record Epoch(long value) implements Comparable<Epoch> {
     }
   }
 
-  /** Returns the epoch with this value. */
+  /**
+   * {@return the epoch with this value}
+   *
+   * @param value the epoch's number
+   */
   public static Epoch of(long value) {
     return new Epoch(value);
   }
 
   /**
-   * Returns the next epoch.
+   * {@return the next epoch}
    *
    * @throws ArithmeticException if this is {@link Long#MAX_VALUE}
    */
@@ -41,12 +46,20 @@ public record Epoch(long value) implements Comparable<Epoch> {
     return new Epoch(Math.addExact(value, 1));
   }
 
-  /** True if this epoch is strictly older (smaller) than {@code other}. */
+  /**
+   * {@return true if this epoch is strictly older (smaller) than {@code other}}
+   *
+   * @param other the epoch to compare with
+   */
   public boolean isOlderThan(Epoch other) {
     return value < other.value;
   }
 
-  /** True if this epoch is strictly newer (larger) than {@code other}. */
+  /**
+   * {@return true if this epoch is strictly newer (larger) than {@code other}}
+   *
+   * @param other the epoch to compare with
+   */
   public boolean isNewerThan(Epoch other) {
     return value > other.value;
   }

@@ -8,12 +8,21 @@ public class FencelineException extends RuntimeException {
 
   private static final long serialVersionUID = 1L;
 
-  /** Creates the exception. */
+  /**
+   * Creates the exception.
+   *
+   * @param message the message, in the project's error format
+   */
   public FencelineException(String message) {
     super(message);
   }
 
-  /** Creates the exception, keeping the cause. */
+  /**
+   * Creates the exception, keeping the cause.
+   *
+   * @param message the message, in the project's error format
+   * @param cause the underlying failure
+   */
   public FencelineException(String message, Throwable cause) {
     super(message, cause);
   }

@@ -35,6 +35,14 @@ public record Intent(
   /**
    * Validates the intent.
    *
+   * @param destination the destination's name
+   * @param resource the resource
+   * @param operation the operation ID
+   * @param fingerprint the request's fingerprint
+   * @param epoch the epoch
+   * @param attempts how many attempts began
+   * @param recordedAt when it was recorded, by the store's clock
+   * @param receipt the receipt of the applied write
    * @throws IllegalArgumentException if {@code attempts} is below 1, or the receipt is for another
    *     destination, resource or operation
    */
@@ -78,14 +86,14 @@ public record Intent(
         });
   }
 
-  /** True if the result was recorded: the operation must not be sent again. */
+  /** {@return true if the result was recorded: the operation must not be sent again} */
   public boolean completed() {
     return receipt.isPresent();
   }
 
   /**
-   * True if an attempt before the newest one began and the operation is not completed: that attempt
-   * may have sent the request, so look the result up before sending again.
+   * {@return true if an attempt before the newest one began and the operation is not completed:
+   * that attempt may have sent the request, so look the result up before sending again}
    */
   public boolean mayHaveBeenSent() {
     return attempts > 1 && receipt.isEmpty();

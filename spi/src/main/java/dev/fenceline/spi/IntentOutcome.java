@@ -6,6 +6,6 @@ package dev.fenceline.spi;
  */
 public sealed interface IntentOutcome permits IntentRecorded, RejectedStale {
 
-  /** The resource the intent is for. */
+  /** {@return the resource the intent is for} */
   ResourceId resource();
 }

@@ -12,7 +12,11 @@ import static java.util.Objects.requireNonNull;
  */
 public record IntentRecorded(Intent intent) implements IntentOutcome {
 
-  /** Validates the outcome. */
+  /**
+   * Validates the outcome.
+   *
+   * @param intent the recorded intent
+   */
   public IntentRecorded {
     requireNonNull(intent, "intent is null");
   }

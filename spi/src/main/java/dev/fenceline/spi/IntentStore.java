@@ -22,20 +22,21 @@ import java.util.Optional;
 public interface IntentStore {
 
   /**
-   * The name that scopes the intents (the destination's name): two stores with different names
-   * never see each other's intents.
+   * {@return the name that scopes the intents (the destination's name): two stores with different
+   * names never see each other's intents}
    */
   String name();
 
   /**
-   * The identity of the store the intents live in, the same in every process that opens it (see
-   * {@link PointerStore#storeId()}).
+   * {@return the identity of the store the intents live in, the same in every process that opens it
+   * (see {@link PointerStore#storeId()})}
    */
   String storeId();
 
   /**
    * Registers the token's epoch as {@link Destination#register} does.
    *
+   * @param token the fencing token
    * @return {@link Registered}, or {@link RejectedStale} if a newer epoch is registered
    * @throws UntrustedTokenException as {@link Destination#register} does
    * @throws StoreException if the store cannot be reached
@@ -54,6 +55,9 @@ public interface IntentStore {
    * is recorded; {@code AFTER_COMMIT} after the commit; a stale begin reports only {@code
    * BEFORE_LOCK}.
    *
+   * @param token the fencing token
+   * @param operation the operation ID
+   * @param fingerprint the request's fingerprint
    * @return the intent as recorded now, or {@link RejectedStale}
    * @throws UntrustedTokenException as {@link Destination#write} does
    * @throws OperationConflictException if the intent was recorded with another fingerprint (after
@@ -72,6 +76,8 @@ public interface IntentStore {
    * still be trusted (issuer and signature).
    *
    * @param attributes the receipt's attributes (see {@link Receipt})
+   * @param token the fencing token
+   * @param operation the operation ID
    * @return {@link Applied} with the receipt recorded now, or {@link AlreadyApplied} with the one
    *     recorded before
    * @throws IllegalStateException if no intent was recorded for the operation
@@ -83,14 +89,18 @@ public interface IntentStore {
   /**
    * Reads the intent of {@code operation} from the linearizable store, whatever epoch is current.
    *
+   * @param resource the resource
+   * @param operation the operation ID
    * @return the intent, or empty if no attempt ever began
    * @throws StoreException if the store cannot be reached
    */
   Optional<Intent> lookup(ResourceId resource, OperationId operation);
 
   /**
-   * The newest registered epoch of {@code resource}, or {@link Epoch#NONE}; informational, as
-   * {@link Destination#currentEpoch}.
+   * {@return the newest registered epoch of {@code resource}, or {@link Epoch#NONE}; informational,
+   * as {@link Destination#currentEpoch}}
+   *
+   * @param resource the resource
    */
   Epoch currentEpoch(ResourceId resource);
 }

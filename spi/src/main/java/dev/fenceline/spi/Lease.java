@@ -17,7 +17,13 @@ import java.time.Instant;
  */
 public record Lease(FencingToken token, Instant expiresAt, Duration ttl) {
 
-  /** Validates the lease. */
+  /**
+   * Validates the lease.
+   *
+   * @param token the fencing token
+   * @param expiresAt when the lease expires, by the issuer's clock
+   * @param ttl the time to live
+   */
   public Lease {
     requireNonNull(token, "token is null");
     requireNonNull(expiresAt, "expiresAt is null");
@@ -28,12 +34,12 @@ public record Lease(FencingToken token, Instant expiresAt, Duration ttl) {
     }
   }
 
-  /** The leased resource. */
+  /** {@return the leased resource} */
   public ResourceId resource() {
     return token.resource();
   }
 
-  /** The epoch of the lease. */
+  /** {@return the epoch of the lease} */
   public Epoch epoch() {
     return token.epoch();
   }

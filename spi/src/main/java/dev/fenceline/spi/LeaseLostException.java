@@ -13,13 +13,18 @@ public class LeaseLostException extends FencelineException {
 
   private final transient FencingToken token;
 
-  /** Creates the exception for {@code token} with the reason in the message. */
+  /**
+   * Creates the exception for {@code token} with the reason in the message.
+   *
+   * @param token the fencing token
+   * @param message the message, in the project's error format
+   */
   public LeaseLostException(FencingToken token, String message) {
     super(message);
     this.token = requireNonNull(token, "token is null");
   }
 
-  /** The token of the lost lease. */
+  /** {@return the token of the lost lease} */
   public FencingToken token() {
     return token;
   }

@@ -21,7 +21,15 @@ public record LeaseStatus(
     Optional<Instant> expiresAt,
     boolean held) {
 
-  /** Validates the status. */
+  /**
+   * Validates the status.
+   *
+   * @param resource the resource
+   * @param epoch the epoch
+   * @param holder the holder the lease was granted to
+   * @param expiresAt when the lease expires, by the issuer's clock
+   * @param held whether a lease is held
+   */
   public LeaseStatus {
     requireNonNull(resource, "resource is null");
     requireNonNull(epoch, "epoch is null");

@@ -16,6 +16,7 @@ public record OperationId(String value) {
   /**
    * Validates the value (see {@link StorableText#requireIdentifier}).
    *
+   * @param value the ID as text
    * @throws IllegalArgumentException if the value is blank (also Unicode whitespace only), too
    *     long, has control characters, NUL or an unpaired surrogate
    */
@@ -27,7 +28,11 @@ public record OperationId(String value) {
         "derive it from the business input, e.g. report-2026-10-27");
   }
 
-  /** Returns the operation ID for {@code value}. */
+  /**
+   * {@return the operation ID for {@code value}}
+   *
+   * @param value the ID as text
+   */
   public static OperationId of(String value) {
     return new OperationId(value);
   }

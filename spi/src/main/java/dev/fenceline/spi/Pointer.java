@@ -23,6 +23,8 @@ public record Pointer(String target, Map<String, String> attributes) {
   /**
    * Validates the pointer and copies the attributes.
    *
+   * @param target the key the pointer points to
+   * @param attributes the attributes
    * @throws IllegalArgumentException if the target is empty, too long or not storable text, an
    *     attribute value is not storable text, or an attribute is named {@code target}
    */
@@ -61,8 +63,8 @@ public record Pointer(String target, Map<String, String> attributes) {
   }
 
   /**
-   * The attributes of the receipt of a swap to this pointer: its attributes plus {@link
-   * PointerStore#TARGET_ATTRIBUTE}, the target.
+   * {@return the attributes of the receipt of a swap to this pointer: its attributes plus {@link
+   * PointerStore#TARGET_ATTRIBUTE}, the target}
    */
   public Map<String, String> receiptAttributes() {
     Map<String, String> withTarget = new java.util.HashMap<>(attributes);
@@ -70,7 +72,11 @@ public record Pointer(String target, Map<String, String> attributes) {
     return withTarget;
   }
 
-  /** A pointer with no attributes. */
+  /**
+   * {@return a pointer with no attributes}
+   *
+   * @param target the key the pointer points to
+   */
   public static Pointer to(String target) {
     return new Pointer(target, Map.of());
   }

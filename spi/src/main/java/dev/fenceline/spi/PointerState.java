@@ -15,7 +15,15 @@ import static java.util.Objects.requireNonNull;
 public record PointerState(
     ResourceId resource, Pointer pointer, Epoch epoch, OperationId operation, long version) {
 
-  /** Validates the state. */
+  /**
+   * Validates the state.
+   *
+   * @param resource the resource
+   * @param pointer the pointer
+   * @param epoch the epoch
+   * @param operation the operation ID
+   * @param version the version
+   */
   public PointerState {
     requireNonNull(resource, "resource is null");
     requireNonNull(pointer, "pointer is null");

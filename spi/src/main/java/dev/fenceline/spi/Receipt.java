@@ -40,6 +40,12 @@ public record Receipt(
   /**
    * Validates the receipt and makes an immutable, sorted copy of the attributes.
    *
+   * @param destination the destination's name
+   * @param resource the resource
+   * @param operation the operation ID
+   * @param epoch the epoch
+   * @param recordedAt when it was recorded, by the store's clock
+   * @param attributes the attributes
    * @throws IllegalArgumentException if an attribute name breaks the rule above or a value is not
    *     storable text
    * @throws NullPointerException if a component, an attribute name or a value is null
@@ -71,7 +77,11 @@ public record Receipt(
     attributes = Collections.unmodifiableSortedMap(copy);
   }
 
-  /** Returns the attribute {@code name}, if present. */
+  /**
+   * {@return the attribute {@code name}, if present}
+   *
+   * @param name the name
+   */
   public Optional<String> attribute(String name) {
     return Optional.ofNullable(attributes.get(name));
   }

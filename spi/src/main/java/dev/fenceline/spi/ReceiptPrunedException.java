@@ -22,9 +22,13 @@ public class ReceiptPrunedException extends StoreException {
 
   private static final long serialVersionUID = 1L;
 
+  /** The name of the destination that was asked. */
   private final String destination;
+
   private final transient ResourceId resource;
   private final transient OperationId operation;
+
+  /** Receipts of the resource recorded before this instant may have been pruned. */
   private final Instant prunedBefore;
 
   /**
@@ -71,24 +75,24 @@ public class ReceiptPrunedException extends StoreException {
         + " pruned applies the operation again)";
   }
 
-  /** The name of the destination that was asked. */
+  /** {@return the name of the destination that was asked} */
   public String destination() {
     return destination;
   }
 
-  /** The resource that was looked up. */
+  /** {@return the resource that was looked up} */
   public ResourceId resource() {
     return resource;
   }
 
-  /** The operation that was looked up. */
+  /** {@return the operation that was looked up} */
   public OperationId operation() {
     return operation;
   }
 
   /**
-   * Receipts of the resource recorded before this instant (by the destination's clock) may have
-   * been pruned; every receipt recorded at or after it is kept.
+   * {@return receipts of the resource recorded before this instant (by the destination's clock) may
+   * have been pruned; every receipt recorded at or after it is kept}
    */
   public Instant prunedBefore() {
     return prunedBefore;

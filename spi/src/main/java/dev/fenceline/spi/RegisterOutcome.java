@@ -6,6 +6,6 @@ package dev.fenceline.spi;
  */
 public sealed interface RegisterOutcome permits Registered, RejectedStale {
 
-  /** The resource the registration was for. */
+  /** {@return the resource the registration was for} */
   ResourceId resource();
 }

@@ -13,7 +13,13 @@ import static java.util.Objects.requireNonNull;
 public record Registered(ResourceId resource, Epoch epoch, Epoch previous)
     implements RegisterOutcome {
 
-  /** Validates the outcome. */
+  /**
+   * Validates the outcome.
+   *
+   * @param resource the resource
+   * @param epoch the epoch
+   * @param previous the previous value
+   */
   public Registered {
     requireNonNull(resource, "resource is null");
     requireNonNull(epoch, "epoch is null");

@@ -16,6 +16,9 @@ public record RejectedStale(ResourceId resource, Epoch supplied, Epoch current)
   /**
    * Validates the outcome.
    *
+   * @param resource the resource
+   * @param supplied the fingerprint supplied with this request
+   * @param current the current epoch
    * @throws IllegalArgumentException if {@code supplied} is not older than {@code current}
    */
   public RejectedStale {
@@ -34,8 +37,10 @@ public record RejectedStale(ResourceId resource, Epoch supplied, Epoch current)
   }
 
   /**
-   * A message in the project's error format, for logs and exceptions: {@code Cannot <action>
-   * <resource>: epoch 33 is older than current epoch 34 (...)}.
+   * {@return a message in the project's error format, for logs and exceptions: {@code Cannot
+   * <action> <resource>: epoch 33 is older than current epoch 34 (...)}}
+   *
+   * @param action what was attempted, for the message (such as {@code write})
    */
   public String describe(String action) {
     return "Cannot "

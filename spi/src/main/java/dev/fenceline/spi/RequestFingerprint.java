@@ -24,6 +24,7 @@ public record RequestFingerprint(String value) {
   /**
    * Validates the value.
    *
+   * @param value the value
    * @throws IllegalArgumentException if it is not {@code sha256:} and 64 lowercase hex digits
    */
   public RequestFingerprint {
@@ -36,27 +37,41 @@ public record RequestFingerprint(String value) {
     }
   }
 
-  /** The fingerprint of {@code bytes}: their SHA-256. */
+  /**
+   * {@return the fingerprint of {@code bytes}: their SHA-256}
+   *
+   * @param bytes the bytes
+   */
   public static RequestFingerprint sha256(byte[] bytes) {
     requireNonNull(bytes, "bytes is null");
     return new RequestFingerprint("sha256:" + HexFormat.of().formatHex(digest().digest(bytes)));
   }
 
-  /** The fingerprint of {@code text}: the SHA-256 of its UTF-8 bytes. */
+  /**
+   * {@return the fingerprint of {@code text}: the SHA-256 of its UTF-8 bytes}
+   *
+   * @param text the text
+   */
   public static RequestFingerprint sha256(String text) {
     requireNonNull(text, "text is null");
     return sha256(text.getBytes(StandardCharsets.UTF_8));
   }
 
-  /** The fingerprint of a payload whose SHA-256 is already known, as 64 hex digits. */
+  /**
+   * {@return the fingerprint of a payload whose SHA-256 is already known, as 64 hex digits}
+   *
+   * @param hex the SHA-256, as 64 hex digits
+   */
   public static RequestFingerprint ofSha256Hex(String hex) {
     requireNonNull(hex, "hex is null");
     return new RequestFingerprint("sha256:" + hex.toLowerCase(java.util.Locale.ROOT));
   }
 
   /**
-   * The fingerprint of a pointer swap: the SHA-256 of its target and attributes, each field length
-   * prefixed so that no two different pointers share an encoding.
+   * {@return the fingerprint of a pointer swap: the SHA-256 of its target and attributes, each
+   * field length prefixed so that no two different pointers share an encoding}
+   *
+   * @param pointer the pointer
    */
   public static RequestFingerprint of(Pointer pointer) {
     requireNonNull(pointer, "pointer is null");

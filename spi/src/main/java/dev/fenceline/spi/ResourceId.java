@@ -19,6 +19,7 @@ public record ResourceId(String value) implements Comparable<ResourceId> {
   /**
    * Validates the value.
    *
+   * @param value the value
    * @throws IllegalArgumentException if the value breaks one of the rules above; the message names
    *     the value and the rule
    */
@@ -27,8 +28,9 @@ public record ResourceId(String value) implements Comparable<ResourceId> {
   }
 
   /**
-   * Returns the resource ID for {@code value}.
+   * {@return the resource ID for {@code value}}
    *
+   * @param value the value
    * @throws IllegalArgumentException if the value is not a valid resource ID
    */
   public static ResourceId of(String value) {

@@ -15,6 +15,9 @@ public interface StepListener {
   /**
    * The write for {@code operation} with {@code token} reached {@code step}.
    *
+   * @param step the fencing step
+   * @param token the fencing token
+   * @param operation the operation ID
    * @throws RuntimeException to abort the write; the destination rolls back what is not committed
    *     (everything of the step, the epoch registration included, unless thrown at {@link
    *     FencingStep#AFTER_COMMIT}), and the write throws it on

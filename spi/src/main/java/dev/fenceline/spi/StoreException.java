@@ -12,20 +12,32 @@ public class StoreException extends FencelineException {
 
   private static final long serialVersionUID = 1L;
 
+  /** Whether the failed step may have committed. */
   private final boolean outcomeUnknown;
 
-  /** A failure where nothing changed. */
+  /**
+   * A failure where nothing changed.
+   *
+   * @param message the message, in the project's error format
+   * @param cause the underlying failure
+   */
   public StoreException(String message, Throwable cause) {
     this(message, cause, false);
   }
 
-  /** A failure, saying whether the outcome is unknown. */
+  /**
+   * A failure, saying whether the outcome is unknown.
+   *
+   * @param message the message, in the project's error format
+   * @param cause the underlying failure
+   * @param outcomeUnknown whether the failed step may have committed
+   */
   public StoreException(String message, Throwable cause, boolean outcomeUnknown) {
     super(message, cause);
     this.outcomeUnknown = outcomeUnknown;
   }
 
-  /** True if the failed step may have committed. */
+  /** {@return true if the failed step may have committed} */
   public boolean outcomeUnknown() {
     return outcomeUnknown;
   }

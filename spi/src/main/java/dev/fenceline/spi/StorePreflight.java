@@ -20,7 +20,13 @@ public record StorePreflight(boolean checked, List<String> wouldCreate, List<Str
 
   private static final StorePreflight NOT_CHECKED = new StorePreflight(false, List.of(), List.of());
 
-  /** Copies the lists; an unchecked preflight has no findings. */
+  /**
+   * Copies the lists; an unchecked preflight has no findings.
+   *
+   * @param checked whether the store was checked
+   * @param wouldCreate what opening the store would create, if anything
+   * @param problems the problems found
+   */
   public StorePreflight {
     wouldCreate = List.copyOf(requireNonNull(wouldCreate, "wouldCreate is null"));
     problems = List.copyOf(requireNonNull(problems, "problems is null"));
@@ -30,17 +36,27 @@ public record StorePreflight(boolean checked, List<String> wouldCreate, List<Str
     }
   }
 
-  /** The adapter cannot check without opening: the caller opens the store as usual. */
+  /**
+   * The adapter cannot check without opening: the caller opens the store as usual.
+   *
+   * @return a preflight that did not check
+   */
   public static StorePreflight notChecked() {
     return NOT_CHECKED;
   }
 
-  /** Checked, and opening changes nothing. */
+  /**
+   * Checked, and opening changes nothing.
+   *
+   * @return a preflight that found nothing to create and no problem
+   */
   public static StorePreflight ready() {
     return new StorePreflight(true, List.of(), List.of());
   }
 
-  /** True if the store can be opened now without creating anything (or was not checked). */
+  /**
+   * {@return true if the store can be opened now without creating anything (or was not checked)}
+   */
   public boolean readyToOpen() {
     return wouldCreate.isEmpty() && problems.isEmpty();
   }

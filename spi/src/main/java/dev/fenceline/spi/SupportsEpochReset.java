@@ -21,6 +21,8 @@ public interface SupportsEpochReset {
    * records and published pointers are kept.
    *
    * @param reason why, for the log (1 to 200 printable characters)
+   * @param resource the resource
+   * @param epoch the epoch
    * @return the epoch registered before the reset ({@link Epoch#NONE} if none)
    * @throws UnsupportedCapabilityException if the destination delegates the epoch to a store that
    *     cannot reset it (a staged destination over such a pointer store)

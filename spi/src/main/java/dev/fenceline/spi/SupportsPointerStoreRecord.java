@@ -24,6 +24,7 @@ public interface SupportsPointerStoreRecord {
    * stores at once, one wins and the other is refused (as far as the blob store's create-only
    * writes are atomic; the implementation says what it relies on).
    *
+   * @param pointers the pointers
    * @throws ConfigurationException if another pointer store is recorded for that name (the message
    *     names both and where the record is)
    * @throws StoreException if the record cannot be read or written

@@ -48,7 +48,11 @@ public final class TokenKeys {
     this.signingKeyId = builder.signingKeyId;
   }
 
-  /** Starts a key set. */
+  /**
+   * Starts a key set.
+   *
+   * @return a builder without keys
+   */
   public static Builder builder() {
     return new Builder();
   }
@@ -56,6 +60,7 @@ public final class TokenKeys {
   /**
    * Signs {@code token} with the signing key.
    *
+   * @param token the token
    * @return the token with its signature
    */
   public FencingToken sign(FencingToken token) {
@@ -70,6 +75,7 @@ public final class TokenKeys {
    *
    * @param action what the caller is about to do, for the message (e.g. {@code write operation
    *     report-1 to reports})
+   * @param token the token
    * @throws UntrustedTokenException if the token is unsigned, names an unknown key, or its
    *     signature does not verify
    */
@@ -170,6 +176,7 @@ public final class TokenKeys {
      *
      * @param keyId 1 to 64 characters from {@code [A-Za-z0-9._-]}, travels in every signature
      * @param secret at least {@value #MIN_KEY_BYTES} random bytes (copied)
+     * @return this builder
      * @throws ConfigurationException if the ID is invalid or taken, or the key is too short
      */
     public Builder key(String keyId, byte[] secret) {
@@ -204,6 +211,8 @@ public final class TokenKeys {
     /**
      * The key issuers sign with. Default: the only key, if exactly one was added.
      *
+     * @param keyId the key's ID
+     * @return this builder
      * @throws ConfigurationException if no key with this ID was added
      */
     public Builder signWith(String keyId) {
@@ -223,6 +232,7 @@ public final class TokenKeys {
     /**
      * Builds the key set.
      *
+     * @return the key set
      * @throws ConfigurationException if no key was added, or several and no signing key was chosen
      */
     public TokenKeys build() {

@@ -9,7 +9,11 @@ public class UnsafeStoreException extends ConfigurationException {
 
   private static final long serialVersionUID = 1L;
 
-  /** Creates the exception. */
+  /**
+   * Creates the exception.
+   *
+   * @param message the message, in the project's error format
+   */
   public UnsafeStoreException(String message) {
     super(message);
   }

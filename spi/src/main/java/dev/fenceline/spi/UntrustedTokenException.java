@@ -9,14 +9,22 @@ public class UntrustedTokenException extends FencelineException {
 
   private static final long serialVersionUID = 1L;
 
-  /** Creates the exception with the reason in the message. */
+  /**
+   * Creates the exception with the reason in the message.
+   *
+   * @param message the message, in the project's error format
+   */
   public UntrustedTokenException(String message) {
     super(message);
   }
 
   /**
-   * The exception for a token of {@code token.issuer()} at a resource registered with {@code
-   * registeredIssuer}, in the project's message format.
+   * {@return the exception for a token of {@code token.issuer()} at a resource registered with
+   * {@code registeredIssuer}, in the project's message format}
+   *
+   * @param token the fencing token
+   * @param registeredIssuer the issuer registered for the resource
+   * @param action what was attempted, for the message (such as {@code write})
    */
   public static UntrustedTokenException foreignIssuer(
       FencingToken token, String registeredIssuer, String action) {

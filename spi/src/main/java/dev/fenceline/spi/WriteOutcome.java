@@ -14,6 +14,6 @@ package dev.fenceline.spi;
  */
 public sealed interface WriteOutcome permits Applied, AlreadyApplied, RejectedStale {
 
-  /** The resource the write was for. */
+  /** {@return the resource the write was for} */
   ResourceId resource();
 }
