@@ -144,6 +144,8 @@ public final class ReleaseCheck {
     Set<String> publishedIds = new TreeSet<>();
     published.forEach(m -> publishedIds.add(m.artifactId()));
     Map<String, Set<String>> testJars = new TreeMap<>();
+    Optional<String> parentDescription =
+        text(parse(root.resolve("pom.xml")).getDocumentElement(), "description");
 
     for (Module module : published) {
       Path target = root.resolve(module.path()).resolve("target");
@@ -153,6 +155,14 @@ public final class ReleaseCheck {
       row.append(" pom ").append(size(pom));
       if (Files.isRegularFile(pom)) {
         checkPom(pom, module, version, problems, testJars);
+        Optional<String> description = text(parse(pom).getDocumentElement(), "description");
+        if (description.isPresent() && description.equals(parentDescription)) {
+          problems.add(
+              module.artifactId()
+                  + ": its <description> is the parent's (inherited): give "
+                  + module.path()
+                  + "/pom.xml its own");
+        }
       } else {
         problems.add(
             module.artifactId()

@@ -132,6 +132,19 @@ class ReleaseCheckTest {
   }
 
   @Test
+  void aModuleWithoutItsOwnDescriptionIsNamed() throws IOException {
+    write(
+        "pom.xml",
+        Files.readString(root.resolve("pom.xml"))
+            .replace("<modules>", "<description>D</description><modules>"));
+
+    assertThat(check().problems())
+        .contains(
+            "fenceline-core: its <description> is the parent's (inherited): give core/pom.xml its"
+                + " own");
+  }
+
+  @Test
   void aPomWithAnUnresolvedPropertyOrAParentIsNamed() throws IOException {
     String pom = Files.readString(root.resolve("cli/target/.flattened-pom.xml"));
     write(
