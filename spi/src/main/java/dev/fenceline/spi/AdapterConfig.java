@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the Fenceline authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.fenceline.spi;
 
 import static java.util.Objects.requireNonNull;
@@ -66,6 +81,7 @@ public final class AdapterConfig {
    * @param instance the user's name for the instance
    * @param values the configuration
    * @param keys every key the adapter understands
+   * @return the checked configuration
    */
   public static AdapterConfig of(
       String adapter, String instance, Map<String, String> values, List<ConfigKey> keys) {
@@ -91,7 +107,8 @@ public final class AdapterConfig {
   }
 
   /**
-   * As {@link #unchecked(AdapterFactory, String, Map)}, with the adapter's name and keys.
+   * {@return the configuration, as {@link #unchecked(AdapterFactory, String, Map)} with the
+   * adapter's name and keys}
    *
    * @param adapter the adapter's name, such as {@code jdbc}
    * @param instance the user's name for the instance
@@ -221,8 +238,9 @@ public final class AdapterConfig {
   }
 
   /**
-   * The value of a declared required key.
+   * {@return the value of a declared required key}
    *
+   * @param key the declared key
    * @throws ConfigurationException if it is missing or blank
    */
   public String required(String key) {
@@ -241,14 +259,19 @@ public final class AdapterConfig {
     return value.isPresent() ? value : defaultOf(key);
   }
 
-  /** Whether {@code key} is set (not merely defaulted). */
+  /**
+   * {@return whether {@code key} is set (not merely defaulted)}
+   *
+   * @param key the declared key
+   */
   public boolean isSet(String key) {
     return raw(key).isPresent();
   }
 
   /**
-   * The value of {@code key} as {@code true} or {@code false}, if set or defaulted.
+   * {@return the value of {@code key} as {@code true} or {@code false}, if set or defaulted}
    *
+   * @param key the declared key
    * @throws ConfigurationException if the value is neither
    */
   public Optional<Boolean> bool(String key) {
@@ -264,9 +287,10 @@ public final class AdapterConfig {
   }
 
   /**
-   * The value of {@code key} as a duration, if set or defaulted: {@code 500ms}, {@code 30s}, {@code
-   * 2m}, {@code 1h}, {@code 7d} or ISO-8601 such as {@code PT30S}.
+   * {@return the value of {@code key} as a duration, if set or defaulted: {@code 500ms}, {@code
+   * 30s}, {@code 2m}, {@code 1h}, {@code 7d} or ISO-8601 such as {@code PT30S}}
    *
+   * @param key the declared key
    * @throws ConfigurationException if the value is not a duration
    */
   public Optional<Duration> duration(String key) {
@@ -287,28 +311,39 @@ public final class AdapterConfig {
   }
 
   /**
-   * The value of a declared {@link ConfigKey.Type#INTEGER} or {@link ConfigKey.Type#SIZE} key, if
-   * set or defaulted (a size in bytes).
+   * {@return the value of a declared {@link ConfigKey.Type#INTEGER} or {@link ConfigKey.Type#SIZE}
+   * key, if set or defaulted (a size in bytes)}
    *
+   * @param key the declared key
    * @throws ConfigurationException if the value is not of the key's type
    */
   public Optional<Long> number(String key) {
     return typed(key, Long.class);
   }
 
-  /** The value of a declared {@link ConfigKey.Type#DECIMAL} key, if set or defaulted. */
+  /**
+   * {@return the value of a declared {@link ConfigKey.Type#DECIMAL} key, if set or defaulted}
+   *
+   * @param key the declared key
+   */
   public Optional<Double> decimal(String key) {
     return typed(key, Double.class);
   }
 
-  /** The value of a declared {@link ConfigKey.Type#URI} key, if set or defaulted. */
+  /**
+   * {@return the value of a declared {@link ConfigKey.Type#URI} key, if set or defaulted}
+   *
+   * @param key the declared key
+   */
   public Optional<URI> uri(String key) {
     return typed(key, URI.class);
   }
 
   /**
-   * The entries of a declared {@link ConfigKey.Type#MAP} key ({@code key.name} in the flat
-   * configuration), sorted by name.
+   * {@return the entries of a declared {@link ConfigKey.Type#MAP} key ({@code key.name} in the flat
+   * configuration), sorted by name}
+   *
+   * @param key the declared key
    */
   public Map<String, String> map(String key) {
     declared(key);
@@ -338,6 +373,8 @@ public final class AdapterConfig {
    * @param key the key whose value is being set
    * @param value the value as the setting takes it (its {@code toString()} is shown)
    * @param setting the setting; what it returns (the builder) is returned
+   * @param <T> the value's type
+   * @return what {@code setting} returned
    * @throws ConfigurationException if the setting refused the value
    */
   public <T> T apply(String key, Object value, Supplier<T> setting) {
@@ -399,9 +436,12 @@ public final class AdapterConfig {
   }
 
   /**
-   * The value {@code value} of {@code key} as it may be shown in a message: quoted, with the user
-   * information of a URL ({@code https://user:password@host}) replaced by {@code ****}, or {@code
-   * (not shown)} for a secret key.
+   * {@return the value {@code value} of {@code key} as it may be shown in a message: quoted, with
+   * the user information of a URL ({@code https://user:password@host}) replaced by {@code ****}, or
+   * {@code (not shown)} for a secret key}
+   *
+   * @param key the declared key
+   * @param value the value as written in the configuration
    */
   public String shown(String key, String value) {
     ConfigKey declaration = declaration(key);
@@ -477,8 +517,11 @@ public final class AdapterConfig {
   }
 
   /**
-   * The name in {@code known} closest to a misspelt {@code name}, if it is close (at most 2 edits):
-   * for "did you mean" hints.
+   * {@return the name in {@code known} closest to a misspelt {@code name}, if it is close (at most
+   * 2 edits): for "did you mean" hints}
+   *
+   * @param name the misspelt name
+   * @param known the known names
    */
   public static Optional<String> closest(String name, Set<String> known) {
     requireNonNull(name, "name is null");

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the Fenceline authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.fenceline.spi;
 
 import java.util.List;
@@ -20,24 +35,25 @@ import java.util.Set;
 public interface AdapterFactory {
 
   /**
-   * The stable name users put in configuration, such as {@code jdbc}: lowercase letters, digits and
-   * {@code -}. Two factories on one class path must not share a name.
+   * {@return the stable name users put in configuration, such as {@code jdbc}: lowercase letters,
+   * digits and {@code -}} Two factories on one class path must not share a name.
    */
   String name();
 
   /**
-   * Every key this adapter understands, each declared once with its type, default and meaning (see
-   * {@link ConfigKey}). The default, an empty list, declares nothing: the loader then passes every
-   * key to {@link #create} unchecked, and treats every value as secret, since it cannot tell.
+   * {@return every key this adapter understands, each declared once with its type, default and
+   * meaning (see {@link ConfigKey})} The default, an empty list, declares nothing: the loader then
+   * passes every key to {@link #create} unchecked, and treats every value as secret, since it
+   * cannot tell.
    */
   default List<ConfigKey> configKeys() {
     return List.of();
   }
 
   /**
-   * What the adapters of this factory offer ({@link Adapter#leaseIssuer()}, {@link
+   * {@return what the adapters of this factory offer ({@link Adapter#leaseIssuer()}, {@link
    * Adapter#pointerStore}, ...), so that a configuration naming a store for a role it cannot play
-   * is refused before anything opens. The default, an empty set, declares nothing: the roles are
+   * is refused before anything opens} The default, an empty set, declares nothing: the roles are
    * found out when the store is opened.
    */
   default Set<StoreRole> roles() {
@@ -66,9 +82,9 @@ public interface AdapterFactory {
   }
 
   /**
-   * The declared {@link ConfigKey.Type#INTEGER} key that says how many versions of each publish
-   * pointer the pointer stores of this adapter keep when they prune older ones (such as the jdbc
-   * adapter's {@code pointer-versions}); empty (the default) if they keep every version. A
+   * {@return the declared {@link ConfigKey.Type#INTEGER} key that says how many versions of each
+   * publish pointer the pointer stores of this adapter keep when they prune older ones (such as the
+   * jdbc adapter's {@code pointer-versions}); empty (the default) if they keep every version} A
    * configuration that keeps more versions of a staged destination than its pointer store does is
    * refused at load time, naming this key: the store would prune versions that the sweep and
    * rollbacks still count on. A store whose configuration does not set the key keeps every version.
@@ -117,6 +133,9 @@ public interface AdapterFactory {
    * default creates the adapter as {@link #create} does: override it where opening changes the
    * store.
    *
+   * @param instanceName the name of the store in the configuration
+   * @param config the store's configuration
+   * @return an adapter that does not create, migrate or write anything when opened
    * @see #create(String, Map)
    */
   default Adapter createForReading(String instanceName, Map<String, String> config) {

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the Fenceline authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.fenceline.spi;
 
 /**
@@ -15,18 +30,27 @@ public record BlobKey(String value) implements Comparable<BlobKey> {
   /**
    * Validates the key.
    *
+   * @param value the key as text
    * @throws IllegalArgumentException if the key breaks one of the rules above
    */
   public BlobKey {
     PathRules.validate("blob key", value, MAX_LENGTH, "reports/2026-10-27.csv");
   }
 
-  /** Returns the key for {@code value}. */
+  /**
+   * {@return the key for {@code value}}
+   *
+   * @param value the key as text
+   */
   public static BlobKey of(String value) {
     return new BlobKey(value);
   }
 
-  /** Returns the key {@code this/child}. */
+  /**
+   * {@return the key {@code this/child}}
+   *
+   * @param child the child name
+   */
   public BlobKey resolve(String child) {
     return new BlobKey(value + "/" + child);
   }

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the Fenceline authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.fenceline.spi;
 
 import static java.util.Objects.requireNonNull;
@@ -97,7 +112,21 @@ public record ConfigKey(
     MAP
   }
 
-  /** Validates the declaration. */
+  /**
+   * Validates the declaration.
+   *
+   * @param name the key's name: kebab-case words, dots between nested mappings
+   * @param type the value's type
+   * @param description what the key does, in one line
+   * @param defaultValue the default value, as written in a configuration file
+   * @param required whether the key must be set
+   * @param secret whether the value is a secret
+   * @param example an example value
+   * @param min the smallest allowed value
+   * @param max the largest allowed value
+   * @param choices the allowed values
+   * @param bounds how the allowed range is written, if {@code min to max} does not say enough
+   */
   public ConfigKey {
     requireNonNull(name, "name is null");
     requireNonNull(type, "type is null");
@@ -139,49 +168,92 @@ public record ConfigKey(
     }
   }
 
-  /** A key whose value is any text. */
+  /**
+   * {@return a key whose value is any text}
+   *
+   * @param name the key's name: kebab-case words, dots between nested mappings
+   */
   public static Builder string(String name) {
     return new Builder(name, Type.STRING);
   }
 
-  /** A key whose value is an absolute URI. */
+  /**
+   * {@return a key whose value is an absolute URI}
+   *
+   * @param name the key's name: kebab-case words, dots between nested mappings
+   */
   public static Builder uri(String name) {
     return new Builder(name, Type.URI);
   }
 
-  /** A key whose value is {@code true} or {@code false}. */
+  /**
+   * {@return a key whose value is {@code true} or {@code false}}
+   *
+   * @param name the key's name: kebab-case words, dots between nested mappings
+   */
   public static Builder bool(String name) {
     return new Builder(name, Type.BOOLEAN);
   }
 
-  /** A key whose value is a whole number from {@code min} to {@code max}. */
+  /**
+   * {@return a key whose value is a whole number from {@code min} to {@code max}}
+   *
+   * @param name the key's name: kebab-case words, dots between nested mappings
+   * @param min the smallest allowed value
+   * @param max the largest allowed value
+   */
   public static Builder integer(String name, long min, long max) {
     return new Builder(name, Type.INTEGER).range(min, max);
   }
 
-  /** A key whose value is a decimal number from {@code min} to {@code max}. */
+  /**
+   * {@return a key whose value is a decimal number from {@code min} to {@code max}}
+   *
+   * @param name the key's name: kebab-case words, dots between nested mappings
+   * @param min the smallest allowed value
+   * @param max the largest allowed value
+   */
   public static Builder decimal(String name, long min, long max) {
     return new Builder(name, Type.DECIMAL).range(min, max);
   }
 
-  /** A key whose value is a positive duration (see {@link Builder#zeroAllowed()}). */
+  /**
+   * {@return a key whose value is a positive duration (see {@link Builder#zeroAllowed()})}
+   *
+   * @param name the key's name: kebab-case words, dots between nested mappings
+   */
   public static Builder duration(String name) {
     return new Builder(name, Type.DURATION).range(1, Long.MAX_VALUE);
   }
 
-  /** A key whose value is a size from {@code min} to {@code max} bytes. */
+  /**
+   * {@return a key whose value is a size from {@code min} to {@code max} bytes}
+   *
+   * @param name the key's name: kebab-case words, dots between nested mappings
+   * @param min the smallest allowed value
+   * @param max the largest allowed value
+   */
   public static Builder size(String name, long min, long max) {
     return new Builder(name, Type.SIZE).range(min, max);
   }
 
-  /** A key whose value is one of {@code choices}. */
+  /**
+   * {@return a key whose value is one of {@code choices}}
+   *
+   * @param name the key's name: kebab-case words, dots between nested mappings
+   * @param choices the allowed values
+   */
   public static Builder choice(String name, String... choices) {
     Builder builder = new Builder(name, Type.CHOICE);
     builder.choices = List.of(choices);
     return builder;
   }
 
-  /** A key whose value is a mapping of names to text values. */
+  /**
+   * {@return a key whose value is a mapping of names to text values}
+   *
+   * @param name the key's name: kebab-case words, dots between nested mappings
+   */
   public static Builder map(String name) {
     return new Builder(name, Type.MAP);
   }
@@ -189,6 +261,7 @@ public record ConfigKey(
   /**
    * Checks {@code value} against this key's type, as {@link AdapterConfig} does.
    *
+   * @param value the value as written
    * @return what is wrong with it, such as {@code is not a duration (write 30s, ...)}, phrased to
    *     follow the value; empty if it is fine
    */
@@ -198,10 +271,10 @@ public record ConfigKey(
   }
 
   /**
-   * How the allowed range of an {@link Type#INTEGER}, {@link Type#DECIMAL} or {@link Type#SIZE} is
-   * written, to follow "write a number from" or "write a size from": {@link #bounds}, else {@code
-   * min to max} (sizes with their unit, such as {@code 5MiB to 512MiB}); empty for other types and
-   * for a range without bounds.
+   * {@return how the allowed range of an {@link Type#INTEGER}, {@link Type#DECIMAL} or {@link
+   * Type#SIZE} is written, to follow "write a number from" or "write a size from": {@link #bounds},
+   * else {@code min to max} (sizes with their unit, such as {@code 5MiB to 512MiB}); empty for
+   * other types and for a range without bounds}
    */
   public Optional<String> range() {
     boolean ranged = type == Type.INTEGER || type == Type.DECIMAL || type == Type.SIZE;
@@ -212,9 +285,10 @@ public record ConfigKey(
   }
 
   /**
-   * The value as its type: a {@link String}, {@link java.net.URI}, {@link Boolean}, {@link Long}
-   * (an integer, or a size in bytes), {@link Double} or {@link Duration}.
+   * {@return the value as its type: a {@link String}, {@link java.net.URI}, {@link Boolean}, {@link
+   * Long} (an integer, or a size in bytes), {@link Double} or {@link Duration}}
    *
+   * @param value the value as written
    * @throws IllegalArgumentException if {@link #problemWith} finds a problem
    */
   public Object parse(String value) {
@@ -239,6 +313,7 @@ public record ConfigKey(
    * A duration as people write it: {@code 0}, {@code 500ms}, {@code 30s}, {@code 2m}, {@code 1h},
    * {@code 7d}, or ISO-8601 such as {@code PT30S}.
    *
+   * @param text the text to read
    * @return the duration, or empty if {@code text} is none
    */
   public static Optional<Duration> parseDuration(String text) {
@@ -269,8 +344,10 @@ public record ConfigKey(
   }
 
   /**
-   * {@code duration} written as {@link #parseDuration} reads it: {@code 500ms}, {@code 30s}, or
-   * ISO-8601 for what those cannot say.
+   * {@return {@code duration} written as {@link #parseDuration} reads it: {@code 500ms}, {@code
+   * 30s}, or ISO-8601 for what those cannot say}
+   *
+   * @param duration the duration
    */
   public static String formatDuration(Duration duration) {
     requireNonNull(duration, "duration is null");
@@ -290,6 +367,7 @@ public record ConfigKey(
    * A size as people write it: bytes, or a number with {@code KiB}, {@code MiB} or {@code GiB}
    * (case-insensitive).
    *
+   * @param text the text to read
    * @return the bytes, or empty if {@code text} is no size or too large
    */
   public static OptionalLong parseSize(String text) {
@@ -311,8 +389,10 @@ public record ConfigKey(
   }
 
   /**
-   * {@code bytes} as {@link #parseSize} reads it: in the largest binary unit that divides it, such
-   * as {@code 16MiB} or {@code 512KiB}, else in bytes.
+   * {@return {@code bytes} as {@link #parseSize} reads it: in the largest binary unit that divides
+   * it, such as {@code 16MiB} or {@code 512KiB}, else in bytes}
+   *
+   * @param bytes the size in bytes
    */
   public static String formatSize(long bytes) {
     String[] units = {"GiB", "MiB", "KiB"};
@@ -462,31 +542,53 @@ public record ConfigKey(
       return this;
     }
 
-    /** What the key does, in one line. */
+    /**
+     * What the key does, in one line.
+     *
+     * @param description what the key does, in one line
+     * @return this builder
+     */
     public Builder description(String description) {
       this.description = requireNonNull(description, "description is null");
       return this;
     }
 
-    /** The key must be set. */
+    /**
+     * The key must be set.
+     *
+     * @return this builder
+     */
     public Builder required() {
       this.required = true;
       return this;
     }
 
-    /** The value is a secret: never shown, masked in every message. */
+    /**
+     * The value is a secret: never shown, masked in every message.
+     *
+     * @return this builder
+     */
     public Builder secret() {
       this.secret = true;
       return this;
     }
 
-    /** A value to show in the message for a missing required key. */
+    /**
+     * A value to show in the message for a missing required key.
+     *
+     * @param example an example value
+     * @return this builder
+     */
     public Builder example(String example) {
       this.example = Optional.of(requireNonNull(example, "example is null"));
       return this;
     }
 
-    /** A {@link Type#DURATION} that may be {@code 0}. */
+    /**
+     * A {@link Type#DURATION} that may be {@code 0}.
+     *
+     * @return this builder
+     */
     public Builder zeroAllowed() {
       if (type != Type.DURATION) {
         throw new IllegalStateException("Cannot allow zero for key " + name + ": not a duration");
@@ -495,7 +597,12 @@ public record ConfigKey(
       return this;
     }
 
-    /** The value used when the key is not set, as written in a configuration file. */
+    /**
+     * The value used when the key is not set, as written in a configuration file.
+     *
+     * @param value the default
+     * @return this builder
+     */
     public Builder defaultValue(String value) {
       this.defaultValue = Optional.of(requireNonNull(value, "value is null"));
       return this;
@@ -503,12 +610,20 @@ public record ConfigKey(
 
     /**
      * The duration used when the key is not set, written in its largest whole unit ({@code 1h}).
+     *
+     * @param value the default
+     * @return this builder
      */
     public Builder defaultValue(Duration value) {
       return defaultValue(formatReadably(requireNonNull(value, "value is null")));
     }
 
-    /** The decimal number used when the key is not set. */
+    /**
+     * The decimal number used when the key is not set.
+     *
+     * @param value the default
+     * @return this builder
+     */
     public Builder defaultValue(double value) {
       return defaultValue(Double.toString(value));
     }
@@ -516,24 +631,37 @@ public record ConfigKey(
     /**
      * How the allowed range is written in messages and the reference when {@code min to max} does
      * not say enough, such as {@code 5MiB (S3's smallest part) to 512MiB}.
+     *
+     * @param bounds how the allowed range is written, if {@code min to max} does not say enough
+     * @return this builder
      */
     public Builder bounds(String bounds) {
       this.bounds = Optional.of(requireNonNull(bounds, "bounds is null"));
       return this;
     }
 
-    /** The boolean used when the key is not set. */
+    /**
+     * The boolean used when the key is not set.
+     *
+     * @param value the default
+     * @return this builder
+     */
     public Builder defaultValue(boolean value) {
       return defaultValue(Boolean.toString(value));
     }
 
-    /** The number used when the key is not set; for a {@link Type#SIZE}, in bytes. */
+    /**
+     * The number used when the key is not set; for a {@link Type#SIZE}, in bytes.
+     *
+     * @param value the default
+     * @return this builder
+     */
     public Builder defaultValue(long value) {
       return defaultValue(type == Type.SIZE ? formatSize(value) : Long.toString(value));
     }
 
     /**
-     * The declaration.
+     * {@return the declaration}
      *
      * @throws IllegalArgumentException if it is inconsistent (see {@link ConfigKey})
      */

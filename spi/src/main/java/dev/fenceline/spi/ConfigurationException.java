@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the Fenceline authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.fenceline.spi;
 
 import static java.util.Objects.requireNonNull;
@@ -16,13 +31,22 @@ public class ConfigurationException extends FencelineException {
   /** The key the problem is about ({@link ConfigKey#name()}, dotted for nested keys), or null. */
   private final String key;
 
-  /** Creates the exception. */
+  /**
+   * Creates the exception.
+   *
+   * @param message the message, in the project's error format
+   */
   public ConfigurationException(String message) {
     super(message);
     this.key = null;
   }
 
-  /** Creates the exception, keeping the cause. */
+  /**
+   * Creates the exception, keeping the cause.
+   *
+   * @param message the message, in the project's error format
+   * @param cause the underlying failure
+   */
   public ConfigurationException(String message, Throwable cause) {
     super(message, cause);
     this.key = null;
@@ -42,8 +66,10 @@ public class ConfigurationException extends FencelineException {
   }
 
   /**
-   * An exception about configuration key {@code key}.
+   * {@return an exception about configuration key {@code key}}
    *
+   * @param key the key the problem is about
+   * @param message the message, in the project's error format
    * @see #ConfigurationException(String, String, Throwable)
    */
   public static ConfigurationException about(String key, String message) {
@@ -51,8 +77,8 @@ public class ConfigurationException extends FencelineException {
   }
 
   /**
-   * The key the problem is about, as declared by the adapter ({@link ConfigKey#name()}); empty if
-   * the problem is not about one key.
+   * {@return the key the problem is about, as declared by the adapter ({@link ConfigKey#name()});
+   * empty if the problem is not about one key}
    */
   public Optional<String> key() {
     return Optional.ofNullable(key);

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the Fenceline authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.fenceline.spi;
 
 import static java.util.Objects.requireNonNull;
@@ -54,6 +69,7 @@ public interface Destination<C> {
   /**
    * Checks a destination name against {@link #NAME}.
    *
+   * @param name the destination's name
    * @return the name
    * @throws IllegalArgumentException if it breaks the rule
    */
@@ -70,16 +86,16 @@ public interface Destination<C> {
   }
 
   /**
-   * The name given when the destination was created. It scopes the operation records: two
+   * {@return the name given when the destination was created} It scopes the operation records: two
    * destinations of one store with different names never see each other's operations; two with the
    * same name are the same destination. Never changes.
    */
   String name();
 
-  /** What this destination can check and record by itself. The set never changes. */
+  /** {@return what this destination can check and record by itself} The set never changes. */
   Set<Capability> capabilities();
 
-  /** The guarantee the capabilities support. */
+  /** {@return the guarantee the capabilities support} */
   default Guarantee guarantee() {
     return Guarantee.of(capabilities());
   }
@@ -92,6 +108,7 @@ public interface Destination<C> {
    * bound to the token's issuer by any token that is not stale. One atomic step, serialized with
    * writes of the resource; it reports no {@link FencingStep}.
    *
+   * @param token the fencing token
    * @return {@link Registered} (with the epoch registered before), or {@link RejectedStale} if a
    *     newer epoch is registered (nothing changes, and no issuer is bound)
    * @throws UntrustedTokenException if the token is of another issuer than the one the resource is
@@ -110,6 +127,9 @@ public interface Destination<C> {
    * happened. A write reports its {@link FencingStep}s to the destination's {@link StepListener} as
    * {@link FencingStep} describes for each outcome.
    *
+   * @param token the fencing token
+   * @param operation the operation ID
+   * @param change the change to apply
    * @return {@link Applied} with the new receipt; {@link AlreadyApplied} with the stored receipt,
    *     which changes nothing but the registered epoch (raised to the token's if newer); or {@link
    *     RejectedStale}, which changes nothing ({@link RejectedStale#describe} words it for a log)
@@ -140,6 +160,8 @@ public interface Destination<C> {
    * that instant). A write of an operation whose receipt was pruned is applied again, so the
    * retention must be longer than callers may retry an operation.
    *
+   * @param resource the resource
+   * @param operation the operation ID
    * @return the receipt, or empty if the operation was never applied
    * @throws UnsupportedCapabilityException if the destination lacks {@link
    *     Capability#RESULT_LOOKUP}
@@ -150,9 +172,11 @@ public interface Destination<C> {
   Optional<Receipt> lookup(ResourceId resource, OperationId operation);
 
   /**
-   * The newest registered epoch of {@code resource}, or {@link Epoch#NONE}. Informational: never
-   * decide to write based on it, since a newer epoch can be registered right after it is read.
+   * {@return the newest registered epoch of {@code resource}, or {@link Epoch#NONE}} Informational:
+   * never decide to write based on it, since a newer epoch can be registered right after it is
+   * read.
    *
+   * @param resource the resource
    * @throws StoreException if the destination cannot be reached
    */
   Epoch currentEpoch(ResourceId resource);

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the Fenceline authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.fenceline.spi;
 
 /**
@@ -18,6 +33,7 @@ public record Epoch(long value) implements Comparable<Epoch> {
   /**
    * Validates the value.
    *
+   * @param value the epoch's number
    * @throws IllegalArgumentException if {@code value} is negative
    */
   public Epoch {
@@ -27,13 +43,17 @@ public record Epoch(long value) implements Comparable<Epoch> {
     }
   }
 
-  /** Returns the epoch with this value. */
+  /**
+   * {@return the epoch with this value}
+   *
+   * @param value the epoch's number
+   */
   public static Epoch of(long value) {
     return new Epoch(value);
   }
 
   /**
-   * Returns the next epoch.
+   * {@return the next epoch}
    *
    * @throws ArithmeticException if this is {@link Long#MAX_VALUE}
    */
@@ -41,12 +61,20 @@ public record Epoch(long value) implements Comparable<Epoch> {
     return new Epoch(Math.addExact(value, 1));
   }
 
-  /** True if this epoch is strictly older (smaller) than {@code other}. */
+  /**
+   * {@return true if this epoch is strictly older (smaller) than {@code other}}
+   *
+   * @param other the epoch to compare with
+   */
   public boolean isOlderThan(Epoch other) {
     return value < other.value;
   }
 
-  /** True if this epoch is strictly newer (larger) than {@code other}. */
+  /**
+   * {@return true if this epoch is strictly newer (larger) than {@code other}}
+   *
+   * @param other the epoch to compare with
+   */
   public boolean isNewerThan(Epoch other) {
     return value > other.value;
   }

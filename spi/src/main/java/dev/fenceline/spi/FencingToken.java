@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the Fenceline authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.fenceline.spi;
 
 import static java.util.Objects.requireNonNull;
@@ -39,6 +54,11 @@ public record FencingToken(
   /**
    * Validates the token.
    *
+   * @param issuer the issuer's identity ({@link LeaseIssuer#id()})
+   * @param resource the resource
+   * @param epoch the epoch
+   * @param holder the holder the lease was granted to
+   * @param signature the signature, or empty if unsigned
    * @throws IllegalArgumentException if the issuer identity breaks its rule, the epoch is {@link
    *     Epoch#NONE} or the holder name breaks a rule of {@link #validateHolder}
    */
@@ -56,12 +76,23 @@ public record FencingToken(
     }
   }
 
-  /** An unsigned token. */
+  /**
+   * An unsigned token.
+   *
+   * @param issuer the issuer's identity ({@link LeaseIssuer#id()})
+   * @param resource the resource
+   * @param epoch the epoch
+   * @param holder the holder the lease was granted to
+   */
   public FencingToken(String issuer, ResourceId resource, Epoch epoch, String holder) {
     this(issuer, resource, epoch, holder, Optional.empty());
   }
 
-  /** This token with {@code signature} (made by {@link TokenKeys#sign}). */
+  /**
+   * {@return this token with {@code signature} (made by {@link TokenKeys#sign})}
+   *
+   * @param signature the signature, or empty if unsigned
+   */
   public FencingToken withSignature(String signature) {
     return new FencingToken(
         issuer,
@@ -75,6 +106,7 @@ public record FencingToken(
    * Checks an issuer identity: 1 to {@value #MAX_ISSUER_LENGTH} characters from {@code
    * [A-Za-z0-9._:-]}.
    *
+   * @param issuer the issuer's identity ({@link LeaseIssuer#id()})
    * @return the identity
    * @throws IllegalArgumentException if it breaks the rule
    */
@@ -95,6 +127,7 @@ public record FencingToken(
    * Checks a holder name: 1 to {@value #MAX_HOLDER_LENGTH} printable characters, not all
    * whitespace, well-formed UTF-16 without NUL (see {@link StorableText#requireIdentifier}).
    *
+   * @param holder the holder the lease was granted to
    * @return the holder name
    * @throws IllegalArgumentException if the name breaks a rule
    */

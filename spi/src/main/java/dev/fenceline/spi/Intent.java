@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the Fenceline authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.fenceline.spi;
 
 import static java.util.Objects.requireNonNull;
@@ -35,6 +50,14 @@ public record Intent(
   /**
    * Validates the intent.
    *
+   * @param destination the destination's name
+   * @param resource the resource
+   * @param operation the operation ID
+   * @param fingerprint the request's fingerprint
+   * @param epoch the epoch
+   * @param attempts how many attempts began
+   * @param recordedAt when it was recorded, by the store's clock
+   * @param receipt the receipt of the applied write
    * @throws IllegalArgumentException if {@code attempts} is below 1, or the receipt is for another
    *     destination, resource or operation
    */
@@ -78,14 +101,14 @@ public record Intent(
         });
   }
 
-  /** True if the result was recorded: the operation must not be sent again. */
+  /** {@return true if the result was recorded: the operation must not be sent again} */
   public boolean completed() {
     return receipt.isPresent();
   }
 
   /**
-   * True if an attempt before the newest one began and the operation is not completed: that attempt
-   * may have sent the request, so look the result up before sending again.
+   * {@return true if an attempt before the newest one began and the operation is not completed:
+   * that attempt may have sent the request, so look the result up before sending again}
    */
   public boolean mayHaveBeenSent() {
     return attempts > 1 && receipt.isEmpty();

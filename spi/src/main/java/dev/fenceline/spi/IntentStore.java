@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the Fenceline authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.fenceline.spi;
 
 import java.util.Map;
@@ -22,20 +37,21 @@ import java.util.Optional;
 public interface IntentStore {
 
   /**
-   * The name that scopes the intents (the destination's name): two stores with different names
-   * never see each other's intents.
+   * {@return the name that scopes the intents (the destination's name): two stores with different
+   * names never see each other's intents}
    */
   String name();
 
   /**
-   * The identity of the store the intents live in, the same in every process that opens it (see
-   * {@link PointerStore#storeId()}).
+   * {@return the identity of the store the intents live in, the same in every process that opens it
+   * (see {@link PointerStore#storeId()})}
    */
   String storeId();
 
   /**
    * Registers the token's epoch as {@link Destination#register} does.
    *
+   * @param token the fencing token
    * @return {@link Registered}, or {@link RejectedStale} if a newer epoch is registered
    * @throws UntrustedTokenException as {@link Destination#register} does
    * @throws StoreException if the store cannot be reached
@@ -54,6 +70,9 @@ public interface IntentStore {
    * is recorded; {@code AFTER_COMMIT} after the commit; a stale begin reports only {@code
    * BEFORE_LOCK}.
    *
+   * @param token the fencing token
+   * @param operation the operation ID
+   * @param fingerprint the request's fingerprint
    * @return the intent as recorded now, or {@link RejectedStale}
    * @throws UntrustedTokenException as {@link Destination#write} does
    * @throws OperationConflictException if the intent was recorded with another fingerprint (after
@@ -72,6 +91,8 @@ public interface IntentStore {
    * still be trusted (issuer and signature).
    *
    * @param attributes the receipt's attributes (see {@link Receipt})
+   * @param token the fencing token
+   * @param operation the operation ID
    * @return {@link Applied} with the receipt recorded now, or {@link AlreadyApplied} with the one
    *     recorded before
    * @throws IllegalStateException if no intent was recorded for the operation
@@ -83,14 +104,18 @@ public interface IntentStore {
   /**
    * Reads the intent of {@code operation} from the linearizable store, whatever epoch is current.
    *
+   * @param resource the resource
+   * @param operation the operation ID
    * @return the intent, or empty if no attempt ever began
    * @throws StoreException if the store cannot be reached
    */
   Optional<Intent> lookup(ResourceId resource, OperationId operation);
 
   /**
-   * The newest registered epoch of {@code resource}, or {@link Epoch#NONE}; informational, as
-   * {@link Destination#currentEpoch}.
+   * {@return the newest registered epoch of {@code resource}, or {@link Epoch#NONE}; informational,
+   * as {@link Destination#currentEpoch}}
+   *
+   * @param resource the resource
    */
   Epoch currentEpoch(ResourceId resource);
 }

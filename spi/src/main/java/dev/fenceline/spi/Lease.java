@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the Fenceline authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.fenceline.spi;
 
 import static java.util.Objects.requireNonNull;
@@ -17,7 +32,13 @@ import java.time.Instant;
  */
 public record Lease(FencingToken token, Instant expiresAt, Duration ttl) {
 
-  /** Validates the lease. */
+  /**
+   * Validates the lease.
+   *
+   * @param token the fencing token
+   * @param expiresAt when the lease expires, by the issuer's clock
+   * @param ttl the time to live
+   */
   public Lease {
     requireNonNull(token, "token is null");
     requireNonNull(expiresAt, "expiresAt is null");
@@ -28,12 +49,12 @@ public record Lease(FencingToken token, Instant expiresAt, Duration ttl) {
     }
   }
 
-  /** The leased resource. */
+  /** {@return the leased resource} */
   public ResourceId resource() {
     return token.resource();
   }
 
-  /** The epoch of the lease. */
+  /** {@return the epoch of the lease} */
   public Epoch epoch() {
     return token.epoch();
   }

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the Fenceline authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.fenceline.spi;
 
 import java.time.Duration;
@@ -21,9 +36,10 @@ import java.util.Optional;
 public interface LeaseIssuer {
 
   /**
-   * The identity of this issuer's epoch sequence, carried in every token it hands out ({@link
-   * FencingToken#issuer()}). Every instance over the same store has the same identity; two issuers
-   * whose epochs are unrelated have different ones. Follows {@link FencingToken#validateIssuer}.
+   * {@return the identity of this issuer's epoch sequence, carried in every token it hands out
+   * ({@link FencingToken#issuer()})} Every instance over the same store has the same identity; two
+   * issuers whose epochs are unrelated have different ones. Follows {@link
+   * FencingToken#validateIssuer}.
    */
   String id();
 
@@ -48,6 +64,7 @@ public interface LeaseIssuer {
    * Duration)}, which this default calls; overriding this form alone leaves the callers of the
    * other one undecorated.
    *
+   * @param lease the lease
    * @return the renewed lease (same token, later expiry, same ttl)
    * @throws LeaseLostException if the lease expired, was released, a newer epoch was issued, or the
    *     token names another holder than the one the issuer recorded
@@ -90,6 +107,7 @@ public interface LeaseIssuer {
    * Releases the lease so another worker can acquire at once. The epoch is kept: the next acquire
    * still gets a larger one. Releasing a lease that is no longer current does nothing.
    *
+   * @param lease the lease
    * @return true if this lease was current and is now released
    * @throws StoreException if the issuer's store cannot be reached
    */
@@ -98,6 +116,8 @@ public interface LeaseIssuer {
   /**
    * Reports the newest epoch and lease of {@code resource}, by the issuer's clock.
    *
+   * @param resource the resource
+   * @return the newest epoch and lease of {@code resource}
    * @throws StoreException if the issuer's store cannot be reached
    */
   LeaseStatus status(ResourceId resource);

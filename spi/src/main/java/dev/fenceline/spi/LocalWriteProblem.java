@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the Fenceline authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.fenceline.spi;
 
 import static java.util.Objects.requireNonNull;
@@ -25,14 +40,21 @@ public record LocalWriteProblem(Path path, boolean readOnlyFileSystem) {
 
   private static final Path MOUNT_INFO = Path.of("/proc/self/mountinfo");
 
-  /** Validates the path. */
+  /**
+   * Validates the path.
+   *
+   * @param path the path
+   * @param readOnlyFileSystem whether the file system is read-only
+   */
   public LocalWriteProblem {
     requireNonNull(path, "path is null");
   }
 
   /**
-   * Why {@code target}, which need not exist yet, could not be written: a problem of its nearest
-   * existing ancestor (or itself), or empty if that one is writable or cannot be judged.
+   * {@return why {@code target}, which need not exist yet, could not be written: a problem of its
+   * nearest existing ancestor (or itself), or empty if that one is writable or cannot be judged}
+   *
+   * @param target the file or directory to write
    */
   public static Optional<LocalWriteProblem> of(Path target) {
     Path existing = nearestExisting(requireNonNull(target, "target is null").toAbsolutePath());
@@ -51,7 +73,11 @@ public record LocalWriteProblem(Path path, boolean readOnlyFileSystem) {
         : Optional.of(new LocalWriteProblem(existing, false));
   }
 
-  /** The path itself if it exists, else its nearest existing ancestor; null if none exists. */
+  /**
+   * {@return the path itself if it exists, else its nearest existing ancestor; null if none exists}
+   *
+   * @param path the path
+   */
   public static Path nearestExisting(Path path) {
     Path current = requireNonNull(path, "path is null");
     while (current != null && !Files.exists(current)) {
@@ -60,21 +86,29 @@ public record LocalWriteProblem(Path path, boolean readOnlyFileSystem) {
     return current;
   }
 
-  /** For messages: "/x is on a read-only file system". */
+  /**
+   * For messages: "/x is on a read-only file system".
+   *
+   * @return the problem, worded for a message
+   */
   public String describe() {
     return readOnlyFileSystem
         ? path + " is on a read-only file system"
         : path + " is not writable by this user (permission denied)";
   }
 
-  /** The fix, for the parentheses of a message. */
+  /** {@return the fix, for the parentheses of a message} */
   public String fix() {
     return readOnlyFileSystem
         ? "mount it read-write or choose another uri"
         : "give this user write permission on it, or choose another uri";
   }
 
-  /** For {@code fenceline doctor}: "not writable: /x (read-only file system)". */
+  /**
+   * For {@code fenceline doctor}: "not writable: /x (read-only file system)".
+   *
+   * @return the problem, worded as a {@code fenceline doctor} finding
+   */
   public String finding() {
     return "not writable: "
         + path

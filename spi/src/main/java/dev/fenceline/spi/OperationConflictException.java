@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the Fenceline authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.fenceline.spi;
 
 /**
@@ -14,7 +29,12 @@ public class OperationConflictException extends FencelineException {
   private final transient Receipt recorded;
   private final transient Intent intent;
 
-  /** Creates the exception; {@code recorded} is the receipt of the request applied first. */
+  /**
+   * Creates the exception; {@code recorded} is the receipt of the request applied first.
+   *
+   * @param message the message, in the project's error format
+   * @param recorded the receipt recorded for the operation
+   */
   public OperationConflictException(String message, Receipt recorded) {
     super(message);
     this.recorded = java.util.Objects.requireNonNull(recorded, "recorded is null");
@@ -24,6 +44,9 @@ public class OperationConflictException extends FencelineException {
   /**
    * Creates the exception for an intent recorded with another request; {@code intent} may be
    * completed or not.
+   *
+   * @param message the message, in the project's error format
+   * @param intent the recorded intent
    */
   public OperationConflictException(String message, Intent intent) {
     super(message);
@@ -32,8 +55,11 @@ public class OperationConflictException extends FencelineException {
   }
 
   /**
-   * The exception for a retry of {@code recorded}'s operation whose fingerprint {@code supplied}
-   * differs from the recorded one, in the project's message format.
+   * {@return the exception for a retry of {@code recorded}'s operation whose fingerprint {@code
+   * supplied} differs from the recorded one, in the project's message format}
+   *
+   * @param recorded the receipt recorded for the operation
+   * @param supplied the fingerprint supplied with this request
    */
   public static OperationConflictException differentRequest(
       Receipt recorded, RequestFingerprint supplied) {
@@ -54,8 +80,11 @@ public class OperationConflictException extends FencelineException {
   }
 
   /**
-   * The exception for an attempt of {@code intent}'s operation whose fingerprint {@code supplied}
-   * differs from the one recorded with the intent, before anything is sent.
+   * {@return the exception for an attempt of {@code intent}'s operation whose fingerprint {@code
+   * supplied} differs from the one recorded with the intent, before anything is sent}
+   *
+   * @param intent the recorded intent
+   * @param supplied the fingerprint supplied with this request
    */
   public static OperationConflictException differentIntent(
       Intent intent, RequestFingerprint supplied) {
@@ -78,14 +107,14 @@ public class OperationConflictException extends FencelineException {
   }
 
   /**
-   * The receipt of the request that was applied under this operation ID, or null if the conflict is
-   * with an {@linkplain #intent() intent} that was not completed.
+   * {@return the receipt of the request that was applied under this operation ID, or null if the
+   * conflict is with an {@linkplain #intent() intent} that was not completed}
    */
   public Receipt recorded() {
     return recorded;
   }
 
-  /** The intent the conflict is with, if the operation was recorded as an intent. */
+  /** {@return the intent the conflict is with, if the operation was recorded as an intent} */
   public java.util.Optional<Intent> intent() {
     return java.util.Optional.ofNullable(intent);
   }

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the Fenceline authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.fenceline.spi;
 
 /**
@@ -16,6 +31,7 @@ public record OperationId(String value) {
   /**
    * Validates the value (see {@link StorableText#requireIdentifier}).
    *
+   * @param value the ID as text
    * @throws IllegalArgumentException if the value is blank (also Unicode whitespace only), too
    *     long, has control characters, NUL or an unpaired surrogate
    */
@@ -27,7 +43,11 @@ public record OperationId(String value) {
         "derive it from the business input, e.g. report-2026-10-27");
   }
 
-  /** Returns the operation ID for {@code value}. */
+  /**
+   * {@return the operation ID for {@code value}}
+   *
+   * @param value the ID as text
+   */
   public static OperationId of(String value) {
     return new OperationId(value);
   }

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the Fenceline authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.fenceline.spi;
 
 import static java.util.Objects.requireNonNull;
@@ -23,6 +38,8 @@ public record Pointer(String target, Map<String, String> attributes) {
   /**
    * Validates the pointer and copies the attributes.
    *
+   * @param target the key the pointer points to
+   * @param attributes the attributes
    * @throws IllegalArgumentException if the target is empty, too long or not storable text, an
    *     attribute value is not storable text, or an attribute is named {@code target}
    */
@@ -61,8 +78,8 @@ public record Pointer(String target, Map<String, String> attributes) {
   }
 
   /**
-   * The attributes of the receipt of a swap to this pointer: its attributes plus {@link
-   * PointerStore#TARGET_ATTRIBUTE}, the target.
+   * {@return the attributes of the receipt of a swap to this pointer: its attributes plus {@link
+   * PointerStore#TARGET_ATTRIBUTE}, the target}
    */
   public Map<String, String> receiptAttributes() {
     Map<String, String> withTarget = new java.util.HashMap<>(attributes);
@@ -70,7 +87,11 @@ public record Pointer(String target, Map<String, String> attributes) {
     return withTarget;
   }
 
-  /** A pointer with no attributes. */
+  /**
+   * {@return a pointer with no attributes}
+   *
+   * @param target the key the pointer points to
+   */
   public static Pointer to(String target) {
     return new Pointer(target, Map.of());
   }

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the Fenceline authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.fenceline.spi;
 
 import static java.util.Objects.requireNonNull;
@@ -39,6 +54,11 @@ public interface PointerStore extends Destination<Pointer> {
    * RejectedStale} first). A staged destination passes the payload's fingerprint, since every
    * attempt stages under a new key.
    *
+   * @param token the fencing token
+   * @param operation the operation ID
+   * @param change the change to apply
+   * @param fingerprint the request's fingerprint
+   * @return the outcome, as {@link Destination#write} reports it
    * @throws OperationConflictException if the operation was applied with another fingerprint
    *     ({@link OperationConflictException#differentRequest})
    * @throws UntrustedTokenException as {@link Destination#write} does
@@ -47,9 +67,9 @@ public interface PointerStore extends Destination<Pointer> {
       FencingToken token, OperationId operation, Pointer change, RequestFingerprint fingerprint);
 
   /**
-   * The identity of the store the pointers live in (for example the database's identity), the same
-   * in every process that opens it. Together with {@link #name()} it names one set of publish
-   * pointers; staged destinations keep their staging areas apart by it.
+   * {@return the identity of the store the pointers live in (for example the database's identity),
+   * the same in every process that opens it} Together with {@link #name()} it names one set of
+   * publish pointers; staged destinations keep their staging areas apart by it.
    */
   String storeId();
 
@@ -57,6 +77,7 @@ public interface PointerStore extends Destination<Pointer> {
    * Reads the current pointer of {@code resource} from the linearizable store (never a replica that
    * may be behind).
    *
+   * @param resource the resource
    * @return the pointer, or empty if nothing was published yet
    * @throws StoreException if the store cannot be reached
    */
@@ -71,6 +92,7 @@ public interface PointerStore extends Destination<Pointer> {
    * linearizable store.
    *
    * @param limit how many versions at most, at least 1
+   * @param resource the resource
    * @return up to {@code limit} pointer states, newest first; empty if nothing was published
    * @throws IllegalArgumentException if {@code limit} is below 1
    * @throws StoreException if the store cannot be reached

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the Fenceline authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.fenceline.spi;
 
 import static java.util.Objects.requireNonNull;
@@ -40,6 +55,12 @@ public record Receipt(
   /**
    * Validates the receipt and makes an immutable, sorted copy of the attributes.
    *
+   * @param destination the destination's name
+   * @param resource the resource
+   * @param operation the operation ID
+   * @param epoch the epoch
+   * @param recordedAt when it was recorded, by the store's clock
+   * @param attributes the attributes
    * @throws IllegalArgumentException if an attribute name breaks the rule above or a value is not
    *     storable text
    * @throws NullPointerException if a component, an attribute name or a value is null
@@ -71,7 +92,11 @@ public record Receipt(
     attributes = Collections.unmodifiableSortedMap(copy);
   }
 
-  /** Returns the attribute {@code name}, if present. */
+  /**
+   * {@return the attribute {@code name}, if present}
+   *
+   * @param name the name
+   */
   public Optional<String> attribute(String name) {
     return Optional.ofNullable(attributes.get(name));
   }

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the Fenceline authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.fenceline.spi;
 
 import static java.util.Objects.requireNonNull;
@@ -22,9 +37,13 @@ public class ReceiptPrunedException extends StoreException {
 
   private static final long serialVersionUID = 1L;
 
+  /** The name of the destination that was asked. */
   private final String destination;
+
   private final transient ResourceId resource;
   private final transient OperationId operation;
+
+  /** Receipts of the resource recorded before this instant may have been pruned. */
   private final Instant prunedBefore;
 
   /**
@@ -71,24 +90,24 @@ public class ReceiptPrunedException extends StoreException {
         + " pruned applies the operation again)";
   }
 
-  /** The name of the destination that was asked. */
+  /** {@return the name of the destination that was asked} */
   public String destination() {
     return destination;
   }
 
-  /** The resource that was looked up. */
+  /** {@return the resource that was looked up} */
   public ResourceId resource() {
     return resource;
   }
 
-  /** The operation that was looked up. */
+  /** {@return the operation that was looked up} */
   public OperationId operation() {
     return operation;
   }
 
   /**
-   * Receipts of the resource recorded before this instant (by the destination's clock) may have
-   * been pruned; every receipt recorded at or after it is kept.
+   * {@return receipts of the resource recorded before this instant (by the destination's clock) may
+   * have been pruned; every receipt recorded at or after it is kept}
    */
   public Instant prunedBefore() {
     return prunedBefore;

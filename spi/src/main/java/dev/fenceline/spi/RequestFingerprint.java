@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the Fenceline authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.fenceline.spi;
 
 import static java.util.Objects.requireNonNull;
@@ -24,6 +39,7 @@ public record RequestFingerprint(String value) {
   /**
    * Validates the value.
    *
+   * @param value the value
    * @throws IllegalArgumentException if it is not {@code sha256:} and 64 lowercase hex digits
    */
   public RequestFingerprint {
@@ -36,27 +52,41 @@ public record RequestFingerprint(String value) {
     }
   }
 
-  /** The fingerprint of {@code bytes}: their SHA-256. */
+  /**
+   * {@return the fingerprint of {@code bytes}: their SHA-256}
+   *
+   * @param bytes the bytes
+   */
   public static RequestFingerprint sha256(byte[] bytes) {
     requireNonNull(bytes, "bytes is null");
     return new RequestFingerprint("sha256:" + HexFormat.of().formatHex(digest().digest(bytes)));
   }
 
-  /** The fingerprint of {@code text}: the SHA-256 of its UTF-8 bytes. */
+  /**
+   * {@return the fingerprint of {@code text}: the SHA-256 of its UTF-8 bytes}
+   *
+   * @param text the text
+   */
   public static RequestFingerprint sha256(String text) {
     requireNonNull(text, "text is null");
     return sha256(text.getBytes(StandardCharsets.UTF_8));
   }
 
-  /** The fingerprint of a payload whose SHA-256 is already known, as 64 hex digits. */
+  /**
+   * {@return the fingerprint of a payload whose SHA-256 is already known, as 64 hex digits}
+   *
+   * @param hex the SHA-256, as 64 hex digits
+   */
   public static RequestFingerprint ofSha256Hex(String hex) {
     requireNonNull(hex, "hex is null");
     return new RequestFingerprint("sha256:" + hex.toLowerCase(java.util.Locale.ROOT));
   }
 
   /**
-   * The fingerprint of a pointer swap: the SHA-256 of its target and attributes, each field length
-   * prefixed so that no two different pointers share an encoding.
+   * {@return the fingerprint of a pointer swap: the SHA-256 of its target and attributes, each
+   * field length prefixed so that no two different pointers share an encoding}
+   *
+   * @param pointer the pointer
    */
   public static RequestFingerprint of(Pointer pointer) {
     requireNonNull(pointer, "pointer is null");

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the Fenceline authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.fenceline.spi;
 
 import static java.util.Objects.requireNonNull;
@@ -48,7 +63,11 @@ public final class TokenKeys {
     this.signingKeyId = builder.signingKeyId;
   }
 
-  /** Starts a key set. */
+  /**
+   * Starts a key set.
+   *
+   * @return a builder without keys
+   */
   public static Builder builder() {
     return new Builder();
   }
@@ -56,6 +75,7 @@ public final class TokenKeys {
   /**
    * Signs {@code token} with the signing key.
    *
+   * @param token the token
    * @return the token with its signature
    */
   public FencingToken sign(FencingToken token) {
@@ -70,6 +90,7 @@ public final class TokenKeys {
    *
    * @param action what the caller is about to do, for the message (e.g. {@code write operation
    *     report-1 to reports})
+   * @param token the token
    * @throws UntrustedTokenException if the token is unsigned, names an unknown key, or its
    *     signature does not verify
    */
@@ -170,6 +191,7 @@ public final class TokenKeys {
      *
      * @param keyId 1 to 64 characters from {@code [A-Za-z0-9._-]}, travels in every signature
      * @param secret at least {@value #MIN_KEY_BYTES} random bytes (copied)
+     * @return this builder
      * @throws ConfigurationException if the ID is invalid or taken, or the key is too short
      */
     public Builder key(String keyId, byte[] secret) {
@@ -204,6 +226,8 @@ public final class TokenKeys {
     /**
      * The key issuers sign with. Default: the only key, if exactly one was added.
      *
+     * @param keyId the key's ID
+     * @return this builder
      * @throws ConfigurationException if no key with this ID was added
      */
     public Builder signWith(String keyId) {
@@ -223,6 +247,7 @@ public final class TokenKeys {
     /**
      * Builds the key set.
      *
+     * @return the key set
      * @throws ConfigurationException if no key was added, or several and no signing key was chosen
      */
     public TokenKeys build() {

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 the Fenceline authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.fenceline.spi;
 
 /**
@@ -9,14 +24,22 @@ public class UntrustedTokenException extends FencelineException {
 
   private static final long serialVersionUID = 1L;
 
-  /** Creates the exception with the reason in the message. */
+  /**
+   * Creates the exception with the reason in the message.
+   *
+   * @param message the message, in the project's error format
+   */
   public UntrustedTokenException(String message) {
     super(message);
   }
 
   /**
-   * The exception for a token of {@code token.issuer()} at a resource registered with {@code
-   * registeredIssuer}, in the project's message format.
+   * {@return the exception for a token of {@code token.issuer()} at a resource registered with
+   * {@code registeredIssuer}, in the project's message format}
+   *
+   * @param token the fencing token
+   * @param registeredIssuer the issuer registered for the resource
+   * @param action what was attempted, for the message (such as {@code write})
    */
   public static UntrustedTokenException foreignIssuer(
       FencingToken token, String registeredIssuer, String action) {
