@@ -79,7 +79,6 @@ class AdapterPagesTest {
 
   private static final Pattern KEYS =
       Pattern.compile("<!-- keys:begin ([a-z0-9-]+) -->\\n(.*?)<!-- keys:end -->", Pattern.DOTALL);
-  private static final Pattern LINK = Pattern.compile("\\]\\(([^)#\\s]*)(#[^)\\s]*)?\\)");
 
   private static final Path ROOT = ReadmeExamples.repositoryRoot();
 
@@ -134,18 +133,6 @@ class AdapterPagesTest {
     assertThat(shown).isEqualTo(types);
   }
 
-  @Test
-  void theAdapterPagesLinksResolve() throws IOException {
-    List<String> broken = new ArrayList<>();
-    for (String page : PAGES.keySet()) {
-      broken.addAll(brokenLinks(page, Files.readString(ROOT.resolve(page))));
-    }
-    for (String page : List.of("docs/cas.md", "docs/locking.md")) {
-      broken.addAll(brokenLinks(page, Files.readString(ROOT.resolve(page))));
-    }
-    assertThat(broken).as("links that do not resolve").isEmpty();
-  }
-
   /** YAML blocks marked as run by this test load with the configuration loader. */
   @Test
   void theAdapterPagesYamlExamplesLoad() throws IOException {
@@ -163,7 +150,7 @@ class AdapterPagesTest {
   }
 
   @Test
-  void theChecksCatchAHandEditedRowAMissingHeadingAndABrokenLink() {
+  void theChecksCatchAHandEditedRowAndAMissingHeading() {
     List<AdapterFactory> adapters = builtInAdapters();
     String page =
         "## When to use it\n## Coordinates\n## Java example\n## YAML keys\n\n"
@@ -174,7 +161,6 @@ class AdapterPagesTest {
             + "## Tests that prove it\n\n[test](../adapters/s3/pom.xml)\n## Details\n";
     assertThat(outlineProblems("p.md", page)).isEmpty();
     assertThat(keysProblems("p.md", page, List.of("s3"), adapters)).isEmpty();
-    assertThat(brokenLinks("docs/p.md", page)).isEmpty();
 
     // A row edited by hand: its default changed.
     String row =
@@ -199,12 +185,6 @@ class AdapterPagesTest {
     assertThat(outlineProblems("p.md", page.replace("## Details\n", "## Notes\n"))).hasSize(1);
     assertThat(keysProblems("p.md", page, List.of("s3", "vfs"), adapters))
         .containsExactly("p.md: no <!-- keys:begin vfs --> ... <!-- keys:end --> markers");
-    assertThat(brokenLinks("docs/p.md", page.replace("s3/pom.xml", "s3/no.xml")))
-        .containsExactly("docs/p.md: ../adapters/s3/no.xml");
-    assertThat(brokenLinks("docs/p.md", page + "[c](#costs) [s](s3.md#how-it-is-fenced)\n"))
-        .isEmpty();
-    assertThat(brokenLinks("docs/p.md", page + "[c](#cost) [s](s3.md#how-it-is-fenced-x)\n"))
-        .containsExactly("docs/p.md: #cost", "docs/p.md: s3.md#how-it-is-fenced-x");
   }
 
   /** The page's {@code ##} headings outside code blocks, in order. */
@@ -275,61 +255,6 @@ class AdapterPagesTest {
     }
     keys.appendTail(result);
     return result.toString();
-  }
-
-  /** Relative links (outside code blocks) whose file or directory does not exist. */
-  static List<String> brokenLinks(String page, String markdown) {
-    List<String> broken = new ArrayList<>();
-    Path base = ROOT.resolve(page).getParent();
-    boolean fenced = false;
-    for (String line : markdown.lines().toList()) {
-      if (line.strip().startsWith("```")) {
-        fenced = !fenced;
-        continue;
-      }
-      Matcher link = LINK.matcher(line);
-      while (!fenced && link.find()) {
-        String target = link.group(1);
-        String anchor = link.group(2) == null ? "" : link.group(2).substring(1);
-        if (target.contains("://") || target.startsWith("mailto:")) {
-          continue;
-        }
-        Path file = target.isEmpty() ? ROOT.resolve(page) : base.resolve(target).normalize();
-        if (!Files.exists(file) && !target.isEmpty()) {
-          broken.add(page + ": " + target);
-        } else if (!anchor.isEmpty()
-            && !anchors(file, target.isEmpty() ? markdown : null).contains(anchor)) {
-          broken.add(page + ": " + target + "#" + anchor);
-        }
-      }
-    }
-    return broken;
-  }
-
-  /** The anchors GitHub gives the headings of a Markdown page ({@code text}, or the file's). */
-  static Set<String> anchors(Path file, String text) {
-    Set<String> anchors = new TreeSet<>();
-    if (text == null && !file.toString().endsWith(".md")) {
-      return anchors;
-    }
-    try {
-      boolean fenced = false;
-      for (String line : (text != null ? text : Files.readString(file)).lines().toList()) {
-        if (line.strip().startsWith("```")) {
-          fenced = !fenced;
-        } else if (!fenced && line.startsWith("#")) {
-          anchors.add(
-              line.replaceFirst("^#+\\s*", "")
-                  .strip()
-                  .toLowerCase(java.util.Locale.ROOT)
-                  .replaceAll("[^a-z0-9 _-]", "")
-                  .replace(' ', '-'));
-        }
-      }
-    } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
-    return anchors;
   }
 
   /**

@@ -164,21 +164,21 @@ class DocsLinksTest {
       return files
           .filter(Files::isRegularFile)
           .filter(file -> file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".md"))
-          .filter(
-              file -> {
-                for (Path part : root.relativize(file)) {
-                  String name = part.toString();
-                  if (name.equals("target")
-                      || name.startsWith(".")
-                      || name.equals("node_modules")) {
-                    return false;
-                  }
-                }
-                return true;
-              })
+          .filter(file -> inSourceTree(root, file))
           .sorted()
           .toList();
     }
+  }
+
+  /** Whether {@code file} lies outside build output ({@code target}), VCS data and hidden dirs. */
+  static boolean inSourceTree(Path root, Path file) {
+    for (Path part : root.relativize(file)) {
+      String name = part.toString();
+      if (name.equals("target") || name.startsWith(".") || name.equals("node_modules")) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** The relative links of a Markdown file, outside code blocks and code spans. */

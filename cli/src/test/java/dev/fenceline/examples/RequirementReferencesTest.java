@@ -108,18 +108,7 @@ class RequirementReferencesTest {
           .filter(Files::isRegularFile)
           .filter(file -> file.toString().endsWith(".java") || file.toString().endsWith(".md"))
           .filter(file -> !file.equals(requirements()))
-          .filter(
-              file -> {
-                for (Path part : root.relativize(file)) {
-                  String name = part.toString();
-                  if (name.equals("target")
-                      || name.startsWith(".")
-                      || name.equals("node_modules")) {
-                    return false;
-                  }
-                }
-                return true;
-              })
+          .filter(file -> DocsLinksTest.inSourceTree(root, file))
           .toList();
     }
   }
