@@ -52,7 +52,8 @@ class ModuleDocsTest {
           Map.entry("shedlock", "docs/shedlock.md"),
           Map.entry("cli", "docs/cli.md"),
           Map.entry("integration-tests", "CONTRIBUTING.md"),
-          Map.entry("benchmarks", "docs/benchmarks.md"));
+          Map.entry("benchmarks", "docs/benchmarks.md"),
+          Map.entry("release-check", "CONTRIBUTING.md"));
 
   private final Path root = ReadmeExamples.repositoryRoot();
 
