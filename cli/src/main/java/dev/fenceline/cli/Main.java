@@ -244,8 +244,9 @@ public final class Main {
       description = {
         "Fencing tokens checked at the destination: a worker that stalled past its lease cannot"
             + " overwrite a newer result.",
-        "Every command but demo takes --config FILE (see examples/fenceline.yaml); every command"
-            + " takes --json (one JSON document on standard output). Errors are one line on"
+        "Every command but demo, completion and help takes --config FILE (see"
+            + " examples/fenceline.yaml) and --json (one JSON document on standard output; demo"
+            + " takes --json too). Errors are one line on"
             + " standard error, secrets masked. Run fenceline <command> --help for its options."
       },
       exitCodeListHeading = "%nExit status:%n",
