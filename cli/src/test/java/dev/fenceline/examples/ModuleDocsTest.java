@@ -52,8 +52,8 @@ class ModuleDocsTest {
           Map.entry("shedlock", "docs/shedlock.md"),
           Map.entry("cli", "docs/cli.md"),
           Map.entry("integration-tests", "CONTRIBUTING.md"),
-          Map.entry("benchmarks", "docs/benchmarks.md"),
-          Map.entry("release-check", "CONTRIBUTING.md"));
+          Map.entry("release-check", "CONTRIBUTING.md#cutting-a-release"),
+          Map.entry("benchmarks", "docs/benchmarks.md"));
 
   private final Path root = ReadmeExamples.repositoryRoot();
 

@@ -54,9 +54,12 @@ import org.xml.sax.SAXException;
  * jar modules, the main, sources and javadoc jars, and checks what Maven Central validates: every
  * pom has groupId, artifactId, version, name, description, url, licenses, developers and scm, no
  * {@code ${...}} left, no parent and no build-only parts, and depends only on Fenceline artifacts
- * that are published. The BOM must manage exactly the published modules at the project version.
- * NOTICE must list every third-party artifact that the shaded CLI jar ({@code
- * cli/target/fenceline.jar}) ships, and nothing it does not ship.
+ * that are published. Every main jar holds the repository's LICENSE and NOTICE under {@code
+ * META-INF/}. The BOM must manage exactly the published modules at the project version. NOTICE must
+ * list every third-party artifact that the shaded CLI jar ({@code cli/target/fenceline.jar}) ships,
+ * and nothing it does not ship; that jar's {@code META-INF/LICENSE} and {@code NOTICE} start with
+ * Fenceline's, and its {@code META-INF/LICENSE}, {@code LICENSE.txt}, {@code NOTICE} and {@code
+ * NOTICE.txt} keep the text of each bundled jar's file of that name.
  *
  * <p>Signatures ({@code .asc}) are not checked: they are made at deploy time with the maintainer's
  * key (CONTRIBUTING.md).
@@ -74,6 +77,10 @@ public final class ReleaseCheck {
       Pattern.compile("^ {2}([A-Za-z0-9_.\\-]+):([A-Za-z0-9_.\\-]+)\\s+(\\S.*)$");
 
   private static final Pattern LEFTOVER = Pattern.compile("\\$\\{[^}]*}");
+
+  /** The license and notice files a shaded jar must keep from every jar it bundles. */
+  static final List<String> LEGAL_FILES =
+      List.of("META-INF/LICENSE", "META-INF/LICENSE.txt", "META-INF/NOTICE", "META-INF/NOTICE.txt");
 
   private ReleaseCheck() {}
 
@@ -169,7 +176,7 @@ public final class ReleaseCheck {
       Path pom = target.resolve(FLATTENED_POM);
       row.append(" pom ").append(size(pom));
       if (Files.isRegularFile(pom)) {
-        checkPom(pom, module, version, problems, testJars);
+        checkPom(pom, module, version, publishedIds, problems, testJars);
         Optional<String> description = text(parse(pom).getDocumentElement(), "description");
         if (description.isPresent() && description.equals(parentDescription)) {
           problems.add(
@@ -195,6 +202,7 @@ public final class ReleaseCheck {
             "a .class file",
             row,
             problems);
+        requireLegalFiles(root, module, target.resolve(base + ".jar"), problems);
         requireJar(
             root,
             module,
@@ -321,11 +329,56 @@ public final class ReleaseCheck {
     }
   }
 
+  /**
+   * The repository's LICENSE and NOTICE as {@code META-INF/LICENSE} and {@code META-INF/NOTICE} of
+   * a module's main jar (the parent pom copies them into every jar module): each entry starts with
+   * the first paragraph of the file.
+   */
+  private static void requireLegalFiles(Path root, Module module, Path jar, List<String> problems)
+      throws IOException {
+    if (!Files.isRegularFile(jar)) {
+      return; // already reported
+    }
+    try (ZipFile zip = new ZipFile(jar.toFile())) {
+      for (String name : List.of("LICENSE", "NOTICE")) {
+        Path source = root.resolve(name);
+        String entry = "META-INF/" + name;
+        Optional<String> held = entryText(zip, entry);
+        if (held.isEmpty()) {
+          problems.add(
+              module.artifactId()
+                  + ": "
+                  + root.relativize(jar)
+                  + " holds no "
+                  + entry
+                  + " (the parent pom's license-and-notice execution copies "
+                  + name
+                  + " there)");
+        } else if (Files.isRegularFile(source) && !held.get().strip().startsWith(heading(source))) {
+          problems.add(
+              module.artifactId()
+                  + ": "
+                  + root.relativize(jar)
+                  + "'s "
+                  + entry
+                  + " is not the repository's "
+                  + name
+                  + " (it does not start with \""
+                  + heading(source).lines().findFirst().orElse("")
+                  + "\")");
+        }
+      }
+    } catch (IOException e) {
+      // reported by requireJar
+    }
+  }
+
   /** What Maven Central requires of a pom, plus what a consumer pom must not keep. */
   static void checkPom(
       Path pomFile,
       Module module,
       String version,
+      Set<String> publishedIds,
       List<String> problems,
       Map<String, Set<String>> testJars)
       throws IOException {
@@ -407,6 +460,16 @@ public final class ReleaseCheck {
                         id + ": depends on " + coordinates + ":" + v + ", not on " + version));
         if (text(dependency, "type").filter("test-jar"::equals).isPresent()) {
           testJars.computeIfAbsent(target, k -> new TreeSet<>()).add(id);
+        }
+        if (!publishedIds.contains(target)) {
+          problems.add(
+              id
+                  + ": depends on "
+                  + coordinates
+                  + ", which is not published (its pom sets maven.deploy.skip, or it is no module"
+                  + " of the root pom): a consumer could not resolve it; depend on a published"
+                  + " module, or publish "
+                  + target);
         }
       }
     }
@@ -510,8 +573,81 @@ public final class ReleaseCheck {
                 + root.relativize(jar)
                 + " does not ship: remove its line from NOTICE");
       }
+      checkShadedLegalFiles(root, jar, cliClasspath, shipped, problems);
     } catch (IOException e) {
       problems.add("cannot compare NOTICE with " + jar + ": " + e);
+    }
+  }
+
+  /**
+   * The shaded jar's license texts and notices: Fenceline's LICENSE and NOTICE first in {@code
+   * META-INF/LICENSE} and {@code META-INF/NOTICE}, and the text of every {@link #LEGAL_FILES} entry
+   * of each bundled jar kept in the shaded jar's entry of that name (shade keeps only the first one
+   * unless cli/pom.xml appends them).
+   */
+  private static void checkShadedLegalFiles(
+      Path root,
+      Path jar,
+      Map<Path, String> cliClasspath,
+      Set<String> shipped,
+      List<String> problems)
+      throws IOException {
+    try (ZipFile shaded = new ZipFile(jar.toFile())) {
+      for (String name : List.of("LICENSE", "NOTICE")) {
+        String entry = "META-INF/" + name;
+        String own = heading(root.resolve(name));
+        if (!entryText(shaded, entry).orElse("").strip().startsWith(own)) {
+          problems.add(
+              root.relativize(jar)
+                  + "'s "
+                  + entry
+                  + " does not start with the repository's "
+                  + name
+                  + " (cli/pom.xml's shade transformers append the bundled jars' "
+                  + entry
+                  + " to Fenceline's)");
+        }
+      }
+      for (Map.Entry<Path, String> dependency : new TreeMap<>(cliClasspath).entrySet()) {
+        if (!shipped.contains(dependency.getValue()) || !Files.isRegularFile(dependency.getKey())) {
+          continue;
+        }
+        try (ZipFile zip = new ZipFile(dependency.getKey().toFile())) {
+          for (String entry : LEGAL_FILES) {
+            Optional<String> text = entryText(zip, entry).map(String::strip);
+            if (text.isPresent()
+                && !text.get().isEmpty()
+                && !entryText(shaded, entry).orElse("").contains(text.get())) {
+              problems.add(
+                  root.relativize(jar)
+                      + " loses "
+                      + entry
+                      + " of "
+                      + dependency.getValue()
+                      + ": append "
+                      + entry
+                      + " in cli/pom.xml's shade transformers (AppendingTransformer)");
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /** The first paragraph of a text file (up to its first blank line), without leading blanks. */
+  private static String heading(Path file) throws IOException {
+    String text = Files.readString(file, StandardCharsets.UTF_8).strip();
+    int blank = text.indexOf("\n\n");
+    return blank < 0 ? text : text.substring(0, blank);
+  }
+
+  private static Optional<String> entryText(ZipFile zip, String name) throws IOException {
+    ZipEntry entry = zip.getEntry(name);
+    if (entry == null || entry.isDirectory()) {
+      return Optional.empty();
+    }
+    try (InputStream in = zip.getInputStream(entry)) {
+      return Optional.of(new String(in.readAllBytes(), StandardCharsets.UTF_8));
     }
   }
 

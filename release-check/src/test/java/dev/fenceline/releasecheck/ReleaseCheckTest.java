@@ -22,6 +22,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.zip.ZipEntry;
@@ -37,6 +38,13 @@ import org.junit.jupiter.api.io.TempDir;
 class ReleaseCheckTest {
 
   private static final String VERSION = "1.2.0";
+  private static final String LICENSE =
+      "\n                 Apache License\n           Version 2.0, January 2004\n\n   TERMS\n";
+  private static final String NOTICE =
+      "Fenceline\nCopyright the authors\n\nBundled third-party components:\n\n"
+          + "  org.example:lib          Apache-2.0\n"
+          + "  org.pg:driver            BSD-2-Clause\n";
+  private static final String DRIVER_LICENSE = "Copyright the driver authors. BSD-2-Clause.\n";
 
   @TempDir Path root;
   private Path driverJar;
@@ -76,26 +84,37 @@ class ReleaseCheckTest {
                 + "<artifactId>fenceline-core</artifactId><version>"
                 + VERSION
                 + "</version></dependency></dependencies>"));
+    write("LICENSE", LICENSE);
+    write("NOTICE", NOTICE);
     for (String module : List.of("core", "cli")) {
       String base = module + "/target/fenceline-" + module + "-" + VERSION;
-      jar(base + ".jar", "dev/fenceline/" + module + "/Main.class");
+      jar(
+          base + ".jar",
+          Map.of(
+              "dev/fenceline/" + module + "/Main.class",
+              "class",
+              "META-INF/LICENSE",
+              LICENSE,
+              "META-INF/NOTICE",
+              NOTICE));
       jar(base + "-sources.jar", "dev/fenceline/" + module + "/Main.java");
       jar(base + "-javadoc.jar", "index.html");
     }
-    // The shaded jar: one library with Maven metadata, one (the driver) without.
-    jar(
-        "cli/target/fenceline.jar",
-        "dev/fenceline/cli/Main.class",
-        "META-INF/maven/dev.fenceline/fenceline-core/pom.properties",
+    // The shaded jar: one library with Maven metadata, one (the driver) without; Fenceline's
+    // LICENSE and NOTICE first, then the driver's license.
+    shadedJar(
+        LICENSE + DRIVER_LICENSE,
+        NOTICE,
         "META-INF/maven/org.example/lib/pom.properties",
         "org/example/lib/Lib.class",
         "org/pg/Driver.class");
-    driverJar = jar("repo/driver-1.jar", "org/pg/Driver.class", "META-INF/MANIFEST.MF");
-    write(
-        "NOTICE",
-        "Fenceline\n\nBundled third-party components:\n\n"
-            + "  org.example:lib          Apache-2.0\n"
-            + "  org.pg:driver            BSD-2-Clause\n");
+    driverJar =
+        jar(
+            "repo/driver-1.jar",
+            Map.of(
+                "org/pg/Driver.class", "class",
+                "META-INF/MANIFEST.MF", "Manifest-Version: 1.0\n",
+                "META-INF/LICENSE", DRIVER_LICENSE));
   }
 
   @Test
@@ -208,15 +227,72 @@ class ReleaseCheckTest {
 
   @Test
   void noticeMustNotListWhatTheShadedJarNoLongerShips() throws IOException {
-    jar(
-        "cli/target/fenceline.jar",
-        "dev/fenceline/cli/Main.class",
-        "META-INF/maven/org.example/lib/pom.properties");
+    shadedJar(LICENSE, NOTICE, "META-INF/maven/org.example/lib/pom.properties");
 
     assertThat(check().problems())
         .singleElement()
         .asString()
         .startsWith("NOTICE lists org.pg:driver, which cli/target/fenceline.jar does not ship");
+  }
+
+  @Test
+  void aConsumerPomThatDependsOnAnUnpublishedFencelineArtifactIsNamed() throws IOException {
+    String pom = Files.readString(root.resolve("cli/target/.flattened-pom.xml"));
+    write(
+        "cli/target/.flattened-pom.xml",
+        pom.replace(
+            "</dependencies>",
+            "<dependency><groupId>dev.fenceline</groupId>"
+                + "<artifactId>fenceline-integration-tests</artifactId><version>"
+                + VERSION
+                + "</version></dependency></dependencies>"));
+
+    assertThat(check().problems())
+        .singleElement()
+        .asString()
+        .startsWith(
+            "fenceline-cli: depends on dev.fenceline:fenceline-integration-tests, which is not"
+                + " published");
+  }
+
+  @Test
+  void aJarWithoutFencelinesLicenseOrNoticeIsNamed() throws IOException {
+    jar(
+        "core/target/fenceline-core-" + VERSION + ".jar",
+        Map.of("dev/fenceline/core/Main.class", "class", "META-INF/LICENSE", LICENSE));
+
+    assertThat(check().problems())
+        .singleElement()
+        .asString()
+        .startsWith(
+            "fenceline-core: core/target/fenceline-core-1.2.0.jar holds no META-INF/NOTICE");
+  }
+
+  @Test
+  void theShadedJarMustKeepEveryBundledLicenseAfterFencelinesOwn() throws IOException {
+    // What shade does without its appending transformers: the first META-INF/LICENSE wins.
+    shadedJar(
+        DRIVER_LICENSE,
+        NOTICE,
+        "META-INF/maven/org.example/lib/pom.properties",
+        "org/example/lib/Lib.class",
+        "org/pg/Driver.class");
+    assertThat(check().problems())
+        .containsExactly(
+            "cli/target/fenceline.jar's META-INF/LICENSE does not start with the repository's"
+                + " LICENSE (cli/pom.xml's shade transformers append the bundled jars'"
+                + " META-INF/LICENSE to Fenceline's)");
+
+    shadedJar(
+        LICENSE,
+        NOTICE,
+        "META-INF/maven/org.example/lib/pom.properties",
+        "org/example/lib/Lib.class",
+        "org/pg/Driver.class");
+    assertThat(check().problems())
+        .containsExactly(
+            "cli/target/fenceline.jar loses META-INF/LICENSE of org.pg:driver: append"
+                + " META-INF/LICENSE in cli/pom.xml's shade transformers (AppendingTransformer)");
   }
 
   @Test
@@ -275,17 +351,39 @@ class ReleaseCheckTest {
     return Files.writeString(file, content, StandardCharsets.UTF_8);
   }
 
+  /** A jar whose entries hold their own names. */
   private Path jar(String path, String... entries) throws IOException {
+    Map<String, String> contents = new LinkedHashMap<>();
+    for (String entry : entries) {
+      contents.put(entry, entry);
+    }
+    return jar(path, contents);
+  }
+
+  private Path jar(String path, Map<String, String> entries) throws IOException {
     Path file = root.resolve(path);
     Files.createDirectories(file.getParent());
     try (OutputStream out = Files.newOutputStream(file);
         ZipOutputStream zip = new ZipOutputStream(out)) {
-      for (String entry : entries) {
-        zip.putNextEntry(new ZipEntry(entry));
-        zip.write(entry.getBytes(StandardCharsets.UTF_8));
+      for (Map.Entry<String, String> entry : entries.entrySet()) {
+        zip.putNextEntry(new ZipEntry(entry.getKey()));
+        zip.write(entry.getValue().getBytes(StandardCharsets.UTF_8));
         zip.closeEntry();
       }
     }
     return file;
+  }
+
+  /** cli/target/fenceline.jar with these license and notice texts and these other entries. */
+  private void shadedJar(String license, String notice, String... entries) throws IOException {
+    Map<String, String> contents = new LinkedHashMap<>();
+    contents.put("dev/fenceline/cli/Main.class", "class");
+    contents.put("META-INF/maven/dev.fenceline/fenceline-core/pom.properties", "core");
+    contents.put("META-INF/LICENSE", license);
+    contents.put("META-INF/NOTICE", notice);
+    for (String entry : entries) {
+      contents.put(entry, entry);
+    }
+    jar("cli/target/fenceline.jar", contents);
   }
 }
