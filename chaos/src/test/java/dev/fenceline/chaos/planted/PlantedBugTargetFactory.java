@@ -1,0 +1,81 @@
+/*
+ * Copyright 2026 the Fenceline authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.fenceline.chaos.planted;
+
+import dev.fenceline.chaos.ChaosTarget;
+import dev.fenceline.chaos.ChaosTargetFactory;
+import dev.fenceline.spi.ConfigurationException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * Opens a {@link PlantedBugTarget}: a correct SQLite issuer and a destination with one planted bug,
+ * shared by the worker processes of one run through SQLite files in a directory.
+ *
+ * <p>Settings: {@code bug} ({@code none | no-epoch-check | check-after-write | unconditional-cas |
+ * receipt-before-change | retry-reapplied}, see {@link PlantedBug}) and {@code dir} (the directory
+ * of the run's database files, created if missing).
+ */
+public final class PlantedBugTargetFactory implements ChaosTargetFactory {
+
+  /** The setting naming the planted bug. */
+  public static final String BUG = "bug";
+
+  /** The setting naming the directory of the database files. */
+  public static final String DIR = "dir";
+
+  /** For worker processes, which instantiate the factory by class name. */
+  public PlantedBugTargetFactory() {}
+
+  @Override
+  public ChaosTarget open(Map<String, String> settings) {
+    String bugSetting = settings.get(BUG);
+    if (bugSetting == null) {
+      throw new ConfigurationException(
+          "Cannot open the planted-bug target: setting " + BUG + " is missing (e.g. bug=none)");
+    }
+    PlantedBug bug;
+    try {
+      bug = PlantedBug.of(bugSetting);
+    } catch (IllegalArgumentException e) {
+      throw new ConfigurationException(e.getMessage(), e);
+    }
+    String dirSetting = settings.get(DIR);
+    if (dirSetting == null || dirSetting.isBlank()) {
+      throw new ConfigurationException(
+          "Cannot open the planted-bug target: setting "
+              + DIR
+              + " is missing (name a directory shared by the run's workers, e.g. dir=target/run)");
+    }
+    Path dir = Path.of(dirSetting);
+    try {
+      Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new ConfigurationException(
+          "Cannot open the planted-bug target: directory "
+              + dir
+              + " cannot be created ("
+              + e
+              + "; name a writable directory in setting "
+              + DIR
+              + ")",
+          e);
+    }
+    return new PlantedBugTarget(dir, bug);
+  }
+}
