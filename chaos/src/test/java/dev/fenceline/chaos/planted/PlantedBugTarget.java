@@ -42,6 +42,7 @@ final class PlantedBugTarget implements ChaosTarget {
   static final String NAME = "planted";
 
   private final PlantedBug bug;
+  private final Path dir;
   private final JdbcStore issuerStore;
   private final LeaseIssuer issuer;
   private final SqliteFile db;
@@ -49,6 +50,7 @@ final class PlantedBugTarget implements ChaosTarget {
 
   PlantedBugTarget(Path dir, PlantedBug bug) {
     this.bug = bug;
+    this.dir = dir;
     this.db =
         bug == PlantedBug.UNCONDITIONAL_CAS
             ? SqliteCasStore.open(dir.resolve("cas.db"))
@@ -61,6 +63,11 @@ final class PlantedBugTarget implements ChaosTarget {
   /** The bug this target carries. */
   PlantedBug bug() {
     return bug;
+  }
+
+  /** The CAS store's file (used by {@link PlantedBug#UNCONDITIONAL_CAS}). */
+  Path dirOfCas() {
+    return dir.resolve("cas.db");
   }
 
   /** A view of the same destination store under {@code name}, reporting to {@code steps}. */
