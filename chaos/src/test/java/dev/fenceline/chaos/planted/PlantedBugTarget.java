@@ -48,8 +48,15 @@ final class PlantedBugTarget implements ChaosTarget {
   private final SqliteFile db;
   private final Destination<InputStream> destination;
 
+  private final long prepareMillis;
+
   PlantedBugTarget(Path dir, PlantedBug bug) {
+    this(dir, bug, 0);
+  }
+
+  PlantedBugTarget(Path dir, PlantedBug bug, long prepareMillis) {
     this.bug = bug;
+    this.prepareMillis = prepareMillis;
     this.dir = dir;
     this.db =
         bug == PlantedBug.UNCONDITIONAL_CAS
@@ -90,7 +97,30 @@ final class PlantedBugTarget implements ChaosTarget {
   @Override
   public WriteOutcome publish(
       Fenceline fenceline, FencingToken token, OperationId operation, byte[] payload) {
+    if (prepareMillis > 0) {
+      prepare(token, operation);
+    }
     return fenceline.publish(token, destination, operation, new ByteArrayInputStream(payload));
+  }
+
+  /**
+   * The application's work between deciding to publish and reaching the destination (rendering,
+   * uploading): a pause that lands here resumes a writer whose lease may have passed to a newer
+   * owner, the stale writer the destination must reject.
+   */
+  private void prepare(FencingToken token, OperationId operation) {
+    try {
+      Thread.sleep(prepareMillis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(
+          "Interrupted while preparing operation "
+              + operation
+              + " of "
+              + token.resource()
+              + " (nothing was sent to the destination)",
+          e);
+    }
   }
 
   @Override

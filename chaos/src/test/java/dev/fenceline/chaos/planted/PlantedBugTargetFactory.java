@@ -29,7 +29,8 @@ import java.util.Map;
  *
  * <p>Settings: {@code bug} ({@code none | no-epoch-check | check-after-write | unconditional-cas |
  * receipt-before-change | retry-reapplied}, see {@link PlantedBug}) and {@code dir} (the directory
- * of the run's database files, created if missing).
+ * of the run's database files, created if missing); optionally {@code prepare-ms} ({@link
+ * #PREPARE_MS}).
  */
 public final class PlantedBugTargetFactory implements ChaosTargetFactory {
 
@@ -38,6 +39,13 @@ public final class PlantedBugTargetFactory implements ChaosTargetFactory {
 
   /** The setting naming the directory of the database files. */
   public static final String DIR = "dir";
+
+  /**
+   * The optional setting of how many milliseconds a publish spends before it reaches the
+   * destination (default 0): the application's work between deciding and writing, where a pause
+   * turns a worker into a stale writer.
+   */
+  public static final String PREPARE_MS = "prepare-ms";
 
   /** For worker processes, which instantiate the factory by class name. */
   public PlantedBugTargetFactory() {}
@@ -76,6 +84,20 @@ public final class PlantedBugTargetFactory implements ChaosTargetFactory {
               + ")",
           e);
     }
-    return new PlantedBugTarget(dir, bug);
+    long prepareMillis;
+    try {
+      prepareMillis = Long.parseLong(settings.getOrDefault(PREPARE_MS, "0"));
+    } catch (NumberFormatException e) {
+      prepareMillis = -1;
+    }
+    if (prepareMillis < 0) {
+      throw new ConfigurationException(
+          "Cannot open the planted-bug target: setting "
+              + PREPARE_MS
+              + " is \""
+              + settings.get(PREPARE_MS)
+              + "\", not a number of milliseconds of 0 or more (e.g. prepare-ms=40)");
+    }
+    return new PlantedBugTarget(dir, bug, prepareMillis);
   }
 }
