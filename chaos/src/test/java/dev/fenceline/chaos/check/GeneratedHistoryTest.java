@@ -67,7 +67,7 @@ class GeneratedHistoryTest {
 
   @Test
   void theSearchGivesUpWhenTheBudgetRunsOutAndNeverPasses() {
-    List<Event> history = SimulatedRun.generate(7, 8, 4, 40_000);
+    List<Event> history = SimulatedRun.generate(7, 8, 4, 20_000);
 
     CheckResult result = Checker.withBudget(Duration.ofMillis(1)).check(history);
 
