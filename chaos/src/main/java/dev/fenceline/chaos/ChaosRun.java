@@ -189,7 +189,7 @@ public final class ChaosRun {
       endFaults();
       restarts.shutdown();
       restarts.awaitTermination(READY_TIMEOUT.toSeconds() + 5, TimeUnit.SECONDS);
-      stopWorkers();
+      stopWorkers(workersDir);
     } finally {
       stopping = true;
       restarts.shutdownNow();
@@ -282,7 +282,7 @@ public final class ChaosRun {
     try (DirectoryStream<Path> files = Files.newDirectoryStream(workersDir)) {
       for (Path file : files) {
         String name = file.getFileName().toString();
-        if (name.endsWith(".jsonl") || name.endsWith(".log")) {
+        if (name.endsWith(".jsonl") || name.endsWith(".log") || name.equals("stop")) {
           Files.delete(file);
         }
       }
@@ -355,6 +355,8 @@ public final class ChaosRun {
     command.add(factory.getName());
     command.add("--history");
     command.add(workersDir.resolve(name + ".jsonl").toString());
+    command.add("--stop-file");
+    command.add(workersDir.resolve("stop").toString());
     settings.forEach(
         (k, v) -> {
           command.add("--setting");
@@ -559,7 +561,8 @@ public final class ChaosRun {
     }
   }
 
-  private void stopWorkers() throws InterruptedException {
+  private void stopWorkers(Path workersDir) throws InterruptedException, IOException {
+    Files.writeString(workersDir.resolve("stop"), "stop\n", StandardCharsets.UTF_8);
     for (WorkerHandle handle : spawned) {
       handle.requestStop();
     }
