@@ -47,6 +47,14 @@ public enum ExitCode {
       8,
       "command failed: run's CMD exited non-zero or was killed; its status is in --json"
           + " command-exit-code and on standard error"),
+  /** {@code fenceline chaos}: a check found a violation in the history. */
+  CHECK_FAILED(
+      9, "check failed: fenceline chaos found a violation in the history; the report names it"),
+  /** {@code fenceline chaos}: the linearizability check gave up; nothing was proven. */
+  CHECK_GAVE_UP(
+      10,
+      "check gave up: the linearizability check ran out of its budget; nothing was proven (give"
+          + " chaos check a larger --budget)"),
   /**
    * Stopped by SIGHUP: the JVM's own status, 128 + 1. The upload was stopped, CMD stopped, the
    * lease released; one line on standard error says whether anything was published.
@@ -85,7 +93,7 @@ public enum ExitCode {
     throw new IllegalArgumentException(
         "Cannot exit with status "
             + code
-            + ": fenceline's exit statuses are 0 to 8, and 129, 130 and 143 for a signal");
+            + ": fenceline's exit statuses are 0 to 10, and 129, 130 and 143 for a signal");
   }
 
   /** One line for {@code --help}. */

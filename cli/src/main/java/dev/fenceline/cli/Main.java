@@ -176,6 +176,7 @@ public final class Main {
     cli.addSubcommand(new PruneCommand(out, err));
     cli.addSubcommand(new DoctorCommand(out, err));
     cli.addSubcommand(new StatusCommand(out, err));
+    cli.addSubcommand(new ChaosCommand(out, err));
     cli.addSubcommand(new DemoHelp());
     cli.addSubcommand(new CompletionCommand(out));
     cli.addSubcommand(new HelpHelp()); // keep last: "... and help" in messages

@@ -50,6 +50,7 @@ class ModuleDocsTest {
           Map.entry("junit", "docs/junit.md"),
           Map.entry("spring-boot-starter", "docs/spring-boot.md"),
           Map.entry("shedlock", "docs/shedlock.md"),
+          Map.entry("chaos", "docs/chaos.md"),
           Map.entry("cli", "docs/cli.md"),
           Map.entry("integration-tests", "CONTRIBUTING.md"),
           Map.entry("release-check", "CONTRIBUTING.md#cutting-a-release"),

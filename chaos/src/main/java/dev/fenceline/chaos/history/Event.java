@@ -17,6 +17,7 @@ package dev.fenceline.chaos.history;
 
 import static java.util.Objects.requireNonNull;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.Collections;
 import java.util.Map;
@@ -149,6 +150,7 @@ public record Event(
   }
 
   /** {@return true for the completion lines OK, FAIL and INFO} */
+  @JsonIgnore
   public boolean isCompletion() {
     return type == Type.OK || type == Type.FAIL || type == Type.INFO;
   }
