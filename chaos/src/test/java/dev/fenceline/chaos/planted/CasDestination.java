@@ -58,8 +58,17 @@ final class CasDestination implements Destination<InputStream> {
   private final CasPointerSteps<SqliteCasStore.Read> steps;
 
   CasDestination(SqliteFile db, String name, StepListener listener, boolean conditional) {
+    this(db, name, listener, conditional, 0);
+  }
+
+  /**
+   * @param replaceMillis how long a replace request travels to the store (see {@link
+   *     SqliteCasStore})
+   */
+  CasDestination(
+      SqliteFile db, String name, StepListener listener, boolean conditional, long replaceMillis) {
     this.name = Destination.validateName(name);
-    this.store = new SqliteCasStore(db, name, conditional);
+    this.store = new SqliteCasStore(db, name, conditional, replaceMillis);
     this.steps = new CasPointerSteps<>(name, store, listener, Clock.systemUTC());
   }
 

@@ -80,7 +80,7 @@ final class PlantedBugTarget implements ChaosTarget {
   /** A view of the same destination store under {@code name}, reporting to {@code steps}. */
   Destination<InputStream> destination(String name, StepListener steps) {
     return bug == PlantedBug.UNCONDITIONAL_CAS
-        ? new CasDestination(db, name, steps, false)
+        ? new CasDestination(db, name, steps, false, prepareMillis)
         : new PlantedDestination(db, name, steps, bug);
   }
 
@@ -97,8 +97,8 @@ final class PlantedBugTarget implements ChaosTarget {
   @Override
   public WriteOutcome publish(
       Fenceline fenceline, FencingToken token, OperationId operation, byte[] payload) {
-    if (prepareMillis > 0) {
-      prepare(token, operation);
+    if (prepareMillis > 0 && bug != PlantedBug.UNCONDITIONAL_CAS) {
+      prepare(token, operation); // the CAS target spends it on the replace's way to the store
     }
     return fenceline.publish(token, destination, operation, new ByteArrayInputStream(payload));
   }

@@ -43,7 +43,9 @@ public final class PlantedBugTargetFactory implements ChaosTargetFactory {
   /**
    * The optional setting of how many milliseconds a publish spends before it reaches the
    * destination (default 0): the application's work between deciding and writing, where a pause
-   * turns a worker into a stale writer.
+   * turns a worker into a stale writer. The unconditional-cas target spends it instead on each
+   * replace request's way to the store, where a pause cuts a write between its read and its
+   * replace.
    */
   public static final String PREPARE_MS = "prepare-ms";
 

@@ -51,11 +51,13 @@ final class SqliteCasStore implements CasPointerSteps.Store<SqliteCasStore.Read>
   private final SqliteFile db;
   private final String name;
   private final boolean conditional;
+  private final long replaceMillis;
 
-  SqliteCasStore(SqliteFile db, String name, boolean conditional) {
+  SqliteCasStore(SqliteFile db, String name, boolean conditional, long replaceMillis) {
     this.db = db;
     this.name = name;
     this.conditional = conditional;
+    this.replaceMillis = replaceMillis;
   }
 
   /** Opens (creating if missing) the store's tables in {@code file}. */
@@ -114,6 +116,9 @@ final class SqliteCasStore implements CasPointerSteps.Store<SqliteCasStore.Read>
 
   @Override
   public boolean replace(Read read, ControlDocument next, Optional<Entry> applied, String action) {
+    if (replaceMillis > 0) {
+      travel(action);
+    }
     return db.inTransaction(
         action + " (replace the control document)",
         c -> {
@@ -149,6 +154,21 @@ final class SqliteCasStore implements CasPointerSteps.Store<SqliteCasStore.Read>
             return swap.executeUpdate() == 1;
           }
         });
+  }
+
+  /**
+   * The replace request's way to a remote store (an S3 conditional PUT, a ZooKeeper setData): the
+   * version it names is compared when it arrives, so a pause here cuts a write between its read and
+   * its replace.
+   */
+  private void travel(String action) {
+    try {
+      Thread.sleep(replaceMillis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new dev.fenceline.spi.StoreException(
+          "Cannot " + action + ": interrupted before the replace was sent", e, false);
+    }
   }
 
   /** Stores a payload under its key, once (content-addressed, outside any fence). */
