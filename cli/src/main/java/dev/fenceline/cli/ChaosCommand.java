@@ -17,6 +17,7 @@ package dev.fenceline.cli;
 
 import dev.fenceline.chaos.ChaosResult;
 import dev.fenceline.chaos.ChaosRun;
+import dev.fenceline.chaos.ChaosRunException;
 import dev.fenceline.chaos.check.CheckResult;
 import dev.fenceline.chaos.check.Checker;
 import dev.fenceline.chaos.faults.ConfigStoreFaults;
@@ -162,6 +163,15 @@ final class ChaosCommand implements Callable<Integer> {
       return ExitCode.INTERRUPTED.code();
     } catch (IOException | UncheckedIOException e) {
       err.println("fenceline: Cannot run fenceline chaos: " + e.getMessage());
+      return ExitCode.FAILURE.code();
+    } catch (ChaosRunException | dev.fenceline.spi.FencelineException e) {
+      err.println("fenceline: " + ConfiguredCommand.oneLine(e.getMessage()));
+      return ExitCode.FAILURE.code();
+    } catch (RuntimeException e) {
+      err.println(
+          "fenceline: Cannot run fenceline chaos: "
+              + e
+              + " (this is a bug in fenceline; please report it)");
       return ExitCode.FAILURE.code();
     }
   }
