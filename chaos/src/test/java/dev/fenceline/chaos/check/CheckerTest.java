@@ -146,6 +146,20 @@ class CheckerTest {
   }
 
   @Test
+  void aWriteRejectedAsStaleThatTheLookupFindsAppliedFails() {
+    // The destination answered RejectedStale, but the change landed: the answer was untrue.
+    CheckResult result =
+        CHECKER.check(
+            twoOwners()
+                .write("w0", "r0", 1, "c", 3100, 3110, REJECTED_STALE)
+                .fin("r0", 2, "b", "c@1")
+                .events());
+
+    assertThat(result.passed()).as(result.summary()).isFalse();
+    assertThat(result.firstViolation().orElseThrow().message()).contains("r0", "c");
+  }
+
+  @Test
   void aStaleUnknownWriteTheLookupFindsAppliedFails() {
     CheckResult result =
         CHECKER.check(
