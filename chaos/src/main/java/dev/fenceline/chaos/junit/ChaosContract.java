@@ -42,8 +42,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The chaos test of a destination, for adapter authors: extend it, say how to open the target, and
  * its one test runs worker processes under pauses and kills (and store faults, if {@link
- * #storeFaults()} gives them) against it, checks the history ({@link Checker}: fencing, one effect
- * per operation, linearizability) and fails with the checker's summary if any check does not pass.
+ * #storeFaults(Path)} gives them) against it, checks the history ({@link Checker}: fencing, one
+ * effect per operation, linearizability) and fails with the checker's summary if any check does not
+ * pass.
  *
  * <pre>{@code
  * class MyStoreChaosTest extends ChaosContract {
@@ -83,9 +84,12 @@ public abstract class ChaosContract {
 
   /**
    * {@return the store faults the driver may inject, if the test owns the store} When present,
-   * {@code store} is among the fault kinds and the run closes them at its end. Default none.
+   * {@code store} is among the fault kinds and the run closes them at its end. Called after {@link
+   * #settings}, with the same directory. Default none.
+   *
+   * @param dir the directory {@link #settings} was given
    */
-  protected Optional<StoreFaults> storeFaults() {
+  protected Optional<StoreFaults> storeFaults(Path dir) {
     return Optional.empty();
   }
 
@@ -152,12 +156,13 @@ public abstract class ChaosContract {
     deleteRecursively(out);
     Path runDir = out.resolve("run");
     Path targetDir = Files.createDirectories(out.resolve("target"));
-    Optional<StoreFaults> storeFaults = storeFaults();
+    Map<String, String> settings = settings(targetDir);
+    Optional<StoreFaults> storeFaults = storeFaults(targetDir);
     try {
       Set<String> faults = new LinkedHashSet<>(List.of("pause", "kill"));
       ChaosRun.Builder run =
           ChaosRun.builder()
-              .target(targetFactory(), settings(targetDir))
+              .target(targetFactory(), settings)
               .duration(duration())
               .workers(workers())
               .resources(resources())
