@@ -82,6 +82,15 @@ public final class ChaosRun {
   private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
   private static final Duration STOP_BOUND = Duration.ofSeconds(20);
 
+  /** FAULT value of a pause that froze its victim right before a write ({@code index}). */
+  static final String BEFORE_WRITE = "before-write";
+
+  /** FAULT value of a kill that landed during a write ({@code index}: the write's). */
+  static final String IN_WRITE = "in-write";
+
+  /** FAULT value of a pause or kill that struck wherever the victim was. */
+  static final String ANYWHERE = "anywhere";
+
   private final Class<? extends ChaosTargetFactory> factory;
   private final Map<String, String> settings;
   private final Duration duration;
@@ -99,11 +108,17 @@ public final class ChaosRun {
   private final List<Event> driverEvents = Collections.synchronizedList(new ArrayList<>());
   private final List<WorkerHandle> spawned = new CopyOnWriteArrayList<>();
   private final WorkerHandle[] current;
-  private final boolean[] restarting;
+  private final boolean[] hit;
   private final int[] generations;
   private volatile boolean stopping;
+  private volatile boolean faultsOver;
   private int clockChecks;
   private int skippedFaults;
+  private int pausesBeforeWrite;
+  private int pausesAnywhere;
+  private int killsInWrite;
+  private int killsInWriteMissed;
+  private int killsAnywhere;
   private int stragglers;
   private boolean storeFaulted;
 
@@ -122,7 +137,7 @@ public final class ChaosRun {
     this.classpath = b.classpath != null ? b.classpath : System.getProperty("java.class.path");
     this.jvmOptions = List.copyOf(b.jvmOptions);
     this.current = new WorkerHandle[workers];
-    this.restarting = new boolean[workers];
+    this.hit = new boolean[workers];
     this.generations = new int[workers];
   }
 
@@ -178,20 +193,34 @@ public final class ChaosRun {
               thread.setDaemon(true);
               return thread;
             });
+    ExecutorService workerFaults =
+        Executors.newCachedThreadPool(
+            r -> {
+              Thread thread = new Thread(r, "fenceline-chaos-fault");
+              thread.setDaemon(true);
+              return thread;
+            });
     long faultsStart;
     long faultsEnd;
     try {
       spawnAll(workersDir);
       faultsStart = System.nanoTime();
-      executeSchedule(schedule, faultsStart, restarts, workersDir);
+      executeSchedule(schedule, faultsStart, workerFaults, restarts, workersDir);
       faultsEnd = System.nanoTime();
-      stopping = true;
-      endFaults();
+      faultsOver = true; // pauses end now, waits for a write give up
+      workerFaults.shutdown();
+      workerFaults.awaitTermination(READY_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+      // A kill timed on a write may have struck just before the end: let its restart finish, so
+      // every kill has its restart.
       restarts.shutdown();
       restarts.awaitTermination(READY_TIMEOUT.toSeconds() + 5, TimeUnit.SECONDS);
+      stopping = true;
+      endFaults();
       stopWorkers(workersDir);
     } finally {
+      faultsOver = true;
       stopping = true;
+      workerFaults.shutdownNow();
       restarts.shutdownNow();
       killAll();
       if (storeFaulted) {
@@ -230,6 +259,20 @@ public final class ChaosRun {
     meta.put("planned-faults", Integer.toString(schedule.size()));
     meta.put("skipped-faults", Integer.toString(skippedFaults));
     meta.put("stragglers-killed", Integer.toString(stragglers));
+    meta.put(
+        "fault-timing",
+        "pauses before a write "
+            + pausesBeforeWrite
+            + ", anywhere (no write within "
+            + writeWait().toMillis()
+            + " ms) "
+            + pausesAnywhere
+            + "; kills in a write "
+            + killsInWrite
+            + ", planned in a write but anywhere "
+            + killsInWriteMissed
+            + ", anywhere as planned "
+            + killsAnywhere);
     meta.put(
         "clock-check",
         "shared: every worker's ready time lay between the driver's times around it ("
@@ -430,20 +473,28 @@ public final class ChaosRun {
 
   private record Action(long at, boolean start, int order, FaultSchedule.Fault fault) {}
 
+  /**
+   * Runs the schedule: store faults inline, each pause and kill in its own task on {@code
+   * workerFaults} (a pause first waits, bounded, for its victim to reach a write), so a wait does
+   * not delay the faults planned after it.
+   */
   private void executeSchedule(
-      List<FaultSchedule.Fault> schedule, long start, ExecutorService restarts, Path workersDir)
+      List<FaultSchedule.Fault> schedule,
+      long start,
+      ExecutorService workerFaults,
+      ExecutorService restarts,
+      Path workersDir)
       throws InterruptedException {
     List<Action> actions = new ArrayList<>();
     for (int i = 0; i < schedule.size(); i++) {
       FaultSchedule.Fault fault = schedule.get(i);
       actions.add(new Action(fault.offsetMillis(), true, i, fault));
-      if (fault.durationMillis() > 0) {
+      if (fault.kind().equals(FaultSchedule.STORE) && fault.durationMillis() > 0) {
         actions.add(new Action(fault.offsetMillis() + fault.durationMillis(), false, i, fault));
       }
     }
     actions.sort(Comparator.comparingLong(Action::at).thenComparingInt(Action::order));
     long end = start + duration.toNanos();
-    Map<Integer, WorkerHandle> paused = new TreeMap<>();
     for (Action action : actions) {
       long due = start + TimeUnit.MILLISECONDS.toNanos(action.at());
       if (due - end >= 0) {
@@ -453,30 +504,15 @@ public final class ChaosRun {
       FaultSchedule.Fault fault = action.fault();
       switch (fault.kind()) {
         case FaultSchedule.PAUSE -> {
-          if (action.start()) {
-            WorkerHandle victim = usable(fault.slot());
-            if (victim != null) {
-              victim.pause();
-              fault(FaultSchedule.PAUSE, victim.name(), null, null);
-              paused.put(action.order(), victim);
-            }
-          } else {
-            WorkerHandle victim = paused.remove(action.order());
-            if (victim != null && victim.isPaused()) {
-              victim.resume();
-              fault("resume", victim.name(), null, null);
-            }
+          WorkerHandle victim = claim(fault.slot());
+          if (victim != null) {
+            workerFaults.execute(() -> pause(victim, fault));
           }
         }
         case FaultSchedule.KILL -> {
-          WorkerHandle victim = usable(fault.slot());
+          WorkerHandle victim = claim(fault.slot());
           if (victim != null) {
-            victim.kill();
-            fault(FaultSchedule.KILL, victim.name(), null, null);
-            synchronized (this) {
-              restarting[fault.slot()] = true;
-            }
-            restarts.execute(() -> restart(fault.slot(), workersDir));
+            workerFaults.execute(() -> kill(victim, fault, restarts, workersDir));
           }
         }
         case FaultSchedule.STORE -> {
@@ -484,10 +520,10 @@ public final class ChaosRun {
             try {
               String what = storeFaults.inject(fault.storeKind(), new Random(fault.detailSeed()));
               storeFaulted = true;
-              fault(fault.storeKind(), "store", what, null);
+              fault(fault.storeKind(), "store", what, null, null);
             } catch (Exception e) {
               storeFaulted = true; // heal anyway: it may have half happened
-              fault(fault.storeKind(), "store", null, "not injected: " + e);
+              fault(fault.storeKind(), "store", null, null, "not injected: " + e);
             }
           } else if (storeFaulted) {
             heal();
@@ -499,14 +535,140 @@ public final class ChaosRun {
     sleepUntil(end);
   }
 
-  /** The slot's worker if it can take a fault now, else null (the fault is skipped). */
-  private synchronized WorkerHandle usable(int slot) {
+  /** How long a pause or kill waits for its victim to reach a write before it strikes anyway. */
+  private Duration writeWait() {
+    return leaseTtl.multipliedBy(2);
+  }
+
+  /**
+   * A pause: asks the victim to stop before its next write, SIGSTOPs it there (or, when it reaches
+   * no write within {@link #writeWait()}, wherever it is), waits the planned length, SIGCONTs it
+   * and lets it write (with its old token: the article's case).
+   */
+  private void pause(WorkerHandle victim, FaultSchedule.Fault fault) {
+    try {
+      String at = null;
+      if (victim.send(ChaosWorker.PAUSE_BEFORE_WRITE)) {
+        at = victim.awaitLine(ChaosWorker.AT_WRITE, writeWait(), () -> faultsOver);
+      }
+      if (faultsOver || !victim.isAlive()) {
+        victim.send(ChaosWorker.GO);
+        skipped();
+        return;
+      }
+      victim.pause();
+      fault(
+          FaultSchedule.PAUSE,
+          victim.name(),
+          at != null ? BEFORE_WRITE : ANYWHERE,
+          at != null ? Long.valueOf(at) : null,
+          null);
+      synchronized (this) {
+        if (at != null) {
+          pausesBeforeWrite++;
+        } else {
+          pausesAnywhere++;
+        }
+      }
+      waitUnlessOver(TimeUnit.MILLISECONDS.toNanos(fault.durationMillis()));
+      victim.resume();
+      fault("resume", victim.name(), null, null, null);
+      victim.send(ChaosWorker.GO); // lets it write, or cancels the request it never reached
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException e) {
+      fault(FaultSchedule.PAUSE, victim.name(), null, null, "not paused or resumed: " + e);
+    } finally {
+      release(victim.slot());
+    }
+  }
+
+  /**
+   * A kill: for a kill planned {@link FaultSchedule.Fault#inWrite() in a write}, asks the victim to
+   * say when it is about to publish and SIGKILLs it the planned 0-30 ms later (or wherever it is
+   * when it reaches no write within {@link #writeWait()}); others at once. Then restarts the slot
+   * (the slot stays claimed until the new worker is ready).
+   */
+  private void kill(
+      WorkerHandle victim, FaultSchedule.Fault fault, ExecutorService restarts, Path workersDir) {
+    boolean restarting = false;
+    try {
+      String in = null;
+      if (fault.inWrite()) {
+        if (victim.send(ChaosWorker.KILL_IN_WRITE)) {
+          in = victim.awaitLine(ChaosWorker.IN_WRITE, writeWait(), () -> faultsOver);
+        }
+        if (faultsOver) {
+          skipped();
+          return;
+        }
+        if (in != null && fault.inWriteDelayMillis() > 0) {
+          TimeUnit.MILLISECONDS.sleep(fault.inWriteDelayMillis());
+        }
+      }
+      victim.kill();
+      fault(
+          FaultSchedule.KILL,
+          victim.name(),
+          in != null ? IN_WRITE : ANYWHERE,
+          in != null ? Long.valueOf(in) : null,
+          null);
+      synchronized (this) {
+        if (in != null) {
+          killsInWrite++;
+        } else if (fault.inWrite()) {
+          killsInWriteMissed++;
+        } else {
+          killsAnywhere++;
+        }
+      }
+      restarts.execute(() -> restart(fault.slot(), workersDir));
+      restarting = true;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      if (!restarting) {
+        release(victim.slot());
+      }
+    }
+  }
+
+  /**
+   * The slot's worker, claimed for a fault, if it can take one now: alive, not under another fault,
+   * and not the last worker left alone; else null (the fault is skipped).
+   */
+  private synchronized WorkerHandle claim(int slot) {
     WorkerHandle handle = current[slot];
-    if (restarting[slot] || handle == null || !handle.isAlive() || handle.isPaused()) {
+    int hitNow = 0;
+    for (boolean h : hit) {
+      hitNow += h ? 1 : 0;
+    }
+    if (hit[slot]
+        || hitNow >= Math.max(1, workers - 1)
+        || handle == null
+        || !handle.isAlive()
+        || handle.isPaused()) {
       skippedFaults++;
       return null;
     }
+    hit[slot] = true;
     return handle;
+  }
+
+  private synchronized void release(int slot) {
+    hit[slot] = false;
+  }
+
+  private synchronized void skipped() {
+    skippedFaults++;
+  }
+
+  private void waitUnlessOver(long nanos) throws InterruptedException {
+    long due = System.nanoTime() + nanos;
+    long left;
+    while (!faultsOver && (left = due - System.nanoTime()) > 0) {
+      TimeUnit.NANOSECONDS.sleep(Math.min(left, TimeUnit.MILLISECONDS.toNanos(20)));
+    }
   }
 
   private void restart(int slot, Path workersDir) {
@@ -517,15 +679,16 @@ public final class ChaosRun {
       checkClock(next, before, ready, System.nanoTime());
       synchronized (this) {
         current[slot] = next;
-        restarting[slot] = false;
       }
-      fault("restart", next.name(), null, null);
+      fault("restart", next.name(), null, null, null);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (RuntimeException e) {
       if (!stopping) {
-        fault("restart", "w" + slot, null, "not restarted: " + e.getMessage());
+        fault("restart", "w" + slot, null, null, "not restarted: " + e.getMessage());
       }
+    } finally {
+      release(slot);
     }
   }
 
@@ -533,9 +696,9 @@ public final class ChaosRun {
     try {
       storeFaults.heal();
       storeFaulted = false;
-      fault("heal", "store", null, null);
+      fault("heal", "store", null, null, null);
     } catch (Exception e) {
-      fault("heal", "store", null, "not healed: " + e);
+      fault("heal", "store", null, null, "not healed: " + e);
     }
   }
 
@@ -553,7 +716,7 @@ public final class ChaosRun {
     for (WorkerHandle handle : spawned) {
       if (handle.isAlive() && handle.isPaused()) {
         handle.resume();
-        fault("resume", handle.name(), null, null);
+        fault("resume", handle.name(), null, null, null);
       }
     }
     if (storeFaulted) {
@@ -583,11 +746,18 @@ public final class ChaosRun {
     }
   }
 
-  private void fault(String kind, String target, String value, String error) {
+  /**
+   * A FAULT line; {@code value} and {@code index} (the victim's write the fault was timed on) are
+   * optional.
+   */
+  private void fault(String kind, String target, String value, Long index, String error) {
     Event.Builder line =
         Event.of(Event.Type.FAULT, System.nanoTime()).process(DRIVER).fault(kind).target(target);
     if (value != null) {
       line.value(value);
+    }
+    if (index != null) {
+      line.index(index);
     }
     if (error != null) {
       line.error(error);

@@ -33,9 +33,10 @@ import dev.fenceline.spi.ResourceId;
 import dev.fenceline.spi.StoreException;
 import dev.fenceline.spi.UntrustedTokenException;
 import dev.fenceline.spi.WriteOutcome;
+import java.io.BufferedReader;
 import java.io.FileOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.lang.reflect.InvocationTargetException;
@@ -52,6 +53,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.UnaryOperator;
 
@@ -64,6 +66,25 @@ import java.util.function.UnaryOperator;
  * <p>Arguments: {@code --name W --seed S --resources N --lease-ttl-ms MS --factory CLASS --history
  * FILE [--stop-file FILE] [--setting KEY=VALUE]...}. Exit status 0 after a stop, 2 for bad
  * arguments or a target that cannot be opened (the reason on standard error).
+ *
+ * <p>The line protocol with the driver, which lets it choose the moment of a fault (the signals
+ * themselves, SIGSTOP / SIGCONT / SIGKILL, come from the driver):
+ *
+ * <ul>
+ *   <li>stdout {@code ready <nanoTime>}: once, when the target is open.
+ *   <li>stdin {@code pause-before-write}: at the next WRITE (lease acquired and registered,
+ *       "compute" done, before its INVOKE line) the worker prints {@code at-write <index>} (the
+ *       index the write's INVOKE line will carry) and blocks until {@code go}, at most {@link
+ *       #GO_WAIT_TTLS} × the lease ttl (then it writes anyway and notes that on stderr).
+ *   <li>stdin {@code go}: ends that wait; without a wait it cancels a pending {@code
+ *       pause-before-write} (the driver sends it after pausing a worker that reached no write).
+ *   <li>stdin {@code kill-in-write}: at the next WRITE, right after its INVOKE line is written and
+ *       just before the publish call, the worker prints {@code in-write <index>} and goes on.
+ *   <li>end of stdin (or the stop file): the worker ends its round and exits; a wait for {@code go}
+ *       ends too.
+ * </ul>
+ *
+ * <p>Other stdin lines are ignored. Every wait is bounded, so no handshake can hang a worker.
  */
 public final class ChaosWorker {
 
@@ -82,6 +103,24 @@ public final class ChaosWorker {
   /** Retries after an unknown outcome, at most. */
   static final int MAX_UNKNOWN_RETRIES = 3;
 
+  /** A worker waits for {@code go} at most this many lease ttls. */
+  static final int GO_WAIT_TTLS = 4;
+
+  /** Stdin: stop at the next write and wait for {@link #GO}. */
+  static final String PAUSE_BEFORE_WRITE = "pause-before-write";
+
+  /** Stdin: say {@link #IN_WRITE} at the next write, just before publishing. */
+  static final String KILL_IN_WRITE = "kill-in-write";
+
+  /** Stdin: go on after {@link #AT_WRITE}, or cancel a pending {@link #PAUSE_BEFORE_WRITE}. */
+  static final String GO = "go";
+
+  /** Stdout: {@code at-write <index>}, stopped before the write's INVOKE line. */
+  static final String AT_WRITE = "at-write";
+
+  /** Stdout: {@code in-write <index>}, the INVOKE line is written, the publish call follows. */
+  static final String IN_WRITE = "in-write";
+
   private final String name;
   private final Random random;
   private final int resources;
@@ -91,6 +130,8 @@ public final class ChaosWorker {
   private final AtomicBoolean stop;
   private final Path stopFile;
   private final Map<String, Deque<String>> recent = new HashMap<>();
+  private final Duration ttl;
+  private final Signals signals;
   private long index;
 
   private ChaosWorker(
@@ -101,7 +142,9 @@ public final class ChaosWorker {
       Fenceline fenceline,
       OutputStream history,
       AtomicBoolean stop,
-      Path stopFile) {
+      Path stopFile,
+      Duration ttl,
+      Signals signals) {
     this.name = name;
     this.random = new Random(seed);
     this.resources = resources;
@@ -110,6 +153,61 @@ public final class ChaosWorker {
     this.history = history;
     this.stop = stop;
     this.stopFile = stopFile;
+    this.ttl = ttl;
+    this.signals = signals;
+  }
+
+  /** What the driver asked on standard input; shared by the stdin thread and the worker. */
+  static final class Signals {
+    private boolean pauseRequested;
+    private boolean killRequested;
+    private long gos;
+    private boolean closed;
+
+    synchronized void accept(String line) {
+      switch (line.strip()) {
+        case PAUSE_BEFORE_WRITE -> pauseRequested = true;
+        case KILL_IN_WRITE -> killRequested = true;
+        case GO -> {
+          pauseRequested = false;
+          gos++;
+          notifyAll();
+        }
+        default -> {
+          // Ignored.
+        }
+      }
+    }
+
+    synchronized void close() {
+      closed = true;
+      notifyAll();
+    }
+
+    /** {@return the number of gos so far if a pause was requested (and takes it), else -1} */
+    synchronized long takePause() {
+      if (!pauseRequested || closed) {
+        return -1;
+      }
+      pauseRequested = false;
+      return gos;
+    }
+
+    synchronized boolean takeKill() {
+      boolean requested = killRequested;
+      killRequested = false;
+      return requested;
+    }
+
+    /** {@return true if a go after {@code seen} gos came (or stdin closed) within the bound} */
+    synchronized boolean awaitGo(long seen, Duration bound) throws InterruptedException {
+      long deadline = System.nanoTime() + bound.toNanos();
+      long left;
+      while (gos == seen && !closed && (left = deadline - System.nanoTime()) > 0) {
+        TimeUnit.NANOSECONDS.timedWait(this, left);
+      }
+      return gos != seen || closed;
+    }
   }
 
   /**
@@ -178,17 +276,21 @@ public final class ChaosWorker {
     }
 
     AtomicBoolean stop = new AtomicBoolean();
+    Signals signals = new Signals();
     Thread stdin =
         new Thread(
             () -> {
-              try (InputStream in = System.in) {
-                while (in.read() >= 0) {
-                  // Anything but the end of the stream is ignored.
+              try (BufferedReader in =
+                  new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = in.readLine()) != null) {
+                  signals.accept(line);
                 }
               } catch (IOException e) {
                 // Treated as a stop.
               }
               stop.set(true);
+              signals.close();
             },
             "chaos-worker-stdin");
     stdin.setDaemon(true);
@@ -211,7 +313,8 @@ public final class ChaosWorker {
                 .build();
         OutputStream history = new FileOutputStream(historyFile.toFile(), true)) {
       ChaosWorker worker =
-          new ChaosWorker(name, seed, resources, target, fenceline, history, stop, stopFile);
+          new ChaosWorker(
+              name, seed, resources, target, fenceline, history, stop, stopFile, ttl, signals);
       System.out.println("ready " + System.nanoTime());
       System.out.flush();
       worker.loop();
@@ -370,6 +473,11 @@ public final class ChaosWorker {
     String resource = token.resource().value();
     long epoch = token.epoch().value();
     long i = index++;
+    long seen = signals.takePause();
+    if (seen >= 0) {
+      say(AT_WRITE + " " + i);
+      awaitGo(seen, i);
+    }
     log(
         invoke(i, Event.WRITE, resource)
             .epoch(epoch)
@@ -377,6 +485,9 @@ public final class ChaosWorker {
             .value(operation)
             .build());
     byte[] payload = ("op=" + operation + "\n").getBytes(StandardCharsets.UTF_8);
+    if (signals.takeKill()) {
+      say(IN_WRITE + " " + i);
+    }
     try {
       WriteOutcome outcome = target.publish(fenceline, token, OperationId.of(operation), payload);
       Event.Builder line =
@@ -501,6 +612,32 @@ public final class ChaosWorker {
       history.write(line);
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot write the worker history: " + e.getMessage(), e);
+    }
+  }
+
+  /** One protocol line on standard output, flushed. */
+  private static void say(String line) {
+    System.out.println(line);
+    System.out.flush();
+  }
+
+  /** Waits for the driver's go (bounded); the write follows whatever happens. */
+  private void awaitGo(long seen, long i) {
+    Duration bound = ttl.multipliedBy(GO_WAIT_TTLS);
+    try {
+      if (!signals.awaitGo(seen, bound)) {
+        System.err.println(
+            "chaos worker "
+                + name
+                + ": no go within "
+                + bound.toMillis()
+                + " ms after at-write "
+                + i
+                + "; writing anyway");
+        System.err.flush();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 

@@ -31,11 +31,20 @@ import java.util.TreeSet;
  * ttls; a store fault 0.3 to 2 s. One worker is never hit by two faults at once (a killed worker's
  * slot counts as busy for {@link #RESTART_ALLOWANCE}), at least one worker is always left alone,
  * and store faults do not overlap.
+ *
+ * <p>About half of the kills (chosen by a second Random derived from the seed, so the kinds,
+ * victims and offsets are those of a plan without the choice) land during a write: {@link
+ * Fault#inWrite()}, with a delay of 0 to {@link #MAX_IN_WRITE_DELAY_MILLIS} ms after the worker
+ * says it is about to publish. A pause always asks the victim to stop right before its next write
+ * (see {@link ChaosRun}).
  */
 final class FaultSchedule {
 
   /** A killed worker's slot is left alone this long, while its successor starts. */
   static final Duration RESTART_ALLOWANCE = Duration.ofSeconds(3);
+
+  /** The longest delay between a worker's {@code in-write} line and its SIGKILL. */
+  static final int MAX_IN_WRITE_DELAY_MILLIS = 30;
 
   /** Kind of a worker pause (SIGSTOP, then SIGCONT). */
   static final String PAUSE = "pause";
@@ -55,6 +64,10 @@ final class FaultSchedule {
    * @param durationMillis how long until resume or heal (0 for a kill)
    * @param storeKind the store fault's kind ({@link StoreFaults#kinds()}), null otherwise
    * @param detailSeed the seed of the Random handed to {@link StoreFaults#inject}
+   * @param inWrite for a kill: true if it should land during a write (SIGKILL after the worker's
+   *     {@code in-write} line), false for a kill at a random moment
+   * @param inWriteDelayMillis for a kill in a write: how long after the {@code in-write} line (0 to
+   *     {@link #MAX_IN_WRITE_DELAY_MILLIS}), else 0
    */
   record Fault(
       long offsetMillis,
@@ -62,7 +75,9 @@ final class FaultSchedule {
       int slot,
       long durationMillis,
       String storeKind,
-      long detailSeed) {}
+      long detailSeed,
+      boolean inWrite,
+      long inWriteDelayMillis) {}
 
   private FaultSchedule() {}
 
@@ -95,6 +110,9 @@ final class FaultSchedule {
       return faults;
     }
     Random random = new Random(seed);
+    // A second stream for the kills' in-write choice: the first one plans exactly what it did
+    // before kills could land in writes.
+    Random killTiming = new Random(seed ^ 0x6b696c6c2d696e77L);
     long end = duration.toMillis();
     long gap = Math.max(1, meanGap.toMillis());
     long ttl = leaseTtl.toMillis();
@@ -119,10 +137,12 @@ final class FaultSchedule {
             int slot = free.get(random.nextInt(free.size()));
             if (kind.equals(PAUSE)) {
               long length = (long) (ttl * (1.5 + 1.5 * random.nextDouble()));
-              faults.add(new Fault(t, PAUSE, slot, length, null, 0));
+              faults.add(new Fault(t, PAUSE, slot, length, null, 0, false, 0));
               busyUntil[slot] = t + length + 200;
             } else {
-              faults.add(new Fault(t, KILL, slot, 0, null, 0));
+              boolean inWrite = killTiming.nextBoolean();
+              long delay = inWrite ? killTiming.nextInt(MAX_IN_WRITE_DELAY_MILLIS + 1) : 0;
+              faults.add(new Fault(t, KILL, slot, 0, null, 0, inWrite, delay));
               busyUntil[slot] = t + RESTART_ALLOWANCE.toMillis();
             }
           }
@@ -132,7 +152,7 @@ final class FaultSchedule {
           long length = 300 + random.nextInt(1700);
           long detailSeed = random.nextLong();
           if (storeBusyUntil <= t) {
-            faults.add(new Fault(t, STORE, -1, length, storeKind, detailSeed));
+            faults.add(new Fault(t, STORE, -1, length, storeKind, detailSeed, false, 0));
             storeBusyUntil = t + length + 500;
           }
         }

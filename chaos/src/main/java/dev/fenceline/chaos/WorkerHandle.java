@@ -15,9 +15,12 @@
  */
 package dev.fenceline.chaos;
 
+import static java.util.concurrent.TimeUnit.NANOSECONDS;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -27,6 +30,7 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
  * One worker JVM seen from the driver: its standard output read by a daemon thread (so every wait
@@ -146,6 +150,50 @@ final class WorkerHandle implements AutoCloseable {
     return Long.parseLong(line.substring("ready ".length()).strip());
   }
 
+  /**
+   * Sends one line of the worker's stdin protocol (see {@link ChaosWorker}); forgets the lines the
+   * worker printed so far (answers to earlier requests) first.
+   *
+   * @return false if the worker's standard input is closed
+   */
+  synchronized boolean send(String line) {
+    lines.removeIf(l -> !l.equals(END));
+    try {
+      OutputStream in = process.getOutputStream();
+      in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+      in.flush();
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /**
+   * Waits for a line starting with {@code prefix + " "}, skipping others, until the timeout, the
+   * end of the worker's output or {@code abandon} says so (checked every 20 ms).
+   *
+   * @return the rest of the line, or null
+   */
+  String awaitLine(String prefix, Duration timeout, BooleanSupplier abandon)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    long left;
+    while ((left = deadline - System.nanoTime()) > 0 && !abandon.getAsBoolean()) {
+      String line = lines.poll(Math.min(left, TimeUnit.MILLISECONDS.toNanos(20)), NANOSECONDS);
+      if (line == null) {
+        continue;
+      }
+      if (line.equals(END)) {
+        lines.add(END);
+        return null;
+      }
+      if (line.startsWith(prefix + " ")) {
+        return line.substring(prefix.length() + 1).strip();
+      }
+    }
+    return null;
+  }
+
   /** Freezes the whole JVM with SIGSTOP. */
   void pause() {
     signal("STOP");
@@ -166,7 +214,7 @@ final class WorkerHandle implements AutoCloseable {
   }
 
   /** Closes standard input: the worker ends its round and exits. */
-  void requestStop() {
+  synchronized void requestStop() {
     try {
       process.getOutputStream().close();
     } catch (IOException e) {
