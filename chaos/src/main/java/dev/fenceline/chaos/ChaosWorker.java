@@ -226,13 +226,17 @@ public final class ChaosWorker {
       System.err.println("chaos worker: " + e);
       e.printStackTrace();
       status = 2;
+    } catch (InterruptedException e) {
+      System.err.println("chaos worker: interrupted while opening the target");
+      status = 2;
     }
     System.err.flush();
     // Store drivers may keep non-daemon threads; the history is written, so end here.
     Runtime.getRuntime().halt(status);
   }
 
-  private static int run(String[] args) throws IOException, ReflectiveOperationException {
+  private static int run(String[] args)
+      throws IOException, ReflectiveOperationException, InterruptedException {
     Map<String, String> options = new HashMap<>();
     Map<String, String> settings = new LinkedHashMap<>();
     for (int i = 0; i < args.length; i++) {
@@ -296,7 +300,7 @@ public final class ChaosWorker {
     stdin.setDaemon(true);
     stdin.start();
 
-    try (ChaosTarget target = factory.open(settings);
+    try (ChaosTarget target = openTarget(factory, settings);
         Fenceline fenceline =
             Fenceline.builder()
                 .issuer(target.issuer())
@@ -320,6 +324,37 @@ public final class ChaosWorker {
       worker.loop();
     }
     return 0;
+  }
+
+  /** How long a worker keeps trying to open its target while the store is unreachable. */
+  static final Duration OPEN_PATIENCE = Duration.ofSeconds(40);
+
+  /**
+   * Opens the target, trying again while the store is unreachable: a worker restarted after a kill
+   * may start while the store is faulted (cut off, restarting), and a loaded machine may be slower
+   * than a store's login timeout. A configuration error fails at once; the driver waits {@code
+   * READY_TIMEOUT} (longer than {@link #OPEN_PATIENCE}) for the ready line.
+   */
+  private static ChaosTarget openTarget(ChaosTargetFactory factory, Map<String, String> settings)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + OPEN_PATIENCE.toNanos();
+    long backoffMillis = 100;
+    while (true) {
+      try {
+        return factory.open(settings);
+      } catch (StoreException e) {
+        if (System.nanoTime() - deadline >= 0) {
+          throw e;
+        }
+        System.err.println(
+            "chaos worker: cannot open the target yet, trying again in "
+                + backoffMillis
+                + " ms: "
+                + e.getMessage());
+        Thread.sleep(backoffMillis);
+        backoffMillis = Math.min(2_000, backoffMillis * 2);
+      }
+    }
   }
 
   private static String required(Map<String, String> options, String key) {
