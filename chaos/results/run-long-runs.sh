@@ -7,7 +7,7 @@
 # Builds the CLI jar (./fenceline) and the chaos module's test classes (for ServeBackend, which
 # starts embedded PostgreSQL, a 3-server ZooKeeper ensemble, S3Proxy behind the
 # conditional-write-serializing proxy, or the fake HTTP API), then for each backend runs
-#   fenceline chaos --config <its fenceline.yaml> --duration DURATION --workers 8 --resources 4 \
+#   fenceline chaos --config <its fenceline.yaml> --duration DURATION --workers 12 --resources 8 \
 #     --faults pause,kill,store --seed <fixed> --out chaos/results/<backend>
 # and keeps report.md, epochs.svg, schedule.txt, the console output, the replayed check
 # (replay.txt) and the history's size and digest there (history.jsonl.gz stays out of git).
@@ -23,12 +23,18 @@ backends=("$@")
 ./mvnw -B -o -q -pl chaos -am test-compile dependency:build-classpath \
   -Dmdep.includeScope=test -Dmdep.outputFile="$root/chaos/target/test-classpath.txt" \
   -Dspotless.check.skip -Dlicense.skip >/dev/null
-cp="$root/chaos/target/test-classes:$root/chaos/target/classes:$(cat "$root/chaos/target/test-classpath.txt")"
+# Copies, so that a rebuild in the working tree cannot change classes under a running JVM.
+runtime=$(mktemp -d "${CHAOS_WORK:-/dev/shm}/fenceline-long-jars.XXXX")
+cp -r "$root/chaos/target/test-classes" "$root/chaos/target/classes" "$root/chaos/target/s3-servers" "$runtime/"
+cp "$root/cli/target/fenceline.jar" "$runtime/fenceline.jar"
+cp="$runtime/test-classes:$runtime/classes:$(cat "$root/chaos/target/test-classpath.txt")"
 
 seed_of() { case $1 in sqlite) echo 101;; postgres) echo 202;; zookeeper) echo 303;; s3) echo 404;; http) echo 505;; esac; }
 
 for backend in "${backends[@]}"; do
-  work=$(mktemp -d "/tmp/fenceline-long-$backend.XXXX")
+  # On tmpfs where there is one: the runs measure fencing, not the disk (a SIGKILLed process loses
+  # nothing the kernel has; the page cache survives it).
+  work=$(mktemp -d "${CHAOS_WORK:-/dev/shm}/fenceline-long-$backend.XXXX")
   out="$root/chaos/results/$backend"
   rm -rf "$out"
   server_pid=
@@ -50,7 +56,7 @@ YAML
     config="$work/fenceline.yaml"
   else
     mkfifo "$work/stdin"
-    java -Dfenceline.s3-servers="$root/chaos/target/s3-servers" -cp "$cp" \
+    java -Dfenceline.s3-servers="$runtime/s3-servers" -cp "$cp" \
       dev.fenceline.chaos.backends.ServeBackend "$backend" "$work" <"$work/stdin" >"$work/serve.out" 2>"$work/serve.err" &
     server_pid=$!
     exec 9>"$work/stdin" # keeps the server's stdin open until we close it
@@ -61,13 +67,13 @@ YAML
   echo "== $backend: $config"
   status=0
   AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local \
-    java -jar "$root/cli/target/fenceline.jar" chaos --config "$config" --duration "$duration" \
-      --workers 8 --resources 4 --faults pause,kill,store --seed "$(seed_of "$backend")" \
+    java -jar "$runtime/fenceline.jar" chaos --config "$config" --duration "$duration" \
+      --workers "${CHAOS_WORKERS:-12}" --resources "${CHAOS_RESOURCES:-8}" --faults pause,kill,store --seed "$(seed_of "$backend")" \
       --out "$out" | tee "$work/chaos.out" || status=$?
   if [ -n "$server_pid" ]; then exec 9>&-; wait "$server_pid" || true; fi
   cp "$work/chaos.out" "$out/console.txt"
   # The history checks the same when replayed through fenceline chaos check.
-  java -jar "$root/cli/target/fenceline.jar" chaos check "$out/history.jsonl" >"$out/replay.txt" || true
+  java -jar "$runtime/fenceline.jar" chaos check "$out/history.jsonl" >"$out/replay.txt" || true
   # The history (tens of MB) stays out of git (see .gitignore); its size and digest are kept.
   (cd "$out" && wc -l history.jsonl && sha256sum history.jsonl) >"$out/history.txt"
   gzip -9 "$out/history.jsonl"
