@@ -68,7 +68,7 @@ YAML
   status=0
   AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local \
     java -jar "$runtime/fenceline.jar" chaos --config "$config" --duration "$duration" \
-      --workers "${CHAOS_WORKERS:-12}" --resources "${CHAOS_RESOURCES:-8}" --faults pause,kill,store --seed "$(seed_of "$backend")" \
+      --workers "${CHAOS_WORKERS:-12}" --resources "${CHAOS_RESOURCES:-8}" --faults pause,kill,store --fault-every "${CHAOS_FAULT_EVERY:-1s}" --seed "$(seed_of "$backend")" \
       --out "$out" | tee "$work/chaos.out" || status=$?
   if [ -n "$server_pid" ]; then exec 9>&-; wait "$server_pid" || true; fi
   cp "$work/chaos.out" "$out/console.txt"

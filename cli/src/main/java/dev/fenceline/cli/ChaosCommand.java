@@ -118,6 +118,14 @@ final class ChaosCommand implements Callable<Integer> {
   Long seed;
 
   @Option(
+      names = "--fault-every",
+      paramLabel = "TIME",
+      defaultValue = "1s",
+      converter = DurationConverter.class,
+      description = "Mean gap between two faults (default: ${DEFAULT-VALUE}).")
+  Duration faultEvery;
+
+  @Option(
       names = "--lease-ttl",
       paramLabel = "TIME",
       defaultValue = "2s",
@@ -212,6 +220,7 @@ final class ChaosCommand implements Callable<Integer> {
             .faults(kinds)
             .seed(chosenSeed)
             .leaseTtl(leaseTtl)
+            .faultEvery(faultEvery)
             .out(dir);
     ConfigStoreFaults store = null;
     try {
