@@ -34,7 +34,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -127,13 +129,40 @@ final class BackendRun {
               .jvmOptions(backend.jvmOptions())
               .out(out)
               .build();
-      result = run.run();
+      // The driver opens the YAML too (its META line and the final lookups): it needs the
+      // backend's system properties as the workers do (e.g. the S3 test credentials).
+      Map<String, String> restore = setSystemProperties(backend.jvmOptions());
+      try {
+        result = run.run();
+      } finally {
+        restore.forEach(
+            (key, value) -> {
+              if (value == null) {
+                System.clearProperty(key);
+              } else {
+                System.setProperty(key, value);
+              }
+            });
+      }
     }
     List<Event> history = History.read(result.history());
     CheckResult check = Checker.defaults().check(history);
     Path report = Report.write(history, check, out);
     assertThat(report).isEqualTo(out.resolve("report.md"));
     return new Outcome(check, history, kinds, out);
+  }
+
+  /** Sets every {@code -Dkey=value} of {@code options}; returns the previous values to restore. */
+  private static Map<String, String> setSystemProperties(List<String> options) {
+    Map<String, String> previous = new HashMap<>();
+    for (String option : options) {
+      if (option.startsWith("-D")) {
+        String[] pair = option.substring(2).split("=", 2);
+        previous.put(pair[0], System.getProperty(pair[0]));
+        System.setProperty(pair[0], pair.length > 1 ? pair[1] : "");
+      }
+    }
+    return previous;
   }
 
   /**
