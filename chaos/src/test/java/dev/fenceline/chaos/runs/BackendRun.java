@@ -203,6 +203,20 @@ final class BackendRun {
             .count();
     assertThat(writes).as("writes invoked (history in %s)", outcome.out()).isGreaterThan(10);
 
+    // The faults bit: some call failed or has an unknown outcome (a killed worker's call in
+    // flight, a store that was down, cut or silent), and owners were taken over.
+    long failedOrUnknown =
+        check.counts().operations().values().stream()
+            .mapToLong(
+                byOutcome ->
+                    byOutcome.getOrDefault(Event.ERROR, 0L)
+                        + byOutcome.getOrDefault(Event.UNKNOWN, 0L))
+            .sum();
+    assertThat(failedOrUnknown)
+        .as("failed or unknown calls (history in %s)", outcome.out())
+        .isPositive();
+    assertThat(check.counts().takeovers()).as("takeovers").isPositive();
+
     Path report = outcome.out().resolve("report.md");
     Path svg = outcome.out().resolve("epochs.svg");
     assertThat(Files.readString(report)).contains("linearizable", "epochs.svg");

@@ -18,6 +18,7 @@ package dev.fenceline.chaos.runs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fenceline.chaos.backends.HttpBackend;
+import dev.fenceline.chaos.history.Event;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -38,7 +39,12 @@ class HttpChaosRunTest {
 
   @Test
   void allChecksPassUnderApiFaultsProxyFaultsAndLocks() throws Exception {
-    BackendRun.assertPassed(
-        BackendRun.run("http", HttpBackend::start, 74L, Duration.ofMillis(500)));
+    BackendRun.Outcome outcome =
+        BackendRun.run("http", HttpBackend::start, 74L, Duration.ofMillis(500));
+    BackendRun.assertPassed(outcome);
+    // The API really failed: calls failed on 503s and cuts.
+    assertThat(outcome.history().stream().filter(e -> e.type() == Event.Type.FAIL).count())
+        .as("failed calls")
+        .isPositive();
   }
 }

@@ -18,6 +18,7 @@ package dev.fenceline.chaos.runs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fenceline.chaos.backends.PostgresBackend;
+import dev.fenceline.chaos.history.Event;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -38,7 +39,12 @@ class PostgresChaosRunTest {
 
   @Test
   void allChecksPassUnderRestartsKillsAndProxyFaults() throws Exception {
-    BackendRun.assertPassed(
-        BackendRun.run("postgres", PostgresBackend::start, 5L, Duration.ofMillis(500)));
+    BackendRun.Outcome outcome =
+        BackendRun.run("postgres", PostgresBackend::start, 5L, Duration.ofMillis(500));
+    BackendRun.assertPassed(outcome);
+    // The server was really down: calls failed while it was stopped or killed.
+    assertThat(outcome.history().stream().filter(e -> e.type() == Event.Type.FAIL).count())
+        .as("failed calls")
+        .isPositive();
   }
 }
