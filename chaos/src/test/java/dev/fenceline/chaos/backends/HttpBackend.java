@@ -140,7 +140,8 @@ public final class HttpBackend implements ChaosBackend {
             "    type: http",
             "    base-uri: " + baseUri(),
             "    intent-store: main",
-            "    attempt-time-limit: 1s",
+            // 1 s let the driver's one final lookup time out on a loaded 2-core machine.
+            "    attempt-time-limit: 3s",
             "    max-attempts: 3",
             "    backoff:",
             "      initial: 50ms",

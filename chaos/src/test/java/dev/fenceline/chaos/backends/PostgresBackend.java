@@ -116,8 +116,9 @@ public final class PostgresBackend implements ChaosBackend {
             "    pool-size: 4",
             "    lock-timeout: 2s",
             "    statement-timeout: 3s",
-            "    connect-timeout: 1s",
-            "    login-timeout: 2s",
+            // Opening a pool in a cold worker JVM on a loaded 2-core machine took over 2 s.
+            "    connect-timeout: 2s",
+            "    login-timeout: 5s",
             "    socket-timeout: 4s",
             "  dir:",
             "    type: vfs",

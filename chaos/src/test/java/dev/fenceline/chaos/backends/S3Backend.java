@@ -159,11 +159,15 @@ public final class S3Backend implements ChaosBackend {
             "    endpoint: " + proxy.endpoint(),
             "    path-style: true",
             "    region: us-east-1",
-            "    probe-cache: 0s",
+            // The driver probes conditional writes once; the workers reuse the pass from
+            // $XDG_CACHE_HOME (also a worker restarted while a proxy fault cuts the endpoint).
+            "    probe-cache: 10m",
             "    connect-timeout: 1s",
             "    socket-timeout: 3s",
-            "    attempt-timeout: 3s",
-            "    call-timeout: 4s",
+            // The first call of a cold JVM (the conditional-write probe) took over 4 s on a
+            // loaded 2-core machine.
+            "    attempt-timeout: 4s",
+            "    call-timeout: 8s",
             "issuer: main",
             "lease:",
             "  ttl: 5s",
