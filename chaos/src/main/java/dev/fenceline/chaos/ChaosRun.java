@@ -80,6 +80,10 @@ public final class ChaosRun {
 
   private static final String DRIVER = "driver";
   private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
+
+  /** Tries of each final lookup before the operation is left unresolved. */
+  private static final int FINAL_LOOKUP_ATTEMPTS = 4;
+
   private static final Duration STOP_BOUND = Duration.ofSeconds(20);
 
   /** FAULT value of a pause that froze its victim right before a write ({@code index}). */
@@ -829,11 +833,20 @@ public final class ChaosRun {
         if (canLookup) {
           Map<String, Event.ReceiptView> lookups = new TreeMap<>();
           for (String operation : entry.getValue()) {
-            try {
-              Optional<Receipt> receipt = destination.lookup(resource, OperationId.of(operation));
-              lookups.put(operation, receipt.map(Event.ReceiptView::of).orElse(null));
-            } catch (RuntimeException e) {
-              errors.add("lookup " + operation + ": " + e.getMessage());
+            // A few tries: the store was faulted a moment ago, and a lookup that fails leaves the
+            // operation unresolved.
+            for (int attempt = 1; ; attempt++) {
+              try {
+                Optional<Receipt> receipt = destination.lookup(resource, OperationId.of(operation));
+                lookups.put(operation, receipt.map(Event.ReceiptView::of).orElse(null));
+                break;
+              } catch (RuntimeException e) {
+                if (attempt >= FINAL_LOOKUP_ATTEMPTS) {
+                  errors.add("lookup " + operation + ": " + e.getMessage());
+                  break;
+                }
+                sleepQuietly(Duration.ofMillis(250L * attempt));
+              }
             }
           }
           line.lookups(lookups);
@@ -847,6 +860,14 @@ public final class ChaosRun {
       }
     }
     return finals;
+  }
+
+  private static void sleepQuietly(Duration duration) {
+    try {
+      Thread.sleep(duration.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /** Validating builder for {@link ChaosRun}. */

@@ -77,9 +77,13 @@ public final class SqliteLockFault implements StoreFaults {
             });
   }
 
-  /** A lock fault on {@code file}, waiting up to 10 s for the lock. */
+  /**
+   * A lock fault on {@code file}, waiting up to 1 s for the lock: a worker paused inside a
+   * transaction holds it for seconds, and the fault is then skipped rather than holding up the
+   * run's schedule.
+   */
   public SqliteLockFault(Path file) {
-    this(file, Duration.ofSeconds(10));
+    this(file, Duration.ofSeconds(1));
   }
 
   /**
