@@ -248,7 +248,13 @@ final class ChaosCommand implements Callable<Integer> {
               + chosenSeed
               + ", writing "
               + dir);
-      ChaosResult result = run.build().run();
+      ChaosRun built;
+      try {
+        built = run.build();
+      } catch (IllegalArgumentException e) {
+        throw usage(ConfiguredCommand.oneLine(e.getMessage()));
+      }
+      ChaosResult result = built.run();
       out0.println(
           "fenceline chaos: "
               + result.operations()
