@@ -18,10 +18,20 @@ package dev.fenceline.chaos.planted;
 import dev.fenceline.chaos.ChaosTarget;
 import dev.fenceline.chaos.ChaosTargetFactory;
 import dev.fenceline.spi.ConfigurationException;
+import dev.fenceline.spi.Destination;
+import dev.fenceline.spi.Lease;
+import dev.fenceline.spi.LeaseIssuer;
+import dev.fenceline.spi.OperationId;
+import dev.fenceline.spi.ResourceId;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
+import java.util.UUID;
 
 /**
  * Opens a {@link PlantedBugTarget}: a correct SQLite issuer and a destination with one planted bug,
@@ -30,7 +40,7 @@ import java.util.Map;
  * <p>Settings: {@code bug} ({@code none | no-epoch-check | check-after-write | unconditional-cas |
  * receipt-before-change | retry-reapplied}, see {@link PlantedBug}) and {@code dir} (the directory
  * of the run's database files, created if missing); optionally {@code prepare-ms} ({@link
- * #PREPARE_MS}).
+ * #PREPARE_MS}) and {@code warm-up} ({@link #WARM_UP}).
  */
 public final class PlantedBugTargetFactory implements ChaosTargetFactory {
 
@@ -48,6 +58,15 @@ public final class PlantedBugTargetFactory implements ChaosTargetFactory {
    * replace.
    */
   public static final String PREPARE_MS = "prepare-ms";
+
+  /**
+   * The optional setting {@code warm-up} ({@code true | false}, default false): before the target
+   * is handed out, one lease, register, write, lookup and read on a resource of its own ({@code
+   * warm-up-<random>}, never one of the run's {@code r<i>}), so that a worker JVM loads the SQLite
+   * driver and the issuer's and destination's code before it says ready, not during its first
+   * acquire (seconds on a loaded machine, a large part of a short run).
+   */
+  public static final String WARM_UP = "warm-up";
 
   /** For worker processes, which instantiate the factory by class name. */
   public PlantedBugTargetFactory() {}
@@ -100,6 +119,41 @@ public final class PlantedBugTargetFactory implements ChaosTargetFactory {
               + settings.get(PREPARE_MS)
               + "\", not a number of milliseconds of 0 or more (e.g. prepare-ms=40)");
     }
-    return new PlantedBugTarget(dir, bug, prepareMillis);
+    String warmUp = settings.getOrDefault(WARM_UP, "false");
+    if (!warmUp.equals("true") && !warmUp.equals("false")) {
+      throw new ConfigurationException(
+          "Cannot open the planted-bug target: setting "
+              + WARM_UP
+              + " is \""
+              + warmUp
+              + "\", not true or false (e.g. warm-up=true)");
+    }
+    PlantedBugTarget target = new PlantedBugTarget(dir, bug, prepareMillis);
+    if (warmUp.equals("true")) {
+      warmUp(target);
+    }
+    return target;
+  }
+
+  /** One round on a resource of its own, with the target's own issuer and destination. */
+  private static void warmUp(PlantedBugTarget target) {
+    ResourceId resource = ResourceId.of("warm-up-" + UUID.randomUUID());
+    LeaseIssuer issuer = target.issuer();
+    Lease lease =
+        issuer
+            .tryAcquire(resource, "warm-up", Duration.ofSeconds(30))
+            .orElseThrow(
+                () -> new IllegalStateException("The warm-up resource " + resource + " is held"));
+    Destination<InputStream> destination = target.destination();
+    destination.register(lease.token());
+    OperationId operation = OperationId.of("warm-up");
+    destination.write(
+        lease.token(),
+        operation,
+        new ByteArrayInputStream("op=warm-up\n".getBytes(StandardCharsets.UTF_8)));
+    destination.lookup(resource, operation);
+    destination.currentEpoch(resource);
+    target.read(resource);
+    issuer.release(lease);
   }
 }

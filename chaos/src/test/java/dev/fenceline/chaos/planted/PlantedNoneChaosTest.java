@@ -19,6 +19,7 @@ import dev.fenceline.chaos.ChaosTargetFactory;
 import dev.fenceline.chaos.junit.ChaosContract;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -58,5 +59,10 @@ class PlantedNoneChaosTest extends ChaosContract {
   @Override
   protected int resources() {
     return PlantedBugsChaosTest.RESOURCES;
+  }
+
+  @Override
+  protected List<String> jvmOptions() {
+    return PlantedBugsChaosTest.JVM_OPTIONS;
   }
 }
