@@ -51,6 +51,9 @@ public final class Report {
   /** The most marks (dots, crosses, circles) the picture draws. */
   static final int MAX_MARKS = 20_000;
 
+  /** Bands narrower than this many pixels get no label (their tooltip names them). */
+  private static final double LABEL_MIN_WIDTH = 30;
+
   private static final int WIDTH = 1200;
   private static final int LEFT = 70;
   private static final int RIGHT = 20;
@@ -237,10 +240,9 @@ public final class Report {
           String kind = e.fault() == null ? "fault" : e.fault();
           String target = e.target() == null ? "" : e.target();
           if (kind.equals("resume") || kind.equals("restart")) {
-            Object[] b = open.remove(target.replaceAll("\\.\\d+$", ""));
-            if (b == null) {
-              b = open.remove(target);
-            }
+            // By slot: w3 is killed, w3.2 restarted, w3.2 killed, w3.3 restarted (one fault per
+            // slot at a time).
+            Object[] b = open.remove(slot(target));
             if (b != null) {
               b[3] = e.t();
               bands.add(b);
@@ -254,7 +256,8 @@ public final class Report {
               }
             }
           } else {
-            String k = kind.equals("pause") || kind.equals("kill") ? target : kind + ":" + target;
+            String k =
+                kind.equals("pause") || kind.equals("kill") ? slot(target) : kind + ":" + target;
             open.put(k, new Object[] {kind, target, e.t(), null});
           }
         }
@@ -322,13 +325,15 @@ public final class Report {
               bandHeight,
               "pause".equals(b[0]) ? "#ff7f0e" : "kill".equals(b[0]) ? "#d62728" : "#9467bd",
               escape(b[0] + " " + b[1])));
-      s.append(
-          String.format(
-              Locale.ROOT,
-              "<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\" fill=\"#555\">%s</text>\n",
-              x0 + 1,
-              bandTop + 9 + 9 * (shown % 3),
-              escape((String) b[0])));
+      if (x1 - x0 >= LABEL_MIN_WIDTH) { // narrower bands keep their label in the tooltip
+        s.append(
+            String.format(
+                Locale.ROOT,
+                "<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\" fill=\"#555\">%s</text>\n",
+                x0 + 1,
+                bandTop + 9 + 9 * (shown % 3),
+                escape((String) b[0])));
+      }
     }
     Map<String, long[]> ranges = new HashMap<>();
     for (Mark m : marks) {
@@ -451,6 +456,11 @@ public final class Report {
   private static double yOf(double laneTop, long epoch, long lo, long hi) {
     double inner = LANE - 30;
     return laneTop + 15 + inner * (1 - (double) (epoch - lo) / (hi - lo));
+  }
+
+  /** A worker's slot: {@code w3} for {@code w3}, {@code w3.2}, {@code w3.3}. */
+  private static String slot(String target) {
+    return target.replaceAll("\\.\\d+$", "");
   }
 
   /** One colour per worker; a restarted worker ({@code w3.2}) keeps its colour. */
