@@ -410,7 +410,10 @@ final class ChaosCommand implements Callable<Integer> {
       } catch (CommandFailure failure) {
         parent.err.println("fenceline: " + failure.getMessage());
         return failure.exitCode().code();
-      } catch (IllegalArgumentException | IOException | UncheckedIOException e) {
+      } catch (IllegalArgumentException e) { // not a (complete) history
+        parent.err.println("fenceline: " + ConfiguredCommand.oneLine(e.getMessage()));
+        return ExitCode.BAD_CONFIG_OR_USAGE.code();
+      } catch (IOException | UncheckedIOException e) {
         parent.err.println("fenceline: " + ConfiguredCommand.oneLine(e.getMessage()));
         return ExitCode.FAILURE.code();
       }
