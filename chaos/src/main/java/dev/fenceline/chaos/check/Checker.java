@@ -116,6 +116,15 @@ public final class Checker {
     return new CheckResult(checks, run.counts(), Optional.ofNullable(first));
   }
 
+  /** {@return a receipt for a message: its epoch, time and attributes} */
+  static String describeReceipt(ReceiptView r) {
+    return "epoch "
+        + r.epoch()
+        + " recorded "
+        + r.recordedAt()
+        + (r.attributes().isEmpty() ? "" : " " + new TreeMap<>(r.attributes()));
+  }
+
   /** What one check found: the violations (first kept in full), or a pass detail. */
   private static final class Finding {
     final String check;
@@ -525,11 +534,7 @@ public final class Checker {
     }
 
     static String describe(ReceiptView r) {
-      return "epoch "
-          + r.epoch()
-          + " recorded "
-          + r.recordedAt()
-          + (r.attributes().isEmpty() ? "" : " " + new TreeMap<>(r.attributes()));
+      return describeReceipt(r);
     }
 
     // 4

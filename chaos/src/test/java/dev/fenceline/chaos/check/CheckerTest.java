@@ -336,4 +336,41 @@ class CheckerTest {
   void anEmptyHistoryPasses() {
     assertPasses(CHECKER.check(List.of()));
   }
+
+  @Test
+  void aWriteTheLookupFindsLandedAfterTheFinalValueFails() {
+    // c's write is invoked after a was published and read, and the lookup finds c applied under
+    // the same epoch: c landed after a, so the final value must be c, not a
+    CheckResult result =
+        CHECKER.check(
+            new HistoryBuilder()
+                .acquire("w1", "r0", 2, 0, 10)
+                .register("w1", "r0", 2, 10, 20, REGISTERED)
+                .write("w1", "r0", 2, "a", 30, 40, APPLIED)
+                .read("w1", "r0", 50, 60, "a")
+                .writeUnknown("w1", "r0", 2, "c", 70, 80L)
+                .fin("r0", 2, "a", "c@2")
+                .events());
+
+    assertOnlyFails(result, "linearizable", "r0", "final state", "value a");
+  }
+
+  @Test
+  void aLandedNewerWriteBeforeAnOlderAppliedOneFails() {
+    // c (epoch 3) landed, so epoch 3 was registered before or after a (epoch 2) was Applied:
+    // before makes a stale, after makes c the final value; the final value a is impossible
+    CheckResult result =
+        CHECKER.check(
+            new HistoryBuilder()
+                .acquire("w1", "r0", 2, 0, 10)
+                .register("w1", "r0", 2, 10, 20, REGISTERED)
+                .acquire("w2", "r0", 3, 30, 40)
+                .writeUnknown("w2", "r0", 3, "c", 50, 60L)
+                .write("w1", "r0", 2, "a", 100, 110, APPLIED)
+                .read("w1", "r0", 120, 130, "a")
+                .fin("r0", 3, "a", "c@3")
+                .events());
+
+    assertOnlyFails(result, "linearizable", "r0");
+  }
 }
