@@ -528,6 +528,34 @@ public final class Checker {
             }
           }
         }
+        // operations the lookup finds applied that no Applied or unknown write can explain
+        if (fin != null && fin.lookups() != null) {
+          Map<String, List<Op>> writes = writesByOperation(r.getValue());
+          for (Map.Entry<String, ReceiptView> l : new TreeMap<>(fin.lookups()).entrySet()) {
+            String o = l.getKey();
+            ReceiptView found = l.getValue();
+            if (found == null || writes.containsKey(o)) {
+              continue;
+            }
+            Op failed =
+                r.getValue().stream()
+                    .filter(op -> op.is(Event.WRITE) && o.equals(op.operation) && op.failed())
+                    .findFirst()
+                    .orElse(null);
+            String message =
+                failed == null
+                    ? String.format(
+                        "%s: the final lookup finds operation %s applied (%s), but no write of it"
+                            + " was made on %s",
+                        res, o, describe(found), res)
+                    : String.format(
+                        "%s: operation %s: %s answered FAIL and so did every other write of it (a"
+                            + " FAIL answer said nothing changed), but the final lookup finds it"
+                            + " applied (%s)",
+                        res, o, at(failed), describe(found));
+            f.violation(violation(f.check, res, message, failed));
+          }
+        }
       }
       f.pass = operations + " written operations: each applied at most once, with one receipt";
       return f;

@@ -373,4 +373,36 @@ class CheckerTest {
 
     assertOnlyFails(result, "linearizable", "r0");
   }
+
+  @Test
+  void aFailedWriteTheLookupFindsAppliedFails() {
+    // FAIL says nothing changed, yet the final lookup finds c applied: no write explains it
+    HistoryBuilder h =
+        new HistoryBuilder()
+            .acquire("w1", "r0", 2, 0, 10)
+            .register("w1", "r0", 2, 10, 20, REGISTERED)
+            .writeFailed("w1", "r0", 2, "c", 30, 40)
+            .write("w1", "r0", 2, "a", 50, 60, APPLIED);
+    CheckResult result = CHECKER.check(h.fin("r0", 2, "a", "c@2").events());
+
+    assertThat(result.check("applied-once").status()).as(result.summary()).isEqualTo(Status.FAIL);
+    assertThat(result.check("applied-once").detail())
+        .contains("r0", "operation c", "FAIL", "w1#2", "finds it applied");
+    assertThat(result.check("linearizable").status()).isEqualTo(Status.FAIL);
+    assertThat(result.passed()).isFalse();
+  }
+
+  @Test
+  void anOperationTheLookupFindsThatNoWriteWroteFails() {
+    HistoryBuilder h = twoOwners();
+    Map<String, Event.ReceiptView> lookups = new java.util.HashMap<>();
+    lookups.put("a", h.receipt("a", 1));
+    lookups.put("b", h.receipt("b", 2));
+    lookups.put("ghost", h.receipt("ghost", 2));
+    CheckResult result = CHECKER.check(h.fin("r0", 2, "b", lookups).events());
+
+    assertThat(result.check("applied-once").status()).as(result.summary()).isEqualTo(Status.FAIL);
+    assertThat(result.check("applied-once").detail()).contains("operation ghost", "no write");
+    assertThat(result.check("linearizable").status()).isEqualTo(Status.FAIL);
+  }
 }

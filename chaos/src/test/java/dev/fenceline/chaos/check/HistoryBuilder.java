@@ -112,6 +112,21 @@ final class HistoryBuilder {
     return this;
   }
 
+  /** A write answered FAIL (certainly changed nothing). */
+  HistoryBuilder writeFailed(String p, String r, long epoch, String op, long from, long to) {
+    long i = index(p);
+    written.computeIfAbsent(r, k -> new java.util.LinkedHashSet<>()).add(op);
+    events.add(invoke(p, i, Event.WRITE, r, from).epoch(epoch).operation(op).value(op).build());
+    events.add(
+        done(Type.FAIL, p, i, Event.WRITE, r, to)
+            .epoch(epoch)
+            .operation(op)
+            .outcome(Event.ERROR)
+            .error("StoreException: nothing changed")
+            .build());
+    return this;
+  }
+
   /** A write whose outcome is unknown: an info line at {@code infoAt}, or none when null. */
   HistoryBuilder writeUnknown(String p, String r, long epoch, String op, long from, Long infoAt) {
     long i = index(p);
