@@ -91,9 +91,26 @@ public final class Checker {
    * Checks {@code history} (the lines of one run, in any order; they are ordered by time).
    *
    * @throws NullPointerException if {@code history} is null
+   * @throws IllegalArgumentException if the history has no META line or no FINAL line (a worker's
+   *     file, or a run cut short before the driver's final lookups): its checks would pass for want
+   *     of what they check
    */
   public CheckResult check(List<Event> history) {
     requireNonNull(history, "history is null");
+    List<String> missing = new ArrayList<>();
+    if (history.stream().noneMatch(e -> e.type() == Event.Type.META)) {
+      missing.add("no meta line");
+    }
+    if (history.stream().noneMatch(e -> e.type() == Event.Type.FINAL)) {
+      missing.add("no final line");
+    }
+    if (!missing.isEmpty()) {
+      throw new IllegalArgumentException(
+          "not a complete chaos history: "
+              + String.join(" / ", missing)
+              + "; was the run cut short? (a history.jsonl starts with the driver's meta line and"
+              + " ends with one final line per resource)");
+    }
     Run run = new Run(history);
     List<Check> checks = new ArrayList<>();
     Violation first = null;
@@ -237,7 +254,7 @@ public final class Checker {
       if (lookup != null) {
         return Boolean.parseBoolean(lookup);
       }
-      return finals.values().stream().anyMatch(f -> f.lookups() != null && !f.lookups().isEmpty());
+      return finals.values().stream().anyMatch(f -> f.lookups() != null);
     }
 
     private boolean decideCanRead() {
@@ -569,9 +586,9 @@ public final class Checker {
     Finding acknowledgedFound() {
       Finding f = new Finding(CHECKS.get(3));
       if (!hasLookup) {
-        f.pass =
-            "not checked: the destination cannot look results up (no RESULT_LOOKUP; META"
-                + " capabilities)";
+        f.unknown =
+            "not checked: the destination has no lookup (no RESULT_LOOKUP in the meta line's"
+                + " capabilities), so no acknowledged write could be confirmed";
         return f;
       }
       int acknowledged = 0;
@@ -666,13 +683,16 @@ public final class Checker {
       }
       f.pass =
           String.format(
-              "%d operations with unknown-outcome writes: %d landed, %d not landed, %d"
-                  + " unresolved%s",
-              landed + notLanded + unresolved,
-              landed,
-              notLanded,
-              unresolved,
-              unresolved > 0 && !hasLookup ? " (the destination cannot look results up)" : "");
+              "%d operations with unknown-outcome writes: %d landed, %d not landed, %d unresolved",
+              landed + notLanded + unresolved, landed, notLanded, unresolved);
+      if (!hasLookup) {
+        f.unknown =
+            String.format(
+                "not checked: the destination has no lookup (no RESULT_LOOKUP in the meta line's"
+                    + " capabilities), so %d operations with unknown-outcome writes stay"
+                    + " unresolved",
+                unresolved);
+      }
       return f;
     }
 

@@ -333,8 +333,31 @@ class CheckerTest {
   }
 
   @Test
-  void anEmptyHistoryPasses() {
-    assertPasses(CHECKER.check(List.of()));
+  void anEmptyHistoryIsRefused() {
+    assertThatThrownBy(() -> CHECKER.check(List.of()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("not a complete chaos history")
+        .hasMessageContaining("no meta line")
+        .hasMessageContaining("no final line");
+  }
+
+  @Test
+  void aHistoryWithoutMetaOrFinalLinesIsRefused() {
+    // e.g. one worker's file, or a run cut short before the driver's final lookups
+    List<Event> all =
+        twoOwners().writeUnknown("w1", "r0", 2, "c", 3100, null).fin("r0", 2, "b").events();
+    List<Event> noMeta = all.stream().filter(e -> e.type() != Event.Type.META).toList();
+    List<Event> noFinal = all.stream().filter(e -> e.type() != Event.Type.FINAL).toList();
+
+    assertThatThrownBy(() -> CHECKER.check(noMeta))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "not a complete chaos history: no meta line; was the run cut short? (a history.jsonl"
+                + " starts with the driver's meta line and ends with one final line per resource)");
+    assertThatThrownBy(() -> CHECKER.check(noFinal))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(
+            "not a complete chaos history: no final line; was the run cut short?");
   }
 
   @Test
@@ -404,5 +427,27 @@ class CheckerTest {
     assertThat(result.check("applied-once").status()).as(result.summary()).isEqualTo(Status.FAIL);
     assertThat(result.check("applied-once").detail()).contains("operation ghost", "no write");
     assertThat(result.check("linearizable").status()).isEqualTo(Status.FAIL);
+  }
+
+  @Test
+  void checksThatNeedALookupAreNotPassedWithoutOne() {
+    // no RESULT_LOOKUP: an acknowledged write the store lost could not be noticed
+    CheckResult result =
+        CHECKER.check(
+            new HistoryBuilder(Map.of("capabilities", "NATIVE_EPOCH_CHECK", "can-read", "false"))
+                .acquire("w1", "r0", 1, 0, 10)
+                .register("w1", "r0", 1, 10, 20, REGISTERED)
+                .write("w1", "r0", 1, "a", 30, 40, APPLIED)
+                .writeUnknown("w1", "r0", 1, "b", 50, 60L)
+                .finWithoutLookup("r0", 1, null, "lookup: the destination lacks RESULT_LOOKUP")
+                .events());
+
+    for (String check : List.of("acknowledged-found", "unknown-resolved")) {
+      assertThat(result.check(check).status()).as(result.summary()).isEqualTo(Status.UNKNOWN);
+      assertThat(result.check(check).detail()).startsWith("not checked: the destination has no");
+    }
+    assertThat(result.passed()).isFalse();
+    assertThat(result.gaveUp()).isTrue();
+    assertThat(result.summary()).doesNotContain("checks: PASS");
   }
 }

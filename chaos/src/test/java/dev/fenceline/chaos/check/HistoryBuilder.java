@@ -36,7 +36,12 @@ final class HistoryBuilder {
   private final Set<String> applied = new HashSet<>();
 
   HistoryBuilder() {
-    events.add(Event.of(Type.META, 0).meta(Map.of("seed", "1", "resources", "1")).build());
+    this(Map.of("seed", "1", "resources", "1"));
+  }
+
+  /** A history whose META line holds {@code meta}. */
+  HistoryBuilder(Map<String, String> meta) {
+    events.add(Event.of(Type.META, 0).meta(meta).build());
   }
 
   static long ms(long m) {
@@ -188,6 +193,17 @@ final class HistoryBuilder {
   HistoryBuilder fin(String r, long epoch, String value, Map<String, ReceiptView> lookups) {
     long last = events.stream().mapToLong(Event::t).max().orElse(0);
     Event.Builder b = Event.of(Type.FINAL, last + 1).resource(r).epoch(epoch).lookups(lookups);
+    if (value != null) {
+      b.value(value);
+    }
+    events.add(b.build());
+    return this;
+  }
+
+  /** A final line without lookups (the destination has none), naming {@code error}. */
+  HistoryBuilder finWithoutLookup(String r, long epoch, String value, String error) {
+    long last = events.stream().mapToLong(Event::t).max().orElse(0);
+    Event.Builder b = Event.of(Type.FINAL, last + 1).resource(r).epoch(epoch).error(error);
     if (value != null) {
       b.value(value);
     }
