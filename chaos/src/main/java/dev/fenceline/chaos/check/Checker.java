@@ -234,6 +234,9 @@ public final class Checker {
           byResource.computeIfAbsent(op.resource, k -> new ArrayList<>()).add(op);
         }
       }
+      for (String resource : finals.keySet()) {
+        byResource.putIfAbsent(resource, new ArrayList<>()); // checked too: its final value, epoch
+      }
       for (List<Op> l : byResource.values()) {
         l.sort(Comparator.<Op>comparingLong(o -> o.call).thenComparingInt(o -> o.seq));
       }

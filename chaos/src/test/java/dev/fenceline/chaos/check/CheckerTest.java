@@ -450,4 +450,18 @@ class CheckerTest {
     assertThat(result.gaveUp()).isTrue();
     assertThat(result.summary()).doesNotContain("checks: PASS");
   }
+
+  @Test
+  void aFinalValueOnAResourceWithoutOperationsIsChecked() {
+    CheckResult result =
+        CHECKER.check(
+            twoOwners().fin("r0", 2, "b").fin("r1", 7, "zzz-never-written", Map.of()).events());
+
+    assertThat(result.check("reads-published").status())
+        .as(result.summary())
+        .isEqualTo(Status.FAIL);
+    assertThat(result.check("reads-published").detail()).contains("r1", "zzz-never-written");
+    assertThat(result.check("linearizable").status()).isEqualTo(Status.FAIL);
+    assertThat(result.check("linearizable").detail()).contains("r1");
+  }
 }
