@@ -415,6 +415,20 @@ public final class Checker {
           if (op.epoch == null) {
             continue;
           }
+          if ((op.is(Event.REGISTER) || op.is(Event.WRITE))
+              && op.okWith(Event.REJECTED_STALE)
+              && op.completion.current() != null
+              && op.completion.current() <= op.epoch) {
+            f.violation(
+                violation(
+                    f.check,
+                    r.getKey(),
+                    String.format(
+                        "%s: %s was rejected as stale with current epoch %d, which is not above its"
+                            + " epoch %d: the destination's answer is untrue",
+                        r.getKey(), at(op), op.completion.current(), op.epoch),
+                    op));
+          }
           if ((op.is(Event.REGISTER) && op.okWith(Event.REGISTERED))
               || (op.is(Event.WRITE)
                   && (op.okWith(Event.APPLIED) || op.okWith(Event.ALREADY_APPLIED)))) {

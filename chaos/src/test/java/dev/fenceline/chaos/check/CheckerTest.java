@@ -464,4 +464,24 @@ class CheckerTest {
     assertThat(result.check("linearizable").status()).isEqualTo(Status.FAIL);
     assertThat(result.check("linearizable").detail()).contains("r1");
   }
+
+  @Test
+  void aStaleRejectionMustNameANewerCurrentEpoch() {
+    CheckResult truthful =
+        CHECKER.check(
+            twoOwners()
+                .writeRejected("w0", "r0", 1, "c", 3100, 3110, 2)
+                .fin("r0", 2, "b")
+                .events());
+    CheckResult untrue =
+        CHECKER.check(
+            twoOwners()
+                .writeRejected("w0", "r0", 1, "c", 3100, 3110, 1)
+                .fin("r0", 2, "b")
+                .events());
+
+    assertPasses(truthful);
+    assertOnlyFails(
+        untrue, "no-stale-write-after-newer", "r0", "w0#5", "current epoch 1", "untrue");
+  }
 }

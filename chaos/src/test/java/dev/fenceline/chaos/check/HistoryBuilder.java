@@ -117,6 +117,22 @@ final class HistoryBuilder {
     return this;
   }
 
+  /** A write answered RejectedStale with the {@code current} epoch the destination reported. */
+  HistoryBuilder writeRejected(
+      String p, String r, long epoch, String op, long from, long to, long current) {
+    long i = index(p);
+    written.computeIfAbsent(r, k -> new java.util.LinkedHashSet<>()).add(op);
+    events.add(invoke(p, i, Event.WRITE, r, from).epoch(epoch).operation(op).value(op).build());
+    events.add(
+        done(Type.OK, p, i, Event.WRITE, r, to)
+            .epoch(epoch)
+            .operation(op)
+            .outcome(Event.REJECTED_STALE)
+            .current(current)
+            .build());
+    return this;
+  }
+
   /** A write answered FAIL (certainly changed nothing). */
   HistoryBuilder writeFailed(String p, String r, long epoch, String op, long from, long to) {
     long i = index(p);
