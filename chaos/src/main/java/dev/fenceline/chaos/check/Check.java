@@ -32,7 +32,10 @@ public record Check(String name, Status status, String detail) {
     PASS,
     /** The history violates the check; the detail names the first violation. */
     FAIL,
-    /** The check could not decide (its time budget ran out); never a pass. */
+    /**
+     * The check could not decide: its time budget ran out, or the history lacks what it needs (e.g.
+     * the destination has no lookup); never a pass.
+     */
     UNKNOWN
   }
 

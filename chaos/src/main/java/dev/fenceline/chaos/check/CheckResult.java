@@ -37,12 +37,15 @@ public record CheckResult(List<Check> checks, Counts counts, Optional<Violation>
     requireNonNull(firstViolation, "firstViolation is null");
   }
 
-  /** {@return true if every check passed} */
+  /** {@return true if every check passed (a check that could not decide is not a pass)} */
   public boolean passed() {
     return checks.stream().allMatch(c -> c.status() == Check.Status.PASS);
   }
 
-  /** {@return true if no check failed but some could not decide (a time budget ran out)} */
+  /**
+   * {@return true if no check failed but some could not decide: the linearizability search's time
+   * budget ran out, or the history lacks what a check needs (the destination has no lookup)}
+   */
   public boolean gaveUp() {
     return checks.stream().noneMatch(c -> c.status() == Check.Status.FAIL)
         && checks.stream().anyMatch(c -> c.status() == Check.Status.UNKNOWN);
@@ -66,7 +69,8 @@ public record CheckResult(List<Check> checks, Counts counts, Optional<Violation>
   /** {@return several lines for a terminal: one per check, the counts, the first violation} */
   public String summary() {
     StringBuilder out = new StringBuilder();
-    String verdict = passed() ? "PASS" : gaveUp() ? "UNKNOWN (gave up)" : "FAIL";
+    String verdict =
+        passed() ? "PASS" : gaveUp() ? "UNKNOWN (not every check could decide)" : "FAIL";
     out.append("checks: ").append(verdict).append('\n');
     for (Check c : checks) {
       out.append(String.format("  %-7s %-28s %s%n", c.status(), c.name(), c.detail()));

@@ -91,9 +91,26 @@ public final class Checker {
    * Checks {@code history} (the lines of one run, in any order; they are ordered by time).
    *
    * @throws NullPointerException if {@code history} is null
+   * @throws IllegalArgumentException if the history has no META line or no FINAL line (a worker's
+   *     file, or a run cut short before the driver's final lookups): its checks would pass for want
+   *     of what they check
    */
   public CheckResult check(List<Event> history) {
     requireNonNull(history, "history is null");
+    List<String> missing = new ArrayList<>();
+    if (history.stream().noneMatch(e -> e.type() == Event.Type.META)) {
+      missing.add("no meta line");
+    }
+    if (history.stream().noneMatch(e -> e.type() == Event.Type.FINAL)) {
+      missing.add("no final line");
+    }
+    if (!missing.isEmpty()) {
+      throw new IllegalArgumentException(
+          "not a complete chaos history: "
+              + String.join(" / ", missing)
+              + "; was the run cut short? (a history.jsonl starts with the driver's meta line and"
+              + " ends with one final line per resource)");
+    }
     Run run = new Run(history);
     List<Check> checks = new ArrayList<>();
     Violation first = null;
@@ -114,6 +131,15 @@ public final class Checker {
       }
     }
     return new CheckResult(checks, run.counts(), Optional.ofNullable(first));
+  }
+
+  /** {@return a receipt for a message: its epoch, time and attributes} */
+  static String describeReceipt(ReceiptView r) {
+    return "epoch "
+        + r.epoch()
+        + " recorded "
+        + r.recordedAt()
+        + (r.attributes().isEmpty() ? "" : " " + new TreeMap<>(r.attributes()));
   }
 
   /** What one check found: the violations (first kept in full), or a pass detail. */
@@ -208,6 +234,9 @@ public final class Checker {
           byResource.computeIfAbsent(op.resource, k -> new ArrayList<>()).add(op);
         }
       }
+      for (String resource : finals.keySet()) {
+        byResource.putIfAbsent(resource, new ArrayList<>()); // checked too: its final value, epoch
+      }
       for (List<Op> l : byResource.values()) {
         l.sort(Comparator.<Op>comparingLong(o -> o.call).thenComparingInt(o -> o.seq));
       }
@@ -228,7 +257,7 @@ public final class Checker {
       if (lookup != null) {
         return Boolean.parseBoolean(lookup);
       }
-      return finals.values().stream().anyMatch(f -> f.lookups() != null && !f.lookups().isEmpty());
+      return finals.values().stream().anyMatch(f -> f.lookups() != null);
     }
 
     private boolean decideCanRead() {
@@ -386,6 +415,20 @@ public final class Checker {
           if (op.epoch == null) {
             continue;
           }
+          if ((op.is(Event.REGISTER) || op.is(Event.WRITE))
+              && op.okWith(Event.REJECTED_STALE)
+              && op.completion.current() != null
+              && op.completion.current() <= op.epoch) {
+            f.violation(
+                violation(
+                    f.check,
+                    r.getKey(),
+                    String.format(
+                        "%s: %s was rejected as stale with current epoch %d, which is not above its"
+                            + " epoch %d: the destination's answer is untrue",
+                        r.getKey(), at(op), op.completion.current(), op.epoch),
+                    op));
+          }
           if ((op.is(Event.REGISTER) && op.okWith(Event.REGISTERED))
               || (op.is(Event.WRITE)
                   && (op.okWith(Event.APPLIED) || op.okWith(Event.ALREADY_APPLIED)))) {
@@ -519,26 +562,50 @@ public final class Checker {
             }
           }
         }
+        // operations the lookup finds applied that no Applied or unknown write can explain
+        if (fin != null && fin.lookups() != null) {
+          Map<String, List<Op>> writes = writesByOperation(r.getValue());
+          for (Map.Entry<String, ReceiptView> l : new TreeMap<>(fin.lookups()).entrySet()) {
+            String o = l.getKey();
+            ReceiptView found = l.getValue();
+            if (found == null || writes.containsKey(o)) {
+              continue;
+            }
+            Op failed =
+                r.getValue().stream()
+                    .filter(op -> op.is(Event.WRITE) && o.equals(op.operation) && op.failed())
+                    .findFirst()
+                    .orElse(null);
+            String message =
+                failed == null
+                    ? String.format(
+                        "%s: the final lookup finds operation %s applied (%s), but no write of it"
+                            + " was made on %s",
+                        res, o, describe(found), res)
+                    : String.format(
+                        "%s: operation %s: %s answered FAIL and so did every other write of it (a"
+                            + " FAIL answer said nothing changed), but the final lookup finds it"
+                            + " applied (%s)",
+                        res, o, at(failed), describe(found));
+            f.violation(violation(f.check, res, message, failed));
+          }
+        }
       }
       f.pass = operations + " written operations: each applied at most once, with one receipt";
       return f;
     }
 
     static String describe(ReceiptView r) {
-      return "epoch "
-          + r.epoch()
-          + " recorded "
-          + r.recordedAt()
-          + (r.attributes().isEmpty() ? "" : " " + new TreeMap<>(r.attributes()));
+      return describeReceipt(r);
     }
 
     // 4
     Finding acknowledgedFound() {
       Finding f = new Finding(CHECKS.get(3));
       if (!hasLookup) {
-        f.pass =
-            "not checked: the destination cannot look results up (no RESULT_LOOKUP; META"
-                + " capabilities)";
+        f.unknown =
+            "not checked: the destination has no lookup (no RESULT_LOOKUP in the meta line's"
+                + " capabilities), so no acknowledged write could be confirmed";
         return f;
       }
       int acknowledged = 0;
@@ -633,13 +700,16 @@ public final class Checker {
       }
       f.pass =
           String.format(
-              "%d operations with unknown-outcome writes: %d landed, %d not landed, %d"
-                  + " unresolved%s",
-              landed + notLanded + unresolved,
-              landed,
-              notLanded,
-              unresolved,
-              unresolved > 0 && !hasLookup ? " (the destination cannot look results up)" : "");
+              "%d operations with unknown-outcome writes: %d landed, %d not landed, %d unresolved",
+              landed + notLanded + unresolved, landed, notLanded, unresolved);
+      if (!hasLookup) {
+        f.unknown =
+            String.format(
+                "not checked: the destination has no lookup (no RESULT_LOOKUP in the meta line's"
+                    + " capabilities), so %d operations with unknown-outcome writes stay"
+                    + " unresolved",
+                unresolved);
+      }
       return f;
     }
 

@@ -28,7 +28,9 @@ import java.util.Arrays;
  * (E := e, V := v, o ↦ r), AlreadyApplied(r) iff e ≥ E and o ↦ r (E := e), RejectedStale iff e &lt;
  * E; a write or register whose outcome is unknown may take its effect (the receipt of an Applied is
  * the final lookup's) or none; {@code READ} → Found(v) iff V = v, NotFound iff V is none; the final
- * line matches iff its value is V (when the target can read) and its epoch is at least E.
+ * line matches iff its value is V (when the target can read) and its epoch is at least E. The final
+ * lookup's answers (each answered operation applied with the receipt found, or not applied) are
+ * checked by {@link Linearizability}, which knows when an operation leaves the state.
  */
 final class FenceModel {
 

@@ -39,10 +39,23 @@ import java.util.function.LongFunction;
  * after its invocation or never. "Never" needs no search: such a call is simply left out, and it is
  * dropped from the list as soon as the registered epoch passes its epoch (it can no longer take
  * effect), which keeps both the list and the state small.
+ *
+ * <p>The final lookup binds the search: every operation it answered must end in the state it
+ * answered (found with a receipt: applied with that receipt; never applied: not applied). An
+ * operation is checked when its last call is linearized or dropped (nothing can change it after
+ * that, and it leaves the state), and the operations still live, or never called at all (their
+ * writes failed), are checked at the final call. So an unknown write whose operation the lookup
+ * found must take effect, at a point that explains the reads and the final value.
  */
 final class Linearizability {
 
   private static final int NIL = -1;
+
+  /** The final lookup gave no answer for the operation (or there is no final line). */
+  private static final int NO_ANSWER = -3;
+
+  /** The final lookup reports the operation never applied. */
+  private static final int NEVER_APPLIED = -2;
 
   /**
    * What the search found.
@@ -71,6 +84,11 @@ final class Linearizability {
   private int top; // no bit set above word top
   private final int definite;
   private final String finalValueText;
+  private final String[] operationNames; // by interned operation ID
+  private final int[] lookupAnswer; // per operation: NO_ANSWER, NEVER_APPLIED or a receipt
+  private final int[] callsOf; // per operation: its calls in the search
+  private final int[] answered; // the operations the final lookup answered
+  private final ReceiptView[] receiptViews; // by interned receipt
 
   private Linearizability(
       String resource, List<Op> input, Event fin, boolean checkFinalValue, LongFunction<String> t) {
@@ -89,6 +107,32 @@ final class Linearizability {
         kept2.add(c);
       }
     }
+    // the operations the final lookup answered, also those no call of the search names
+    if (lookups != null) {
+      lookups.forEach(
+          (operation, found) -> {
+            operationIds.computeIfAbsent(operation, k -> operationIds.size());
+            if (found != null) {
+              receipts.computeIfAbsent(found, k -> receipts.size());
+            }
+          });
+    }
+    operationNames = new String[operationIds.size()];
+    operationIds.forEach((name, id) -> operationNames[id] = name);
+    receiptViews = new ReceiptView[receipts.size()];
+    receipts.forEach((view, id) -> receiptViews[id] = view);
+    lookupAnswer = new int[operationIds.size()];
+    Arrays.fill(lookupAnswer, NO_ANSWER);
+    List<Integer> answeredList = new ArrayList<>();
+    if (lookups != null) {
+      lookups.forEach(
+          (operation, found) -> {
+            int o = operationIds.get(operation);
+            lookupAnswer[o] = found == null ? NEVER_APPLIED : receipts.get(found);
+            answeredList.add(o);
+          });
+    }
+    answered = answeredList.stream().mapToInt(Integer::intValue).sorted().toArray();
     long last = 0;
     for (Op op : kept) {
       last = Math.max(last, op.call);
@@ -140,6 +184,7 @@ final class Linearizability {
       }
     }
     definite = d;
+    callsOf = remaining.clone();
     unknownByEpoch =
         unknowns.stream()
             .sorted(Comparator.comparingLong((Integer i) -> calls[i].epoch()))
@@ -396,6 +441,63 @@ final class Linearizability {
     restore(x);
   }
 
+  /** Whether operation {@code o} is in {@code s} as the final lookup answered (if it did). */
+  private boolean settled(State s, int o) {
+    int answer = lookupAnswer[o];
+    if (answer == NO_ANSWER) {
+      return true;
+    }
+    if (answer == NEVER_APPLIED) {
+      return !s.isApplied(o);
+    }
+    return s.isApplied(o) && (s.receipt(o) == FenceModel.ANY_RECEIPT || s.receipt(o) == answer);
+  }
+
+  /**
+   * The first operation answered by the final lookup whose state {@code s} still holds (a call of
+   * it is still live) or that no call names, and that is not as answered; -1 if there is none.
+   */
+  private int unsettledAtEnd(State s) {
+    for (int o : answered) {
+      if ((remaining[o] > 0 || callsOf[o] == 0) && !settled(s, o)) {
+        return o;
+      }
+    }
+    return -1;
+  }
+
+  /** Why the final call cannot follow {@code s}, for the failure's message. */
+  private String finalProblem(State s, Call fin) {
+    if (fin.mayApply() && fin.value() != s.value) {
+      return "the final value is " + finalValue() + ", not the published " + valueName(s.value);
+    }
+    if (fin.epoch() >= 0 && fin.epoch() < s.epoch) {
+      return "the final epoch is below the registered " + s.epoch;
+    }
+    int o = unsettledAtEnd(s);
+    if (o < 0) {
+      return "no order ends in this state";
+    }
+    String name = operationNames[o];
+    int answer = lookupAnswer[o];
+    if (answer == NEVER_APPLIED) {
+      return "the final lookup reports operation " + name + " never applied, but it is applied";
+    }
+    String found = Checker.describeReceipt(receiptViews[answer]);
+    if (callsOf[o] == 0) {
+      return "the final lookup finds operation "
+          + name
+          + " applied ("
+          + found
+          + "), but no write of it was Applied or had an unknown outcome";
+    }
+    return "the final lookup finds operation "
+        + name
+        + " applied ("
+        + found
+        + "), but no order that explains the rest applies it with that receipt";
+  }
+
   private Result search(long deadline) {
     long start = System.nanoTime();
     HashSet<Key> cache = new HashSet<>();
@@ -408,6 +510,7 @@ final class Linearizability {
     int best = -1;
     int stuck = -1;
     State stuckState = null;
+    String stuckReason = null;
     long iterations = 0;
     int entry = next[head];
     while (left > 0) {
@@ -429,9 +532,10 @@ final class Linearizability {
           best = done;
           stuck = entry >>> 1;
           stuckState = state;
+          stuckReason = ops[stuck] == null ? finalProblem(state, calls[stuck]) : null;
         }
         if (sp == 0) {
-          return failure(stuck, stuckState, best);
+          return failure(stuck, stuckState, best, stuckReason);
         }
         sp--;
         int x = stackCall[sp];
@@ -458,6 +562,16 @@ final class Linearizability {
       }
       consume(x);
       int[] dropped = after.epoch > state.epoch ? drop(state.epoch, after.epoch) : null;
+      // the final lookup's answers: for the operations that just left the search, and at the end
+      boolean asAnswered = ops[x] != null || unsettledAtEnd(after) < 0;
+      for (int k = 0; asAnswered && k < prunedCount; k++) {
+        asAnswered = settled(after, pruned[k]);
+      }
+      if (!asAnswered) {
+        undo(x, dropped);
+        entry = next[entry];
+        continue;
+      }
       if (prunedCount > 0) {
         after = after.without(pruned, prunedCount);
       }
@@ -489,7 +603,7 @@ final class Linearizability {
         definite);
   }
 
-  private Result failure(int stuck, State s, int best) {
+  private Result failure(int stuck, State s, int best, String reason) {
     if (stuck < 0) {
       return new Result(
           Check.Status.FAIL, resource + ": not linearizable", null, Math.max(best, 0), definite);
@@ -500,6 +614,8 @@ final class Linearizability {
             ? "the final state (FINAL epoch "
                 + (calls[stuck].epoch() < 0 ? "?" : calls[stuck].epoch())
                 + (calls[stuck].mayApply() ? ", value " + finalValue() : "")
+                + ": "
+                + reason
                 + ")"
             : op.label()
                 + " (invoked "

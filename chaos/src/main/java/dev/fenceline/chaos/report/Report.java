@@ -91,7 +91,10 @@ public final class Report {
 
   static String markdown(List<Event> history, CheckResult result) {
     StringBuilder out = new StringBuilder();
-    String verdict = result.passed() ? "PASS" : result.gaveUp() ? "UNKNOWN (gave up)" : "FAIL";
+    String verdict =
+        result.passed()
+            ? "PASS"
+            : result.gaveUp() ? "UNKNOWN (not every check could decide)" : "FAIL";
     out.append("# Chaos run: ").append(verdict).append("\n\n");
     Map<String, String> meta = new TreeMap<>();
     for (Event e : history) {

@@ -333,7 +333,155 @@ class CheckerTest {
   }
 
   @Test
-  void anEmptyHistoryPasses() {
-    assertPasses(CHECKER.check(List.of()));
+  void anEmptyHistoryIsRefused() {
+    assertThatThrownBy(() -> CHECKER.check(List.of()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("not a complete chaos history")
+        .hasMessageContaining("no meta line")
+        .hasMessageContaining("no final line");
+  }
+
+  @Test
+  void aHistoryWithoutMetaOrFinalLinesIsRefused() {
+    // e.g. one worker's file, or a run cut short before the driver's final lookups
+    List<Event> all =
+        twoOwners().writeUnknown("w1", "r0", 2, "c", 3100, null).fin("r0", 2, "b").events();
+    List<Event> noMeta = all.stream().filter(e -> e.type() != Event.Type.META).toList();
+    List<Event> noFinal = all.stream().filter(e -> e.type() != Event.Type.FINAL).toList();
+
+    assertThatThrownBy(() -> CHECKER.check(noMeta))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "not a complete chaos history: no meta line; was the run cut short? (a history.jsonl"
+                + " starts with the driver's meta line and ends with one final line per resource)");
+    assertThatThrownBy(() -> CHECKER.check(noFinal))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(
+            "not a complete chaos history: no final line; was the run cut short?");
+  }
+
+  @Test
+  void aWriteTheLookupFindsLandedAfterTheFinalValueFails() {
+    // c's write is invoked after a was published and read, and the lookup finds c applied under
+    // the same epoch: c landed after a, so the final value must be c, not a
+    CheckResult result =
+        CHECKER.check(
+            new HistoryBuilder()
+                .acquire("w1", "r0", 2, 0, 10)
+                .register("w1", "r0", 2, 10, 20, REGISTERED)
+                .write("w1", "r0", 2, "a", 30, 40, APPLIED)
+                .read("w1", "r0", 50, 60, "a")
+                .writeUnknown("w1", "r0", 2, "c", 70, 80L)
+                .fin("r0", 2, "a", "c@2")
+                .events());
+
+    assertOnlyFails(result, "linearizable", "r0", "final state", "value a");
+  }
+
+  @Test
+  void aLandedNewerWriteBeforeAnOlderAppliedOneFails() {
+    // c (epoch 3) landed, so epoch 3 was registered before or after a (epoch 2) was Applied:
+    // before makes a stale, after makes c the final value; the final value a is impossible
+    CheckResult result =
+        CHECKER.check(
+            new HistoryBuilder()
+                .acquire("w1", "r0", 2, 0, 10)
+                .register("w1", "r0", 2, 10, 20, REGISTERED)
+                .acquire("w2", "r0", 3, 30, 40)
+                .writeUnknown("w2", "r0", 3, "c", 50, 60L)
+                .write("w1", "r0", 2, "a", 100, 110, APPLIED)
+                .read("w1", "r0", 120, 130, "a")
+                .fin("r0", 3, "a", "c@3")
+                .events());
+
+    assertOnlyFails(result, "linearizable", "r0");
+  }
+
+  @Test
+  void aFailedWriteTheLookupFindsAppliedFails() {
+    // FAIL says nothing changed, yet the final lookup finds c applied: no write explains it
+    HistoryBuilder h =
+        new HistoryBuilder()
+            .acquire("w1", "r0", 2, 0, 10)
+            .register("w1", "r0", 2, 10, 20, REGISTERED)
+            .writeFailed("w1", "r0", 2, "c", 30, 40)
+            .write("w1", "r0", 2, "a", 50, 60, APPLIED);
+    CheckResult result = CHECKER.check(h.fin("r0", 2, "a", "c@2").events());
+
+    assertThat(result.check("applied-once").status()).as(result.summary()).isEqualTo(Status.FAIL);
+    assertThat(result.check("applied-once").detail())
+        .contains("r0", "operation c", "FAIL", "w1#2", "finds it applied");
+    assertThat(result.check("linearizable").status()).isEqualTo(Status.FAIL);
+    assertThat(result.passed()).isFalse();
+  }
+
+  @Test
+  void anOperationTheLookupFindsThatNoWriteWroteFails() {
+    HistoryBuilder h = twoOwners();
+    Map<String, Event.ReceiptView> lookups = new java.util.HashMap<>();
+    lookups.put("a", h.receipt("a", 1));
+    lookups.put("b", h.receipt("b", 2));
+    lookups.put("ghost", h.receipt("ghost", 2));
+    CheckResult result = CHECKER.check(h.fin("r0", 2, "b", lookups).events());
+
+    assertThat(result.check("applied-once").status()).as(result.summary()).isEqualTo(Status.FAIL);
+    assertThat(result.check("applied-once").detail()).contains("operation ghost", "no write");
+    assertThat(result.check("linearizable").status()).isEqualTo(Status.FAIL);
+  }
+
+  @Test
+  void checksThatNeedALookupAreNotPassedWithoutOne() {
+    // no RESULT_LOOKUP: an acknowledged write the store lost could not be noticed
+    CheckResult result =
+        CHECKER.check(
+            new HistoryBuilder(Map.of("capabilities", "NATIVE_EPOCH_CHECK", "can-read", "false"))
+                .acquire("w1", "r0", 1, 0, 10)
+                .register("w1", "r0", 1, 10, 20, REGISTERED)
+                .write("w1", "r0", 1, "a", 30, 40, APPLIED)
+                .writeUnknown("w1", "r0", 1, "b", 50, 60L)
+                .finWithoutLookup("r0", 1, null, "lookup: the destination lacks RESULT_LOOKUP")
+                .events());
+
+    for (String check : List.of("acknowledged-found", "unknown-resolved")) {
+      assertThat(result.check(check).status()).as(result.summary()).isEqualTo(Status.UNKNOWN);
+      assertThat(result.check(check).detail()).startsWith("not checked: the destination has no");
+    }
+    assertThat(result.passed()).isFalse();
+    assertThat(result.gaveUp()).isTrue();
+    assertThat(result.summary()).doesNotContain("checks: PASS");
+  }
+
+  @Test
+  void aFinalValueOnAResourceWithoutOperationsIsChecked() {
+    CheckResult result =
+        CHECKER.check(
+            twoOwners().fin("r0", 2, "b").fin("r1", 7, "zzz-never-written", Map.of()).events());
+
+    assertThat(result.check("reads-published").status())
+        .as(result.summary())
+        .isEqualTo(Status.FAIL);
+    assertThat(result.check("reads-published").detail()).contains("r1", "zzz-never-written");
+    assertThat(result.check("linearizable").status()).isEqualTo(Status.FAIL);
+    assertThat(result.check("linearizable").detail()).contains("r1");
+  }
+
+  @Test
+  void aStaleRejectionMustNameANewerCurrentEpoch() {
+    CheckResult truthful =
+        CHECKER.check(
+            twoOwners()
+                .writeRejected("w0", "r0", 1, "c", 3100, 3110, 2)
+                .fin("r0", 2, "b")
+                .events());
+    CheckResult untrue =
+        CHECKER.check(
+            twoOwners()
+                .writeRejected("w0", "r0", 1, "c", 3100, 3110, 1)
+                .fin("r0", 2, "b")
+                .events());
+
+    assertPasses(truthful);
+    assertOnlyFails(
+        untrue, "no-stale-write-after-newer", "r0", "w0#5", "current epoch 1", "untrue");
   }
 }

@@ -36,7 +36,12 @@ final class HistoryBuilder {
   private final Set<String> applied = new HashSet<>();
 
   HistoryBuilder() {
-    events.add(Event.of(Type.META, 0).meta(Map.of("seed", "1", "resources", "1")).build());
+    this(Map.of("seed", "1", "resources", "1"));
+  }
+
+  /** A history whose META line holds {@code meta}. */
+  HistoryBuilder(Map<String, String> meta) {
+    events.add(Event.of(Type.META, 0).meta(meta).build());
   }
 
   static long ms(long m) {
@@ -112,6 +117,37 @@ final class HistoryBuilder {
     return this;
   }
 
+  /** A write answered RejectedStale with the {@code current} epoch the destination reported. */
+  HistoryBuilder writeRejected(
+      String p, String r, long epoch, String op, long from, long to, long current) {
+    long i = index(p);
+    written.computeIfAbsent(r, k -> new java.util.LinkedHashSet<>()).add(op);
+    events.add(invoke(p, i, Event.WRITE, r, from).epoch(epoch).operation(op).value(op).build());
+    events.add(
+        done(Type.OK, p, i, Event.WRITE, r, to)
+            .epoch(epoch)
+            .operation(op)
+            .outcome(Event.REJECTED_STALE)
+            .current(current)
+            .build());
+    return this;
+  }
+
+  /** A write answered FAIL (certainly changed nothing). */
+  HistoryBuilder writeFailed(String p, String r, long epoch, String op, long from, long to) {
+    long i = index(p);
+    written.computeIfAbsent(r, k -> new java.util.LinkedHashSet<>()).add(op);
+    events.add(invoke(p, i, Event.WRITE, r, from).epoch(epoch).operation(op).value(op).build());
+    events.add(
+        done(Type.FAIL, p, i, Event.WRITE, r, to)
+            .epoch(epoch)
+            .operation(op)
+            .outcome(Event.ERROR)
+            .error("StoreException: nothing changed")
+            .build());
+    return this;
+  }
+
   /** A write whose outcome is unknown: an info line at {@code infoAt}, or none when null. */
   HistoryBuilder writeUnknown(String p, String r, long epoch, String op, long from, Long infoAt) {
     long i = index(p);
@@ -173,6 +209,17 @@ final class HistoryBuilder {
   HistoryBuilder fin(String r, long epoch, String value, Map<String, ReceiptView> lookups) {
     long last = events.stream().mapToLong(Event::t).max().orElse(0);
     Event.Builder b = Event.of(Type.FINAL, last + 1).resource(r).epoch(epoch).lookups(lookups);
+    if (value != null) {
+      b.value(value);
+    }
+    events.add(b.build());
+    return this;
+  }
+
+  /** A final line without lookups (the destination has none), naming {@code error}. */
+  HistoryBuilder finWithoutLookup(String r, long epoch, String value, String error) {
+    long last = events.stream().mapToLong(Event::t).max().orElse(0);
+    Event.Builder b = Event.of(Type.FINAL, last + 1).resource(r).epoch(epoch).error(error);
     if (value != null) {
       b.value(value);
     }

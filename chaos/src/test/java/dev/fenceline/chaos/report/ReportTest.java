@@ -27,6 +27,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import javax.xml.parsers.DocumentBuilderFactory;
@@ -93,6 +94,19 @@ class ReportTest {
             .current(1 + (writes - 1) / 10)
             .build());
     h.add(Event.of(Type.FAULT, t).fault("resume").target("w1").build());
+    // the driver's final line: the last write's value, every operation looked up
+    Map<String, ReceiptView> lookups = new HashMap<>();
+    for (int i = 0; i < writes; i++) {
+      lookups.put("job-" + i, new ReceiptView(1 + i / 10, "2026-01-01T00:00:00Z", Map.of()));
+    }
+    lookups.put("late", null);
+    h.add(
+        Event.of(Type.FINAL, t + 2 * MS)
+            .resource(resource)
+            .epoch(1 + (writes - 1) / 10)
+            .value("job-" + (writes - 1))
+            .lookups(lookups)
+            .build());
     return h;
   }
 
