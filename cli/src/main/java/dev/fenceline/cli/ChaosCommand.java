@@ -175,6 +175,9 @@ final class ChaosCommand implements Callable<Integer> {
     } catch (ChaosRunException | dev.fenceline.spi.FencelineException e) {
       err.println("fenceline: " + ConfiguredCommand.oneLine(e.getMessage()));
       return ExitCode.FAILURE.code();
+    } catch (IllegalArgumentException e) { // e.g. the run left no complete history
+      err.println("fenceline: " + ConfiguredCommand.oneLine(e.getMessage()));
+      return ExitCode.FAILURE.code();
     } catch (RuntimeException e) {
       err.println(
           "fenceline: Cannot run fenceline chaos: "

@@ -50,11 +50,14 @@ public enum ExitCode {
   /** {@code fenceline chaos}: a check found a violation in the history. */
   CHECK_FAILED(
       9, "check failed: fenceline chaos found a violation in the history; the report names it"),
-  /** {@code fenceline chaos}: the linearizability check gave up; nothing was proven. */
+  /**
+   * {@code fenceline chaos}: a check could not decide (the linearizability search ran out of its
+   * budget, or the destination has no lookup); nothing failed, nothing was proven.
+   */
   CHECK_GAVE_UP(
       10,
-      "check gave up: the linearizability check ran out of its budget; nothing was proven (give"
-          + " chaos check a larger --budget)"),
+      "check undecided: a check could not decide (the linearizability budget ran out: give chaos"
+          + " check a larger --budget; or the destination has no lookup); nothing was proven"),
   /**
    * Stopped by SIGHUP: the JVM's own status, 128 + 1. The upload was stopped, CMD stopped, the
    * lease released; one line on standard error says whether anything was published.

@@ -139,7 +139,7 @@ class VersionAndHelpTest {
     assertThat(result.errLines())
         .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
         .startsWith("fenceline: Cannot show the help of \"pubilsh\"")
-        .contains("publish, run, read, sweep, prune, doctor, status, demo, completion")
+        .contains("publish, run, read, sweep, prune, doctor, status, chaos, demo, completion")
         .contains("fenceline help publish");
   }
 

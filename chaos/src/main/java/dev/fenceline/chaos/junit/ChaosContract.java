@@ -195,8 +195,9 @@ public abstract class ChaosContract {
     if (!result.passed()) {
       Assertions.fail(
           (result.gaveUp()
-                  ? "The chaos run's linearizability check gave up (raise"
-                      + " linearizabilityBudget() or shorten duration())"
+                  ? "A check of the chaos run could not decide (the linearizability search ran out"
+                      + " of linearizabilityBudget(): raise it or shorten duration(); or the"
+                      + " destination has no lookup)"
                   : "The chaos run broke a check")
               + " (report: "
               + outputDirectory().resolve("run").resolve("report.md")
