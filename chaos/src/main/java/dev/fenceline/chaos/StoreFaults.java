@@ -15,6 +15,7 @@
  */
 package dev.fenceline.chaos;
 
+import java.util.Collection;
 import java.util.List;
 import java.util.Random;
 
@@ -50,4 +51,28 @@ public interface StoreFaults extends AutoCloseable {
   /** Stops what the faults own (proxies); never throws a checked exception. */
   @Override
   void close();
+
+  /**
+   * Heals every one of {@code parts}, also when one fails; the first failure is thrown at the end
+   * with the others suppressed.
+   *
+   * @throws Exception the first part's failure
+   */
+  static void healAll(Collection<? extends StoreFaults> parts) throws Exception {
+    Exception failure = null;
+    for (StoreFaults part : parts) {
+      try {
+        part.heal();
+      } catch (Exception e) {
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
 }

@@ -142,21 +142,7 @@ public final class ConfigStoreFaults implements StoreFaults {
 
   @Override
   public void heal() throws Exception {
-    Exception failure = null;
-    for (StoreFaults part : parts) {
-      try {
-        part.heal();
-      } catch (Exception e) {
-        if (failure == null) {
-          failure = e;
-        } else {
-          failure.addSuppressed(e);
-        }
-      }
-    }
-    if (failure != null) {
-      throw failure;
-    }
+    StoreFaults.healAll(parts);
   }
 
   @Override

@@ -73,21 +73,7 @@ final class CombinedStoreFaults implements StoreFaults {
 
   @Override
   public void heal() throws Exception {
-    Exception failure = null;
-    for (StoreFaults part : parts) {
-      try {
-        part.heal();
-      } catch (Exception e) {
-        if (failure == null) {
-          failure = e;
-        } else {
-          failure.addSuppressed(e);
-        }
-      }
-    }
-    if (failure != null) {
-      throw failure;
-    }
+    StoreFaults.healAll(parts);
   }
 
   @Override
