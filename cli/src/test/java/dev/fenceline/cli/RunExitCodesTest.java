@@ -273,7 +273,7 @@ class RunExitCodesTest {
   @Test
   void everyExitStatusIsOneOfTheDocumentedCodes() {
     assertThat(Arrays.stream(ExitCode.values()).mapToInt(ExitCode::code))
-        .containsExactly(0, 1, 2, 3, 4, 5, 6, 7, 8, 129, 130, 143);
+        .containsExactly(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 129, 130, 143);
     for (ExitCode code : ExitCode.values()) {
       assertThat(ExitCode.of(code.code())).isSameAs(code);
     }
