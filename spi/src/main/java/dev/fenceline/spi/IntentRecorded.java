@@ -23,17 +23,49 @@ import static java.util.Objects.requireNonNull;
  * send nothing; {@linkplain Intent#mayHaveBeenSent() may have been sent} → look the result up
  * first; otherwise this is the first attempt and it may send.
  *
+ * <p>When the lookup finds that an earlier attempt's request landed, the result is recorded with
+ * {@link #previousEpoch()} ({@link IntentStore#complete(FencingToken, OperationId, Epoch,
+ * java.util.Map)}): the change was sent by an earlier attempt, not under this one's epoch.
+ *
  * @param intent the intent as it is now recorded
+ * @param previousEpoch the intent's epoch before this attempt began: the newest earlier attempt's,
+ *     which may have sent the request; {@link Epoch#NONE} when this attempt recorded the intent
  */
-public record IntentRecorded(Intent intent) implements IntentOutcome {
+public record IntentRecorded(Intent intent, Epoch previousEpoch) implements IntentOutcome {
 
   /**
    * Validates the outcome.
    *
    * @param intent the recorded intent
+   * @param previousEpoch the intent's epoch before this attempt began, or {@link Epoch#NONE}
+   * @throws IllegalArgumentException if {@code previousEpoch} is above the intent's epoch, or is
+   *     {@link Epoch#NONE} while earlier attempts began
    */
   public IntentRecorded {
     requireNonNull(intent, "intent is null");
+    requireNonNull(previousEpoch, "previousEpoch is null");
+    if (previousEpoch.value() > intent.epoch().value()) {
+      throw new IllegalArgumentException(
+          "Cannot report the intent of "
+              + intent.resource()
+              + "/"
+              + intent.operation()
+              + " at epoch "
+              + intent.epoch()
+              + " with the earlier epoch "
+              + previousEpoch
+              + ": an earlier attempt's epoch is not above the newest one's");
+    }
+    if (previousEpoch.equals(Epoch.NONE) && intent.attempts() > 1) {
+      throw new IllegalArgumentException(
+          "Cannot report the intent of "
+              + intent.resource()
+              + "/"
+              + intent.operation()
+              + " after "
+              + intent.attempts()
+              + " attempts without the earlier attempt's epoch");
+    }
   }
 
   @Override

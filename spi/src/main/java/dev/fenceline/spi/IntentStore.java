@@ -16,6 +16,7 @@
 package dev.fenceline.spi;
 
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -84,11 +85,8 @@ public interface IntentStore {
   IntentOutcome begin(FencingToken token, OperationId operation, RequestFingerprint fingerprint);
 
   /**
-   * Records the result of a call for {@code operation}, whose intent must exist. The first
-   * completion wins: if a receipt is recorded already, nothing changes and it is returned as {@link
-   * AlreadyApplied}. Completion is not refused for a stale epoch: it records what the called system
-   * answered, which is true whoever asked; the receipt carries the token's epoch. The token must
-   * still be trusted (issuer and signature).
+   * Records the result of this attempt's own call for {@code operation}: {@link #complete(
+   * FencingToken, OperationId, Epoch, Map)} with the token's epoch.
    *
    * @param attributes the receipt's attributes (see {@link Receipt})
    * @param token the fencing token
@@ -96,10 +94,72 @@ public interface IntentStore {
    * @return {@link Applied} with the receipt recorded now, or {@link AlreadyApplied} with the one
    *     recorded before
    * @throws IllegalStateException if no intent was recorded for the operation
+   * @throws StoreException as {@link #complete(FencingToken, OperationId, Epoch, Map)} does
+   */
+  default WriteOutcome complete(
+      FencingToken token, OperationId operation, Map<String, String> attributes) {
+    return complete(token, operation, token.epoch(), attributes);
+  }
+
+  /**
+   * Records the result of a call for {@code operation}, whose intent must exist. The first
+   * completion wins: if a receipt is recorded already, nothing changes and it is returned as {@link
+   * AlreadyApplied}. Completion is not refused for a stale epoch: it records what the called system
+   * answered, which is true whoever asked. The token must still be trusted (issuer and signature).
+   *
+   * <p>The receipt carries {@code sentUnder}, the epoch of the attempt whose request the result
+   * answers: the token's own for this attempt's call; {@link IntentRecorded#previousEpoch()} when
+   * this attempt found an earlier attempt's request by lookup and sent nothing itself, so the
+   * receipt never names an epoch under which nothing was sent. (Several earlier attempts may each
+   * have sent the request under one idempotency key; the called system applied one of them, and the
+   * receipt names the newest, an upper bound.)
+   *
+   * @param token the fencing token of the attempt that records the result
+   * @param operation the operation ID
+   * @param sentUnder the epoch of the attempt that sent the request: a real epoch, not above the
+   *     token's
+   * @param attributes the receipt's attributes (see {@link Receipt})
+   * @param attributes the receipt's attributes (see {@link Receipt})
+   * @param token the fencing token
+   * @param operation the operation ID
+   * @return {@link Applied} with the receipt recorded now, or {@link AlreadyApplied} with the one
+   *     recorded before
+   * @throws IllegalArgumentException if {@code sentUnder} is {@link Epoch#NONE} or above the
+   *     token's epoch; nothing is recorded
+   * @throws IllegalStateException if no intent was recorded for the operation
    * @throws StoreException if the store failed; with {@link StoreException#outcomeUnknown()} the
    *     receipt may have been recorded: {@link #lookup} tells
    */
-  WriteOutcome complete(FencingToken token, OperationId operation, Map<String, String> attributes);
+  WriteOutcome complete(
+      FencingToken token, OperationId operation, Epoch sentUnder, Map<String, String> attributes);
+
+  /**
+   * Checks the {@code sentUnder} argument of {@link #complete(FencingToken, OperationId, Epoch,
+   * Map)} for implementations.
+   *
+   * @param token the token of the attempt that records the result
+   * @param operation the operation ID
+   * @param sentUnder the epoch of the attempt that sent the request
+   * @throws IllegalArgumentException if {@code sentUnder} is {@link Epoch#NONE} or above the
+   *     token's epoch
+   */
+  static void checkSentUnder(FencingToken token, OperationId operation, Epoch sentUnder) {
+    Objects.requireNonNull(sentUnder, "sentUnder is null");
+    if (sentUnder.equals(Epoch.NONE) || token.epoch().isOlderThan(sentUnder)) {
+      throw new IllegalArgumentException(
+          "Cannot record the result of operation "
+              + operation
+              + " of "
+              + token.resource()
+              + " as sent under epoch "
+              + sentUnder
+              + " by an attempt at epoch "
+              + token.epoch()
+              + ": the request was sent by this attempt or an earlier one, under an epoch from 1"
+              + " to "
+              + token.epoch());
+    }
+  }
 
   /**
    * Reads the intent of {@code operation} from the linearizable store, whatever epoch is current.

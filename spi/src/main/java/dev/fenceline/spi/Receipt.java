@@ -34,7 +34,9 @@ import java.util.regex.Pattern;
  *     destinations has two receipts
  * @param resource the resource the operation changed
  * @param operation the operation
- * @param epoch the epoch the change was applied under
+ * @param epoch the epoch the change was applied under (at a destination that records intents, the
+ *     epoch of the attempt that sent the request; see {@link IntentStore#complete(FencingToken,
+ *     OperationId, Epoch, Map)})
  * @param recordedAt when the destination recorded it, by the destination's clock (informational
  *     only: never evidence of ownership)
  * @param attributes destination-specific facts about the change, such as a row count, a key, a size

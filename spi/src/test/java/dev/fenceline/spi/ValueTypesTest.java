@@ -130,6 +130,32 @@ class ValueTypesTest {
   }
 
   @Test
+  void intentRecordedNamesAnEarlierEpochNotAboveTheIntentsAndOneOnceAttemptsRepeat() {
+    ResourceId resource = ResourceId.of("payments");
+    OperationId operation = OperationId.of("pay-1");
+    RequestFingerprint fingerprint = RequestFingerprint.sha256("POST /payments {}");
+    Intent second =
+        new Intent(
+            "api",
+            resource,
+            operation,
+            fingerprint,
+            Epoch.of(5),
+            2,
+            Instant.EPOCH,
+            java.util.Optional.empty());
+
+    assertThat(new IntentRecorded(second, Epoch.of(4)).previousEpoch()).isEqualTo(Epoch.of(4));
+    assertThatThrownBy(() -> new IntentRecorded(second, Epoch.of(6)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("6")
+        .hasMessageContaining("5");
+    assertThatThrownBy(() -> new IntentRecorded(second, Epoch.NONE))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("2 attempts");
+  }
+
+  @Test
   void rejectedStaleNeedsAnOlderSuppliedEpochAndDescribesItself() {
     ResourceId resource = ResourceId.of("report/2026-10-27");
     RejectedStale stale = new RejectedStale(resource, Epoch.of(33), Epoch.of(34));

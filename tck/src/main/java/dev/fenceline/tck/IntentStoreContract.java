@@ -220,6 +220,68 @@ public abstract class IntentStoreContract extends ContractSupport {
   }
 
   @Test
+  void eachBeginReportsTheEpochTheIntentHadBefore() {
+    ResourceId resource = freshResource("intent-previous-epoch");
+    OperationId pay = OperationId.of("pay-1");
+
+    IntentRecorded first =
+        (IntentRecorded) intents().begin(token(resource, 33, "worker-a"), pay, REQUEST);
+    IntentRecorded retry =
+        (IntentRecorded) intents().begin(token(resource, 33, "worker-a"), pay, REQUEST);
+    IntentRecorded takeover =
+        (IntentRecorded) intents().begin(token(resource, 36, "worker-b"), pay, REQUEST);
+
+    assertThat(first.previousEpoch())
+        .as("the first attempt recorded the intent")
+        .isEqualTo(Epoch.NONE);
+    assertThat(retry.previousEpoch()).isEqualTo(Epoch.of(33));
+    assertThat(takeover.previousEpoch())
+        .as("the newest earlier attempt, which may have sent the request")
+        .isEqualTo(Epoch.of(33));
+    assertThat(takeover.intent().epoch()).isEqualTo(Epoch.of(36));
+  }
+
+  @Test
+  void aResultFoundForAnEarlierAttemptIsRecordedUnderThatAttemptsEpoch() {
+    ResourceId resource = freshResource("intent-sent-under");
+    OperationId pay = OperationId.of("pay-1");
+    intents().begin(token(resource, 33, "worker-a"), pay, REQUEST);
+    FencingToken b = token(resource, 36, "worker-b");
+    IntentRecorded byB = (IntentRecorded) intents().begin(b, pay, REQUEST);
+
+    // B sent nothing: its lookup found A's request, so the receipt names A's epoch, not B's.
+    WriteOutcome outcome =
+        intents().complete(b, pay, byB.previousEpoch(), Map.of("found-by", "lookup"));
+
+    assertThat(outcome).isInstanceOf(Applied.class);
+    Receipt receipt = ((Applied) outcome).receipt();
+    assertThat(receipt.epoch()).isEqualTo(Epoch.of(33));
+    assertThat(lookup(resource, "pay-1").receipt()).contains(receipt);
+    assertThat(lookup(resource, "pay-1").epoch())
+        .as("the intent still names its newest attempt")
+        .isEqualTo(Epoch.of(36));
+  }
+
+  @Test
+  void aSentUnderEpochAboveTheTokensOrNoneIsRefusedAndNothingIsRecorded() {
+    ResourceId resource = freshResource("intent-sent-under-refused");
+    OperationId pay = OperationId.of("pay-1");
+    FencingToken a = token(resource, 33, "worker-a");
+    intents().begin(a, pay, REQUEST);
+    Intent before = lookup(resource, "pay-1");
+
+    assertThatThrownBy(() -> intents().complete(a, pay, Epoch.of(34), Map.of("status", "201")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("34")
+        .hasMessageContaining("33");
+    assertThatThrownBy(() -> intents().complete(a, pay, Epoch.NONE, Map.of("status", "201")))
+        .isInstanceOf(IllegalArgumentException.class);
+
+    assertThat(lookup(resource, "pay-1")).isEqualTo(before);
+    assertThat(before.completed()).isFalse();
+  }
+
+  @Test
   void aBeginOnACompletedIntentChangesNothingAndReturnsItCompleted() {
     ResourceId resource = freshResource("intent-completed");
     FencingToken a = token(resource, 33, "worker-a");

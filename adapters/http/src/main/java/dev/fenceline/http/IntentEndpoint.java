@@ -20,6 +20,7 @@ import static java.util.Objects.requireNonNull;
 import dev.fenceline.spi.AlreadyApplied;
 import dev.fenceline.spi.Applied;
 import dev.fenceline.spi.ConfigurationException;
+import dev.fenceline.spi.Epoch;
 import dev.fenceline.spi.FencingToken;
 import dev.fenceline.spi.Intent;
 import dev.fenceline.spi.IntentStore;
@@ -135,14 +136,19 @@ final class IntentEndpoint {
   }
 
   /**
-   * Records the result with {@link IntentStore#complete}.
+   * Records the result with {@link IntentStore#complete}, as sent under {@code sentUnder} (the
+   * token's epoch for this attempt's own call, an earlier attempt's for a result found by lookup).
    *
    * @throws ApiOutcomeUnknownException if the intent store failed: the API applied it
    */
   WriteOutcome record(
-      FencingToken token, OperationId operation, String key, Map<String, String> attributes) {
+      FencingToken token,
+      OperationId operation,
+      Epoch sentUnder,
+      String key,
+      Map<String, String> attributes) {
     try {
-      return intents.complete(token, operation, attributes);
+      return intents.complete(token, operation, sentUnder, attributes);
     } catch (StoreException e) {
       throw new ApiOutcomeUnknownException(
           "Cannot record the result of operation "
@@ -290,6 +296,7 @@ final class IntentEndpoint {
     }
     ApiCalls.LookupResult found = calls().lookup(lookup.get(), key, resource, operation);
     if (found instanceof ApiCalls.Found record) {
+      // Pending: the newest attempt's epoch is the newest under which it may have been sent.
       return Optional.of(
           new Receipt(
               name(),

@@ -92,14 +92,15 @@ final class IntentWrite {
       return stale;
     }
     begunAt = endpoint.nanoTime().getAsLong();
-    Intent intent = ((IntentRecorded) begun).intent();
+    IntentRecorded recorded = (IntentRecorded) begun;
+    Intent intent = recorded.intent();
     if (intent.completed()) {
       return new AlreadyApplied(intent.receipt().orElseThrow());
     }
     earlierMayHaveSent = intent.mayHaveBeenSent();
     effectIsThisCalls = !earlierMayHaveSent;
     if (earlierMayHaveSent) {
-      Optional<WriteOutcome> found = settleEarlierAttempts(intent);
+      Optional<WriteOutcome> found = settleEarlierAttempts(intent, recorded.previousEpoch());
       if (found.isPresent()) {
         return found.get();
       }
@@ -116,9 +117,10 @@ final class IntentWrite {
   /**
    * Before sending an operation that an earlier call may have sent: found by the lookup → recorded
    * and answered {@link AlreadyApplied} (the effect came from that earlier attempt); definitely not
-   * found → empty, and it is sent; anything else → in doubt, nothing sent.
+   * found → empty, and it is sent; anything else → in doubt, nothing sent. A result found is
+   * recorded under {@code earlierEpoch}, the newest earlier attempt's: this attempt sent nothing.
    */
-  private Optional<WriteOutcome> settleEarlierAttempts(Intent intent) {
+  private Optional<WriteOutcome> settleEarlierAttempts(Intent intent, Epoch earlierEpoch) {
     Optional<String> keyMayBeForgotten = endpoint.keyMayBeForgotten(intent);
     Optional<ApiCalls.LookupRequest> lookup = endpoint.lookup();
     if (keyMayBeForgotten.isPresent() && lookup.isEmpty()) {
@@ -146,7 +148,8 @@ final class IntentWrite {
     if (found instanceof ApiCalls.Found record) {
       // The effect came from an earlier attempt, not from this call: report it as such.
       WriteOutcome completed =
-          endpoint.record(token, operation, key, endpoint.lookupAttributes(key, record));
+          endpoint.record(
+              token, operation, earlierEpoch, key, endpoint.lookupAttributes(key, record));
       return Optional.of(new AlreadyApplied(IntentEndpoint.receiptOf(completed)));
     }
     if (found instanceof ApiCalls.Unavailable unavailable) {
@@ -467,7 +470,7 @@ final class IntentWrite {
    * can only be this call's (the rule in the class comment of {@link HttpApiDestination}).
    */
   private WriteOutcome complete(Map<String, String> attributes) {
-    WriteOutcome recorded = endpoint.record(token, operation, key, attributes);
+    WriteOutcome recorded = endpoint.record(token, operation, token.epoch(), key, attributes);
     if (recorded instanceof Applied applied && !effectIsThisCalls) {
       return new AlreadyApplied(applied.receipt());
     }

@@ -343,6 +343,11 @@ abstract class HttpApiDestinationContract {
     assertThat(outcome).isInstanceOf(AlreadyApplied.class);
     assertThat(((AlreadyApplied) outcome).receipt().attributes())
         .containsEntry("payment-id", api.paymentFor(KEY));
+    assertThat(((AlreadyApplied) outcome).receipt().epoch())
+        .as("A sent it under epoch 1; B only looked it up")
+        .isEqualTo(Epoch.of(1));
+    assertThat(openIntentStore(NAME).lookup(RESOURCE, OPERATION).orElseThrow().receipt())
+        .contains(((AlreadyApplied) outcome).receipt());
     List<Received> sentByB = journal().subList(sentByA, journal().size());
     assertThat(methods(sentByB)).containsExactly("GET");
     assertOneKeyAndCredentials(journal());

@@ -101,6 +101,7 @@ final class JdbcIntentStore implements IntentStore {
               steps.reached(FencingStep.AFTER_EPOCH_CHECK, token, operation);
               Optional<Intent> previous = find(connection, resource, operation);
               Intent recorded;
+              Epoch previousEpoch = previous.map(Intent::epoch).orElse(Epoch.NONE);
               if (previous.isEmpty()) {
                 recorded =
                     new Intent(
@@ -133,7 +134,7 @@ final class JdbcIntentStore implements IntentStore {
                 countAttempt(connection, recorded);
               }
               steps.reached(FencingStep.AFTER_APPLY, token, operation);
-              return Finish.of(new IntentRecorded(recorded));
+              return Finish.of(new IntentRecorded(recorded, previousEpoch));
             });
     if (outcome instanceof IntentRecorded) {
       steps.reached(FencingStep.AFTER_COMMIT, token, operation);
@@ -143,10 +144,11 @@ final class JdbcIntentStore implements IntentStore {
 
   @Override
   public WriteOutcome complete(
-      FencingToken token, OperationId operation, Map<String, String> attributes) {
+      FencingToken token, OperationId operation, Epoch sentUnder, Map<String, String> attributes) {
     requireNonNull(token, "token is null");
     requireNonNull(operation, "operation is null");
     requireNonNull(attributes, "attributes is null");
+    IntentStore.checkSentUnder(token, operation, sentUnder);
     ResourceId resource = token.resource();
     String action = "complete operation " + operation + " of " + resource + " at " + name();
     identity.verify(token, action);
@@ -172,7 +174,7 @@ final class JdbcIntentStore implements IntentStore {
                   name(),
                   resource,
                   operation,
-                  token.epoch(),
+                  sentUnder,
                   Instant.ofEpochMilli(row.nowMillis()),
                   attributes);
           recordReceipt(connection, receipt);

@@ -117,6 +117,7 @@ public final class InMemoryIntentStore implements IntentStore {
     settings.trust(token, action);
     steps.reached(FencingStep.BEFORE_LOCK, token, operation);
     Intent recorded;
+    Epoch previousEpoch;
     storage.writeLock.lock();
     try {
       storage.epochs.bindIssuer(token, action);
@@ -130,6 +131,7 @@ public final class InMemoryIntentStore implements IntentStore {
       if (previous != null && !previous.fingerprint().equals(fingerprint)) {
         throw OperationConflictException.differentIntent(previous, fingerprint);
       }
+      previousEpoch = previous == null ? Epoch.NONE : previous.epoch();
       if (previous != null && previous.completed()) {
         recorded = previous;
       } else {
@@ -153,15 +155,16 @@ public final class InMemoryIntentStore implements IntentStore {
       storage.writeLock.unlock();
     }
     steps.reached(FencingStep.AFTER_COMMIT, token, operation);
-    return new IntentRecorded(recorded);
+    return new IntentRecorded(recorded, previousEpoch);
   }
 
   @Override
   public WriteOutcome complete(
-      FencingToken token, OperationId operation, Map<String, String> attributes) {
+      FencingToken token, OperationId operation, Epoch sentUnder, Map<String, String> attributes) {
     requireNonNull(token, "token is null");
     requireNonNull(operation, "operation is null");
     requireNonNull(attributes, "attributes is null");
+    IntentStore.checkSentUnder(token, operation, sentUnder);
     String action = "complete operation " + operation + " at " + name;
     settings.trust(token, action);
     storage.writeLock.lock();
@@ -180,7 +183,7 @@ public final class InMemoryIntentStore implements IntentStore {
       if (intent.completed()) {
         return new AlreadyApplied(intent.receipt().orElseThrow());
       }
-      Receipt receipt = settings.receipt(token, operation, attributes);
+      Receipt receipt = settings.receipt(token.resource(), operation, sentUnder, attributes);
       storage.intents.put(
           key,
           new Intent(

@@ -18,9 +18,11 @@ package dev.fenceline.tck.memory;
 import static java.util.Objects.requireNonNull;
 
 import dev.fenceline.spi.Destination;
+import dev.fenceline.spi.Epoch;
 import dev.fenceline.spi.FencingToken;
 import dev.fenceline.spi.OperationId;
 import dev.fenceline.spi.Receipt;
+import dev.fenceline.spi.ResourceId;
 import dev.fenceline.spi.StepListener;
 import dev.fenceline.spi.TokenKeys;
 import java.time.Clock;
@@ -51,7 +53,12 @@ record StoreSettings(String name, StepListener steps, Clock clock, TokenKeys key
 
   /** The receipt of {@code operation} applied now with {@code token}'s epoch at this store. */
   Receipt receipt(FencingToken token, OperationId operation, Map<String, String> attributes) {
-    return new Receipt(
-        name, token.resource(), operation, token.epoch(), clock.instant(), attributes);
+    return receipt(token.resource(), operation, token.epoch(), attributes);
+  }
+
+  /** The receipt of {@code operation} of {@code resource} applied under {@code epoch}, now. */
+  Receipt receipt(
+      ResourceId resource, OperationId operation, Epoch epoch, Map<String, String> attributes) {
+    return new Receipt(name, resource, operation, epoch, clock.instant(), attributes);
   }
 }
