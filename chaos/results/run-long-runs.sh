@@ -7,8 +7,10 @@
 # Builds the CLI jar (./fenceline) and the chaos module's test classes (for ServeBackend, which
 # starts embedded PostgreSQL, a 3-server ZooKeeper ensemble, S3Proxy behind the
 # conditional-write-serializing proxy, or the fake HTTP API), then for each backend runs
-#   fenceline chaos --config <its fenceline.yaml> --duration DURATION --workers 12 --resources 8 \
-#     --faults pause,kill,store --seed <fixed> --out chaos/results/<backend>
+#   fenceline chaos --config <its fenceline.yaml> --duration DURATION --workers 6 --threads 4 \
+#     --resources 24 --faults pause,kill,store --fault-every 1s --seed <fixed> \
+#     --out chaos/results/<backend>
+# (environment: CHAOS_WORKERS, CHAOS_THREADS, CHAOS_RESOURCES, CHAOS_FAULT_EVERY, CHAOS_WORK).
 # and keeps report.md, epochs.svg, schedule.txt, the console output, the replayed check
 # (replay.txt) and the history's size and digest there (history.jsonl.gz stays out of git).
 set -euo pipefail
@@ -68,7 +70,7 @@ YAML
   status=0
   AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local \
     java -jar "$runtime/fenceline.jar" chaos --config "$config" --duration "$duration" \
-      --workers "${CHAOS_WORKERS:-12}" --resources "${CHAOS_RESOURCES:-8}" --faults pause,kill,store --fault-every "${CHAOS_FAULT_EVERY:-1s}" --seed "$(seed_of "$backend")" \
+      --workers "${CHAOS_WORKERS:-6}" --threads "${CHAOS_THREADS:-4}" --resources "${CHAOS_RESOURCES:-24}" --faults pause,kill,store --fault-every "${CHAOS_FAULT_EVERY:-1s}" --seed "$(seed_of "$backend")" \
       --out "$out" | tee "$work/chaos.out" || status=$?
   if [ -n "$server_pid" ]; then exec 9>&-; wait "$server_pid" || true; fi
   cp "$work/chaos.out" "$out/console.txt"

@@ -99,6 +99,7 @@ public final class ChaosRun {
   private final Map<String, String> settings;
   private final Duration duration;
   private final int workers;
+  private final int threads;
   private final int resources;
   private final Set<String> faults;
   private final long seed;
@@ -131,6 +132,7 @@ public final class ChaosRun {
     this.settings = Map.copyOf(b.settings);
     this.duration = b.duration;
     this.workers = b.workers;
+    this.threads = b.threads;
     this.resources = b.resources;
     this.faults = Collections.unmodifiableSet(new TreeSet<>(b.effectiveFaults()));
     this.seed = b.seed != null ? b.seed : new Random().nextLong();
@@ -249,6 +251,7 @@ public final class ChaosRun {
 
     meta.put("seed", Long.toString(seed));
     meta.put("workers", Integer.toString(workers));
+    meta.put("threads", Integer.toString(threads));
     meta.put("resources", Integer.toString(resources));
     meta.put("duration", duration.toString());
     meta.put("lease-ttl", leaseTtl.toString());
@@ -396,6 +399,8 @@ public final class ChaosRun {
     command.add(Long.toString(workerSeed));
     command.add("--resources");
     command.add(Integer.toString(resources));
+    command.add("--threads");
+    command.add(Integer.toString(threads));
     command.add("--lease-ttl-ms");
     command.add(Long.toString(leaseTtl.toMillis()));
     command.add("--factory");
@@ -539,6 +544,20 @@ public final class ChaosRun {
     sleepUntil(end);
   }
 
+  /**
+   * The process of a worker's {@code at-write} / {@code in-write} answer ({@code
+   * <process>#<index>}): one of the victim's loops.
+   */
+  private static String processOf(String answer, WorkerHandle victim) {
+    int hash = answer.lastIndexOf('#');
+    return hash > 0 ? answer.substring(0, hash) : victim.name();
+  }
+
+  /** The index of a worker's {@code at-write} / {@code in-write} answer. */
+  private static Long indexOf(String answer) {
+    return Long.valueOf(answer.substring(answer.lastIndexOf('#') + 1));
+  }
+
   /** How long a pause or kill waits for its victim to reach a write before it strikes anyway. */
   private Duration writeWait() {
     return leaseTtl.multipliedBy(2);
@@ -563,9 +582,9 @@ public final class ChaosRun {
       victim.pause();
       fault(
           FaultSchedule.PAUSE,
-          victim.name(),
+          at != null ? processOf(at, victim) : victim.name(),
           at != null ? BEFORE_WRITE : ANYWHERE,
-          at != null ? Long.valueOf(at) : null,
+          at != null ? indexOf(at) : null,
           null);
       synchronized (this) {
         if (at != null) {
@@ -613,9 +632,9 @@ public final class ChaosRun {
       victim.kill();
       fault(
           FaultSchedule.KILL,
-          victim.name(),
+          in != null ? processOf(in, victim) : victim.name(),
           in != null ? IN_WRITE : ANYWHERE,
-          in != null ? Long.valueOf(in) : null,
+          in != null ? indexOf(in) : null,
           null);
       synchronized (this) {
         if (in != null) {
@@ -876,6 +895,7 @@ public final class ChaosRun {
     private Map<String, String> settings = Map.of();
     private Duration duration = Duration.ofSeconds(60);
     private int workers = 8;
+    private int threads = 1;
     private int resources = 4;
     private Set<String> faults;
     private Long seed;
@@ -925,6 +945,16 @@ public final class ChaosRun {
     /** How many worker processes run at a time (default 8). */
     public Builder workers(int workers) {
       this.workers = workers;
+      return this;
+    }
+
+    /**
+     * How many loops each worker process runs at once (default 1, at most 16): each is its own
+     * process in the history ({@code w3/1}, {@code w3/2} ...) with its own holder name; a pause
+     * freezes and a kill ends all loops of the process, as a GC pause or a crash would.
+     */
+    public Builder threads(int threads) {
+      this.threads = threads;
       return this;
     }
 
@@ -1010,6 +1040,14 @@ public final class ChaosRun {
       if (workers < 1 || workers > 256) {
         throw new IllegalArgumentException(
             "Cannot run " + workers + " workers: use 1 to 256 (e.g. 8)");
+      }
+      if (threads < 1 || threads > ChaosWorker.MAX_THREADS) {
+        throw new IllegalArgumentException(
+            "Cannot run "
+                + threads
+                + " threads per worker: use 1 to "
+                + ChaosWorker.MAX_THREADS
+                + " (e.g. 4)");
       }
       if (resources < 1 || resources > 10_000) {
         throw new IllegalArgumentException(

@@ -64,22 +64,28 @@ import java.util.function.UnaryOperator;
  * and completion to its own history file before it uses the call's result.
  *
  * <p>Arguments: {@code --name W --seed S --resources N --lease-ttl-ms MS --factory CLASS --history
- * FILE [--stop-file FILE] [--setting KEY=VALUE]...}. Exit status 0 after a stop, 2 for bad
- * arguments or a target that cannot be opened (the reason on standard error).
+ * FILE [--threads K] [--stop-file FILE] [--setting KEY=VALUE]...}. Exit status 0 after a stop, 2
+ * for bad arguments or a target that cannot be opened (the reason on standard error).
+ *
+ * <p>With {@code --threads K} above 1 the JVM runs K loops at once, each its own process in the
+ * history ({@code W/1} ... {@code W/K}, each with its own holder name, seed and indexes) over one
+ * opened target: a SIGSTOP freezes them all, as a GC pause does, and a SIGKILL ends them all.
  *
  * <p>The line protocol with the driver, which lets it choose the moment of a fault (the signals
  * themselves, SIGSTOP / SIGCONT / SIGKILL, come from the driver):
  *
  * <ul>
  *   <li>stdout {@code ready <nanoTime>}: once, when the target is open.
- *   <li>stdin {@code pause-before-write}: at the next WRITE (lease acquired and registered,
- *       "compute" done, before its INVOKE line) the worker prints {@code at-write <index>} (the
- *       index the write's INVOKE line will carry) and blocks until {@code go}, at most {@link
- *       #GO_WAIT_TTLS} × the lease ttl (then it writes anyway and notes that on stderr).
+ *   <li>stdin {@code pause-before-write}: at the next WRITE of any loop (lease acquired and
+ *       registered, "compute" done, before its INVOKE line) the loop prints {@code at-write
+ *       <process>#<index>} (the process and index the write's INVOKE line will carry) and blocks
+ *       until {@code go}, at most {@link #GO_WAIT_TTLS} × the lease ttl (then it writes anyway and
+ *       notes that on stderr).
  *   <li>stdin {@code go}: ends that wait; without a wait it cancels a pending {@code
  *       pause-before-write} (the driver sends it after pausing a worker that reached no write).
- *   <li>stdin {@code kill-in-write}: at the next WRITE, right after its INVOKE line is written and
- *       just before the publish call, the worker prints {@code in-write <index>} and goes on.
+ *   <li>stdin {@code kill-in-write}: at the next WRITE of any loop, right after its INVOKE line is
+ *       written and just before the publish call, the loop prints {@code in-write
+ *       <process>#<index>} and goes on.
  *   <li>end of stdin (or the stop file): the worker ends its round and exits; a wait for {@code go}
  *       ends too.
  * </ul>
@@ -100,8 +106,14 @@ public final class ChaosWorker {
   /** Probability of reusing a recently written operation ID instead of job-(epoch/2)-k. */
   static final double REUSE_PROBABILITY = 0.15;
 
+  /** The mean pause after an acquire that got no lease, in milliseconds. */
+  static final int BUSY_BACKOFF_MILLIS = 50;
+
   /** Retries after an unknown outcome, at most. */
   static final int MAX_UNKNOWN_RETRIES = 3;
+
+  /** The most loops one worker JVM runs ({@code --threads}). */
+  static final int MAX_THREADS = 16;
 
   /** A worker waits for {@code go} at most this many lease ttls. */
   static final int GO_WAIT_TTLS = 4;
@@ -115,10 +127,13 @@ public final class ChaosWorker {
   /** Stdin: go on after {@link #AT_WRITE}, or cancel a pending {@link #PAUSE_BEFORE_WRITE}. */
   static final String GO = "go";
 
-  /** Stdout: {@code at-write <index>}, stopped before the write's INVOKE line. */
+  /** Stdout: {@code at-write <process>#<index>}, stopped before the write's INVOKE line. */
   static final String AT_WRITE = "at-write";
 
-  /** Stdout: {@code in-write <index>}, the INVOKE line is written, the publish call follows. */
+  /**
+   * Stdout: {@code in-write <process>#<index>}, the INVOKE line is written, the publish call
+   * follows.
+   */
   static final String IN_WRITE = "in-write";
 
   private final String name;
@@ -263,6 +278,11 @@ public final class ChaosWorker {
     Duration ttl = Duration.ofMillis(Long.parseLong(required(options, "lease-ttl-ms")));
     Path historyFile = Path.of(required(options, "history"));
     Path stopFile = options.containsKey("stop-file") ? Path.of(options.get("stop-file")) : null;
+    int threads = Integer.parseInt(options.getOrDefault("threads", "1"));
+    if (threads < 1 || threads > MAX_THREADS) {
+      throw new IllegalArgumentException(
+          "Cannot run " + threads + " threads: --threads must be 1 to " + MAX_THREADS);
+    }
     Class<?> factoryClass = Class.forName(required(options, "factory"));
     if (!ChaosTargetFactory.class.isAssignableFrom(factoryClass)) {
       throw new IllegalArgumentException(
@@ -301,29 +321,86 @@ public final class ChaosWorker {
     stdin.start();
 
     try (ChaosTarget target = openTarget(factory, settings);
-        Fenceline fenceline =
-            Fenceline.builder()
-                .issuer(target.issuer())
-                .holder(name)
-                .leaseTtl(ttl)
-                // No background renewal: a round takes far less than the ttl, and a lease left
-                // alone then lapses at the issuer (the "let it lapse" branch).
-                .renewEvery(Duration.ZERO)
-                // The run measures what the destination does, whatever it guarantees; the
-                // guarantee is recorded in the history's META line.
-                .allowFencedAtIntent(true)
-                .allowIdempotentOnly(true)
-                .allowUnguarded(true)
-                .build();
         OutputStream history = new FileOutputStream(historyFile.toFile(), true)) {
-      ChaosWorker worker =
-          new ChaosWorker(
-              name, seed, resources, target, fenceline, history, stop, stopFile, ttl, signals);
-      System.out.println("ready " + System.nanoTime());
-      System.out.flush();
-      worker.loop();
+      runLoops(name, seed, threads, resources, target, history, stop, stopFile, ttl, signals);
     }
     return 0;
+  }
+
+  /** Runs {@code threads} loops over the open target until they stop; closes their facades. */
+  private static void runLoops(
+      String name,
+      long seed,
+      int threads,
+      int resources,
+      ChaosTarget target,
+      OutputStream history,
+      AtomicBoolean stop,
+      Path stopFile,
+      Duration ttl,
+      Signals signals)
+      throws InterruptedException {
+    List<Fenceline> fencelines = new ArrayList<>();
+    try {
+      List<Thread> loops = new ArrayList<>();
+      for (int j = 1; j <= threads; j++) {
+        String loopName = threads == 1 ? name : name + "/" + j;
+        Fenceline fenceline = fenceline(target, loopName, ttl);
+        fencelines.add(fenceline);
+        ChaosWorker worker =
+            new ChaosWorker(
+                loopName,
+                threads == 1 ? seed : seed * 31 + j,
+                resources,
+                target,
+                fenceline,
+                history,
+                stop,
+                stopFile,
+                ttl,
+                signals);
+        Thread loop = new Thread(worker::loop, "chaos-loop-" + loopName);
+        loop.setUncaughtExceptionHandler(
+            (thread, e) -> {
+              // As a single-loop worker would: the JVM ends (the driver restarts the slot).
+              System.err.println("chaos worker " + loopName + ": " + e);
+              e.printStackTrace();
+              System.err.flush();
+              Runtime.getRuntime().halt(2);
+            });
+        loops.add(loop);
+      }
+      System.out.println("ready " + System.nanoTime());
+      System.out.flush();
+      loops.forEach(Thread::start);
+      for (Thread loop : loops) {
+        loop.join();
+      }
+    } finally {
+      for (Fenceline fenceline : fencelines) {
+        fenceline.close();
+      }
+    }
+  }
+
+  /**
+   * One loop's facade: its own holder name (two loops of one JVM must never share a lease), no
+   * background renewal, and every guarantee allowed.
+   */
+  private static Fenceline fenceline(ChaosTarget target, String holder, Duration ttl) {
+    return Fenceline.builder()
+        .issuer(target.issuer())
+        .holder(holder)
+        .leaseTtl(ttl)
+        // No background renewal: a round takes far less than the ttl, and a lease left alone
+        // then lapses at the issuer (the "let it lapse" branch).
+        .renewEvery(Duration.ZERO)
+        // The run measures what the destination does, whatever it guarantees; the guarantee is
+        // recorded in the history's META line.
+        .allowFencedAtIntent(true)
+        .allowIdempotentOnly(true)
+        .allowUnguarded(true)
+        .build();
   }
 
   /** How long a worker keeps trying to open its target while the store is unreachable. */
@@ -423,6 +500,10 @@ public final class ChaosWorker {
         return; // not released, not renewed: it lapses at the issuer after the ttl
       }
       release(lease);
+    } else {
+      // Busy (or failed): wait a little before the next try, as a worker polling a lock does, so
+      // the loops that hold leases are not queued behind a storm of refused acquires.
+      sleepMillis(BUSY_BACKOFF_MILLIS / 2 + random.nextInt(BUSY_BACKOFF_MILLIS));
     }
   }
 
@@ -510,7 +591,7 @@ public final class ChaosWorker {
     long i = index++;
     long seen = signals.takePause();
     if (seen >= 0) {
-      say(AT_WRITE + " " + i);
+      say(AT_WRITE + " " + name + "#" + i);
       awaitGo(seen, i);
     }
     log(
@@ -521,7 +602,7 @@ public final class ChaosWorker {
             .build());
     byte[] payload = ("op=" + operation + "\n").getBytes(StandardCharsets.UTF_8);
     if (signals.takeKill()) {
-      say(IN_WRITE + " " + i);
+      say(IN_WRITE + " " + name + "#" + i);
     }
     try {
       WriteOutcome outcome = target.publish(fenceline, token, OperationId.of(operation), payload);
@@ -640,20 +721,27 @@ public final class ChaosWorker {
     return text.length() > 500 ? text.substring(0, 500) + "..." : text;
   }
 
-  /** Writes one line with one {@code write} call, before the caller uses the result. */
+  /**
+   * Writes one line with one {@code write} call, before the caller uses the result (the loops of
+   * one JVM share the file: one line at a time).
+   */
   private void log(Event event) {
     byte[] line = (History.toLine(event) + "\n").getBytes(StandardCharsets.UTF_8);
     try {
-      history.write(line);
+      synchronized (history) {
+        history.write(line);
+      }
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot write the worker history: " + e.getMessage(), e);
     }
   }
 
-  /** One protocol line on standard output, flushed. */
+  /** One protocol line on standard output, flushed (one line at a time across the loops). */
   private static void say(String line) {
-    System.out.println(line);
-    System.out.flush();
+    synchronized (System.out) {
+      System.out.println(line);
+      System.out.flush();
+    }
   }
 
   /** Waits for the driver's go (bounded); the write follows whatever happens. */

@@ -95,6 +95,15 @@ final class ChaosCommand implements Callable<Integer> {
   int workers;
 
   @Option(
+      names = "--threads",
+      paramLabel = "K",
+      defaultValue = "1",
+      description =
+          "Loops per worker process, 1 to 16, each its own process in the history; a pause or"
+              + " kill hits all of them (default: ${DEFAULT-VALUE}).")
+  int threads;
+
+  @Option(
       names = "--resources",
       paramLabel = "N",
       defaultValue = "4",
@@ -197,6 +206,9 @@ final class ChaosCommand implements Callable<Integer> {
     if (workers < 1 || workers > 64) {
       throw usage("Cannot use --workers " + workers + ": it must be 1 to 64");
     }
+    if (threads < 1 || threads > 16) {
+      throw usage("Cannot use --threads " + threads + ": it must be 1 to 16");
+    }
     if (resources < 1 || resources > 1000) {
       throw usage("Cannot use --resources " + resources + ": it must be 1 to 1000");
     }
@@ -219,6 +231,7 @@ final class ChaosCommand implements Callable<Integer> {
         ChaosRun.builder()
             .duration(duration)
             .workers(workers)
+            .threads(threads)
             .resources(resources)
             .faults(kinds)
             .seed(chosenSeed)

@@ -461,14 +461,17 @@ public final class Report {
     return laneTop + 15 + inner * (1 - (double) (epoch - lo) / (hi - lo));
   }
 
-  /** A worker's slot: {@code w3} for {@code w3}, {@code w3.2}, {@code w3.3}. */
-  private static String slot(String target) {
-    return target.replaceAll("\\.\\d+$", "");
+  /**
+   * A worker's slot: {@code w3} for {@code w3}, {@code w3.2}, {@code w3.3}, and for their loops
+   * {@code w3/1}, {@code w3.2/4}.
+   */
+  static String slot(String target) {
+    return target.replaceAll("/\\d+$", "").replaceAll("\\.\\d+$", "");
   }
 
   /** One colour per worker; a restarted worker ({@code w3.2}) keeps its colour. */
   private static String colour(String process) {
-    String base = process == null ? "" : process.replaceAll("\\.\\d+$", "");
+    String base = process == null ? "" : slot(process);
     return PALETTE[Math.floorMod(base.hashCode(), PALETTE.length)];
   }
 }

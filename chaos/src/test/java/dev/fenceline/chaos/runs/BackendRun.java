@@ -90,11 +90,18 @@ final class BackendRun {
   static Outcome run(
       String name, Function<Path, ChaosBackend> start, long seed, Duration faultEvery)
       throws Exception {
+    return run(name, start, seed, faultEvery, 1);
+  }
+
+  /** As {@link #run(String, Function, long, Duration)} with {@code threads} loops per worker. */
+  static Outcome run(
+      String name, Function<Path, ChaosBackend> start, long seed, Duration faultEvery, int threads)
+      throws Exception {
     Path dir = freshDir(name);
     long started = System.nanoTime();
     try (ChaosBackend backend = start.apply(dir.resolve("store"))) {
       long ready = System.nanoTime();
-      Outcome outcome = run(backend, dir, seed, faultEvery);
+      Outcome outcome = run(backend, dir, seed, faultEvery, threads);
       System.out.printf(
           "chaos run %s: backend started in %d ms, run and check %d ms%n%s",
           name,
@@ -106,7 +113,7 @@ final class BackendRun {
   }
 
   /** Runs and checks against a running backend; writes under {@code dir/out}. */
-  static Outcome run(ChaosBackend backend, Path dir, long seed, Duration faultEvery)
+  static Outcome run(ChaosBackend backend, Path dir, long seed, Duration faultEvery, int threads)
       throws Exception {
     Path out = dir.resolve("out");
     Path yaml = backend.writeConfig(dir);
@@ -121,6 +128,7 @@ final class BackendRun {
               .config(proxied.config(), backend.destination())
               .duration(DURATION)
               .workers(WORKERS)
+              .threads(threads)
               .resources(RESOURCES)
               .faults(Set.of("pause", "kill", "store"))
               .seed(seed)

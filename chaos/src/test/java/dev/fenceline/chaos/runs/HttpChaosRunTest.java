@@ -40,7 +40,7 @@ class HttpChaosRunTest {
   @Test
   void allChecksPassUnderApiFaultsProxyFaultsAndLocks() throws Exception {
     BackendRun.Outcome outcome =
-        BackendRun.run("http", HttpBackend::start, 74L, Duration.ofMillis(500));
+        BackendRun.run("http", HttpBackend::start, 74L, Duration.ofMillis(500), 2);
     BackendRun.assertPassed(outcome);
     // The API really failed: calls failed on 503s and cuts.
     assertThat(outcome.history().stream().filter(e -> e.type() == Event.Type.FAIL).count())

@@ -19,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fenceline.chaos.StoreFaults;
 import dev.fenceline.chaos.backends.ChaosBackend;
+import dev.fenceline.chaos.history.Event;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -28,6 +29,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -45,9 +48,34 @@ class SqliteChaosRunTest {
   }
 
   @Test
-  void allChecksPassUnderPausesKillsAndLocks() throws Exception {
-    BackendRun.assertPassed(
-        BackendRun.run("sqlite", SqliteBackend::new, 1L, Duration.ofMillis(800)));
+  void allChecksPassUnderPausesKillsAndLocksWithThreeLoopsPerWorker() throws Exception {
+    BackendRun.Outcome outcome =
+        BackendRun.run("sqlite", SqliteBackend::new, 1L, Duration.ofMillis(800), 3);
+    BackendRun.assertPassed(outcome);
+
+    // Each worker JVM ran three loops, each its own process with its own holder: w0/1 ... w3/3
+    // (and w1.2/1 ... after a restart), each writing.
+    Set<String> writers = new TreeSet<>();
+    for (Event e : outcome.history()) {
+      if (e.type() == Event.Type.INVOKE && Event.WRITE.equals(e.f())) {
+        writers.add(e.process().replaceAll("^(w\\d+)(\\.\\d+)?/", "$1/"));
+      }
+    }
+    assertThat(writers)
+        .containsAll(
+            List.of("w0/1", "w0/2", "w0/3", "w1/1", "w1/2", "w1/3", "w2/1", "w2/2", "w2/3"));
+    assertThat(outcome.history())
+        .filteredOn(e -> e.type() == Event.Type.META)
+        .singleElement()
+        .satisfies(meta -> assertThat(meta.meta()).containsEntry("threads", "3"));
+    // A kill in a write names the loop that was writing; the kill ended the whole JVM.
+    assertThat(outcome.history())
+        .anyMatch(
+            e ->
+                e.type() == Event.Type.FAULT
+                    && e.fault().equals("kill")
+                    && e.index() != null
+                    && e.target().matches("w\\d+(\\.\\d+)?/[123]"));
   }
 
   /** A SQLite file and a directory; its store faults come from the YAML (the lock). */
