@@ -103,6 +103,14 @@ public abstract class ChaosContract {
     return 4;
   }
 
+  /**
+   * {@return how many loops each worker process runs at once, each its own process in the history}
+   * Default 1; more loops in the same JVMs give more operations and takeovers per second.
+   */
+  protected int threads() {
+    return 1;
+  }
+
   /** {@return how many resources the workers compete for} Default 4. */
   protected int resources() {
     return 4;
@@ -165,6 +173,7 @@ public abstract class ChaosContract {
               .target(targetFactory(), settings)
               .duration(duration())
               .workers(workers())
+              .threads(threads())
               .resources(resources())
               .seed(seed())
               .leaseTtl(leaseTtl())

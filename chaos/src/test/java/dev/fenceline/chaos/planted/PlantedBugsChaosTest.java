@@ -33,9 +33,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Every planted bug under one short chaos run (10 s, 4 workers on 2 resources, pauses and kills, a
- * fixed seed per bug) through {@link ChaosContract#runChaos()}: a named check fails, and the test
- * prints which and when. The same run without a bug passes ({@link PlantedNoneChaosTest}).
+ * Every planted bug under one short chaos run (10 s, 4 workers of 2 loops each on 2 resources,
+ * pauses and kills, a fixed seed per bug) through {@link ChaosContract#runChaos()}: a named check
+ * fails, and the test prints which and when. The same run without a bug passes ({@link
+ * PlantedNoneChaosTest}).
  *
  * <p>The bugs show only where a stale writer meets a newer owner (or, for unconditional-cas, where
  * two writers' read-then-replace steps interleave). Two things make that happen in every run rather
@@ -56,6 +57,12 @@ class PlantedBugsChaosTest {
    * so stale writes race the next owner (see the class comment).
    */
   static final long PREPARE_MS = Long.getLong("planted.prepareMs", 400);
+
+  /**
+   * Two loops per worker JVM: twice the takeovers and stale writes in the same time and processes,
+   * so a bug that shows only in some of them is caught on a loaded machine too.
+   */
+  static final int THREADS = Integer.getInteger("planted.threads", 2);
 
   /** Two resources for four workers: a lapsed or paused owner's resource is soon taken over. */
   static final int RESOURCES = Integer.getInteger("planted.resources", 2);
@@ -102,6 +109,11 @@ class PlantedBugsChaosTest {
     @Override
     protected int resources() {
       return RESOURCES;
+    }
+
+    @Override
+    protected int threads() {
+      return THREADS;
     }
 
     @Override

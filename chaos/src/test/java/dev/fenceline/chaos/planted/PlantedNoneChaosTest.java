@@ -62,6 +62,11 @@ class PlantedNoneChaosTest extends ChaosContract {
   }
 
   @Override
+  protected int threads() {
+    return PlantedBugsChaosTest.THREADS;
+  }
+
+  @Override
   protected List<String> jvmOptions() {
     return PlantedBugsChaosTest.JVM_OPTIONS;
   }
