@@ -10,7 +10,8 @@
 #   fenceline chaos --config <its fenceline.yaml> --duration DURATION --workers 6 --threads 4 \
 #     --resources 24 --faults pause,kill,store --fault-every 1s --seed <fixed> \
 #     --out chaos/results/<backend>
-# (environment: CHAOS_WORKERS, CHAOS_THREADS, CHAOS_RESOURCES, CHAOS_FAULT_EVERY, CHAOS_WORK).
+# (environment: CHAOS_WORKERS, CHAOS_THREADS, CHAOS_RESOURCES, CHAOS_FAULT_EVERY, CHAOS_WORK, and
+# CHAOS_RESULTS for another results directory, e.g. for a trial run).
 # and keeps report.md, epochs.svg, schedule.txt, the console output, the replayed check
 # (replay.txt) and the history's size and digest there (history.jsonl.gz stays out of git).
 set -euo pipefail
@@ -37,7 +38,7 @@ for backend in "${backends[@]}"; do
   # On tmpfs where there is one: the runs measure fencing, not the disk (a SIGKILLed process loses
   # nothing the kernel has; the page cache survives it).
   work=$(mktemp -d "${CHAOS_WORK:-/dev/shm}/fenceline-long-$backend.XXXX")
-  out="$root/chaos/results/$backend"
+  out="${CHAOS_RESULTS:-$root/chaos/results}/$backend"
   rm -rf "$out"
   server_pid=
   if [ "$backend" = sqlite ]; then

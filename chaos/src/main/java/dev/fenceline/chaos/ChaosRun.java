@@ -381,9 +381,12 @@ public final class ChaosRun {
   private List<String> command(String name, long workerSeed, Path workersDir) {
     List<String> command = new ArrayList<>();
     command.add(javaBinary());
-    // Small, quick-starting JVMs: the workers do little work.
+    // Small, quick-starting JVMs: the workers do little work. A short run stops at the first JIT
+    // tier (a restarted worker is soon at full speed); a long one lets hot code be optimized.
     command.add("-XX:+UseSerialGC");
-    command.add("-XX:TieredStopAtLevel=1");
+    if (duration.compareTo(FULL_JIT_FROM) < 0) {
+      command.add("-XX:TieredStopAtLevel=1");
+    }
     command.add("-Xshare:auto");
     command.add("-Xmx128m");
     if (Runtime.version().feature() >= 22) {
@@ -543,6 +546,9 @@ public final class ChaosRun {
     }
     sleepUntil(end);
   }
+
+  /** Runs this long or longer give their workers the optimizing JIT compiler. */
+  static final Duration FULL_JIT_FROM = Duration.ofMinutes(3);
 
   /**
    * The process of a worker's {@code at-write} / {@code in-write} answer ({@code
