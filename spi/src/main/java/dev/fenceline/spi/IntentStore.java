@@ -88,9 +88,9 @@ public interface IntentStore {
    * Records the result of this attempt's own call for {@code operation}: {@link #complete(
    * FencingToken, OperationId, Epoch, Map)} with the token's epoch.
    *
-   * @param attributes the receipt's attributes (see {@link Receipt})
    * @param token the fencing token
    * @param operation the operation ID
+   * @param attributes the receipt's attributes (see {@link Receipt})
    * @return {@link Applied} with the receipt recorded now, or {@link AlreadyApplied} with the one
    *     recorded before
    * @throws IllegalStateException if no intent was recorded for the operation
@@ -119,9 +119,6 @@ public interface IntentStore {
    * @param sentUnder the epoch of the attempt that sent the request: a real epoch, not above the
    *     token's
    * @param attributes the receipt's attributes (see {@link Receipt})
-   * @param attributes the receipt's attributes (see {@link Receipt})
-   * @param token the fencing token
-   * @param operation the operation ID
    * @return {@link Applied} with the receipt recorded now, or {@link AlreadyApplied} with the one
    *     recorded before
    * @throws IllegalArgumentException if {@code sentUnder} is {@link Epoch#NONE} or above the
