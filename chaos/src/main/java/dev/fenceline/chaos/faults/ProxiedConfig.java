@@ -58,8 +58,8 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  *
  * <p>How the copy is made: the file is parsed (YAML, with each value's position in the text) and
  * only the endpoint values are replaced, in the text, by a double-quoted YAML string holding the
- * endpoint resolved from its {@code ${VAR}} references and pointed at the proxy ({@code ${} in it
- * written {@code $${}). Every other byte is kept as written: comments, line numbers (messages about
+ * endpoint resolved from its {@code ${VAR}} references and pointed at the proxy (a literal
+ * <code>${</code> in it written <code>$${</code>). Every other byte is kept as written: comments, line numbers (messages about
  * the copy cite the same lines as about the original) and every other {@code ${VAR}} reference,
  * which the workers resolve from their environment as the original would be, so passwords and tokens
  * never land in the copy. (Building the configuration in memory with {@code
