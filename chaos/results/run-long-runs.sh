@@ -59,7 +59,7 @@ YAML
     config="$work/fenceline.yaml"
   else
     mkfifo "$work/stdin"
-    java -Dfenceline.s3-servers="$runtime/s3-servers" -cp "$cp" \
+    java -Dfenceline.s3-servers="$runtime/s3-servers" -Dfenceline.s3proxy-heap=2g -cp "$cp" \
       dev.fenceline.chaos.backends.ServeBackend "$backend" "$work" <"$work/stdin" >"$work/serve.out" 2>"$work/serve.err" &
     server_pid=$!
     exec 9>"$work/stdin" # keeps the server's stdin open until we close it

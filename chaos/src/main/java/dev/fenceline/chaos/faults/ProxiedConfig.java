@@ -48,9 +48,9 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  *
  * <p>Endpoints per type: {@code jdbc} {@code url: jdbc:postgresql://host:port[,host:port...]/db}
  * (one proxy per host; a URL without hosts means localhost:5432), {@code zookeeper} {@code
- * connect-string: host:port[,...][/chroot]} (one proxy per server), {@code s3} {@code endpoint:} and
- * {@code http} destinations' {@code base-uri:} ({@code http://} URLs; an {@code https://} one is left
- * alone, since the server's certificate names its host, not the proxy's loopback address; a
+ * connect-string: host:port[,...][/chroot]} (one proxy per server), {@code s3} {@code endpoint:}
+ * and {@code http} destinations' {@code base-uri:} ({@code http://} URLs; an {@code https://} one
+ * is left alone, since the server's certificate names its host, not the proxy's loopback address; a
  * destination's {@code lookup.path} is relative to {@code base-uri}, so it follows). A SQLite file,
  * a local or {@code sftp://} directory (its host key is checked against the host name) and an
  * {@code s3} store without {@code endpoint} (AWS) are not proxied; {@link #description()} says so
@@ -58,14 +58,14 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  *
  * <p>How the copy is made: the file is parsed (YAML, with each value's position in the text) and
  * only the endpoint values are replaced, in the text, by a double-quoted YAML string holding the
- * endpoint resolved from its {@code ${VAR}} references and pointed at the proxy (a literal
- * <code>${</code> in it written <code>$${</code>). Every other byte is kept as written: comments, line numbers (messages about
- * the copy cite the same lines as about the original) and every other {@code ${VAR}} reference,
- * which the workers resolve from their environment as the original would be, so passwords and tokens
- * never land in the copy. (Building the configuration in memory with {@code
- * FencelineConfig.loader(ConfigTree)} does not serve here: the workers are other processes that load
- * a file, and a tree's values are not interpolated.) The copy is checked by nobody here: load it
- * with {@code FencelineConfig.load} as the workers do.
+ * endpoint resolved from its {@code ${VAR}} references and pointed at the proxy (a literal <code>${
+ * </code> in it written <code>$${</code>). Every other byte is kept as written: comments, line
+ * numbers (messages about the copy cite the same lines as about the original) and every other
+ * {@code ${VAR}} reference, which the workers resolve from their environment as the original would
+ * be, so passwords and tokens never land in the copy. (Building the configuration in memory with
+ * {@code FencelineConfig.loader(ConfigTree)} does not serve here: the workers are other processes
+ * that load a file, and a tree's values are not interpolated.) The copy is checked by nobody here:
+ * load it with {@code FencelineConfig.load} as the workers do.
  */
 public final class ProxiedConfig implements AutoCloseable {
 

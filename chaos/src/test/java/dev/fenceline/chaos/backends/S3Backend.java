@@ -102,7 +102,9 @@ public final class S3Backend implements ChaosBackend {
           new ProcessBuilder(
                   java.toString(),
                   "-XX:+UseSerialGC",
-                  "-Xmx256m",
+                  // S3Proxy's transient store keeps every object in its heap: a long run
+                  // (chaos/results/run-long-runs.sh) needs more than a test's.
+                  "-Xmx" + System.getProperty("fenceline.s3proxy-heap", "256m"),
                   "-jar",
                   jar.toString(),
                   "--properties",
