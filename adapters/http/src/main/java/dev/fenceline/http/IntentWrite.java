@@ -25,6 +25,7 @@ import dev.fenceline.spi.Intent;
 import dev.fenceline.spi.IntentOutcome;
 import dev.fenceline.spi.IntentRecorded;
 import dev.fenceline.spi.OperationId;
+import dev.fenceline.spi.Receipt;
 import dev.fenceline.spi.RejectedStale;
 import dev.fenceline.spi.ResourceId;
 import dev.fenceline.spi.StoreException;
@@ -177,10 +178,11 @@ final class IntentWrite {
   /**
    * The check before each attempt (the class comment's item on stale workers): before every retry,
    * and before the first attempt if more than {@link #STALL_BEFORE_RECHECK} passed since {@code
-   * begin} returned, the intent is read again. Completed meanwhile → stop, {@link AlreadyApplied}.
-   * Begun by a newer owner, or a newer epoch registered for the resource → stop: {@link
-   * RejectedStale} if nothing of this call may have reached the API, else in doubt. Older than the
-   * key retention while an earlier attempt may have landed → stop, in doubt.
+   * begin} returned, the intent is read again. Completed meanwhile → stop, {@link AlreadyApplied}
+   * (or {@link Applied} when the recorded result is this call's own request's, see {@link
+   * #recordedByAnother}). Begun by a newer owner, or a newer epoch registered for the resource →
+   * stop: {@link RejectedStale} if nothing of this call may have reached the API, else in doubt.
+   * Older than the key retention while an earlier attempt may have landed → stop, in doubt.
    */
   private void beforeAttempt(int attempt, boolean reachedNow) {
     if (attempt == 1
@@ -190,7 +192,7 @@ final class IntentWrite {
     boolean mayHaveLanded = reachedNow || earlierMayHaveSent;
     Intent now = readIntentAgain(attempt, mayHaveLanded);
     if (now.completed()) {
-      throw new StopSending(new AlreadyApplied(now.receipt().orElseThrow()));
+      throw new StopSending(recordedByAnother(now.receipt().orElseThrow(), reachedNow));
     }
     stopIfTakenOver(now, attempt, reachedNow);
     if (mayHaveLanded) {
@@ -474,7 +476,23 @@ final class IntentWrite {
     if (recorded instanceof Applied applied && !effectIsThisCalls) {
       return new AlreadyApplied(applied.receipt());
     }
+    if (recorded instanceof AlreadyApplied already) {
+      return recordedByAnother(already.receipt(), true);
+    }
     return recorded;
+  }
+
+  /**
+   * The answer when another call recorded the result first (a newer owner that found this call's
+   * request by lookup): {@link Applied} if the effect can only be this call's — a request of this
+   * call may have reached the API ({@code reached}), no earlier attempt may have sent one, and the
+   * receipt names this call's epoch as the one it was sent under — else {@link AlreadyApplied}.
+   */
+  private WriteOutcome recordedByAnother(Receipt receipt, boolean reached) {
+    if (reached && effectIsThisCalls && receipt.epoch().equals(token.epoch())) {
+      return new Applied(receipt);
+    }
+    return new AlreadyApplied(receipt);
   }
 
   private ApiOutcomeUnknownException inDoubt(String why, Throwable cause) {

@@ -1316,6 +1316,34 @@ abstract class HttpApiDestinationContract {
   }
 
   @Test
+  void aCallWhoseLandedRequestANewerOwnerRecordedFirstIsStillApplied() {
+    // A's request lands, but its answer is a 500. Before A's retry, A asks the lookup; while the
+    // API holds that lookup, B takes over, finds A's payment and records it under A's epoch.
+    postAnswers(applies(aResponse().withStatus(500)), created());
+    lookupAnswers();
+    HttpApiDestination workerA = destination(b -> b.attemptTimeLimit(Duration.ofSeconds(30)));
+    HttpApiDestination workerB = destination(b -> b.intentStore(openIntentStore(NAME)));
+    AtomicReference<WriteOutcome> b = new AtomicReference<>();
+    api.beforeNextRequest( // A's POST
+        () ->
+            api.beforeNextRequest( // A's lookup before its retry
+                () -> b.set(workerB.write(token(2, "worker-b"), OPERATION, PAYMENT))));
+
+    WriteOutcome a = workerA.write(token(1, "worker-a"), OPERATION, PAYMENT);
+
+    assertThat(b.get())
+        .as("B sent nothing: A's payment was there")
+        .isInstanceOf(AlreadyApplied.class);
+    Receipt receipt = ((AlreadyApplied) b.get()).receipt();
+    assertThat(receipt.epoch()).isEqualTo(Epoch.of(1));
+    assertThat(a)
+        .as("the payment is A's request's: A's call applied it, whoever recorded it first")
+        .isEqualTo(new Applied(receipt));
+    assertThat(methods(journal())).containsExactlyInAnyOrder("POST", "GET", "GET");
+    assertExactlyOneEffect();
+  }
+
+  @Test
   void retryIsNotSentWhenANewerOwnerBeganTheOperationAfterThisCallsAttemptMayHaveLanded() {
     postAnswers(applies(aResponse().withStatus(500)), created());
     lookupAnswers();
