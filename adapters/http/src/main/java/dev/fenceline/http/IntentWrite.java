@@ -151,6 +151,9 @@ final class IntentWrite {
       WriteOutcome completed =
           endpoint.record(
               token, operation, earlierEpoch, key, endpoint.lookupAttributes(key, record));
+      if (completed instanceof AlreadyApplied already) {
+        return Optional.of(recordedByAnother(already.receipt(), false, "the lookup"));
+      }
       return Optional.of(new AlreadyApplied(IntentEndpoint.receiptOf(completed)));
     }
     if (found instanceof ApiCalls.Unavailable unavailable) {
@@ -178,11 +181,13 @@ final class IntentWrite {
   /**
    * The check before each attempt (the class comment's item on stale workers): before every retry,
    * and before the first attempt if more than {@link #STALL_BEFORE_RECHECK} passed since {@code
-   * begin} returned, the intent is read again. Completed meanwhile → stop, {@link AlreadyApplied}
-   * (or {@link Applied} when the recorded result is this call's own request's, see {@link
-   * #recordedByAnother}). Begun by a newer owner, or a newer epoch registered for the resource →
-   * stop: {@link RejectedStale} if nothing of this call may have reached the API, else in doubt.
-   * Older than the key retention while an earlier attempt may have landed → stop, in doubt.
+   * begin} returned, the intent is read again. Completed meanwhile with the result of this call's
+   * own request → stop, {@link Applied} (see {@link #recordedByAnother}). Begun, completed or
+   * registered by a newer owner → stop: {@link RejectedStale} if nothing of this call may have
+   * reached the API, else in doubt — never an answer from a newer owner's record, as the epoch is
+   * checked before the operation ID. Completed meanwhile by this epoch's owner (or from an older
+   * epoch's request) → stop, {@link AlreadyApplied}. Older than the key retention while an earlier
+   * attempt may have landed → stop, in doubt.
    */
   private void beforeAttempt(int attempt, boolean reachedNow) {
     if (attempt == 1
@@ -192,7 +197,12 @@ final class IntentWrite {
     boolean mayHaveLanded = reachedNow || earlierMayHaveSent;
     Intent now = readIntentAgain(attempt, mayHaveLanded);
     if (now.completed()) {
-      throw new StopSending(recordedByAnother(now.receipt().orElseThrow(), reachedNow));
+      Receipt receipt = now.receipt().orElseThrow();
+      if (!isThisCallsEffect(receipt, reachedNow)) {
+        stopIfTakenOver(now, attempt, reachedNow);
+      }
+      throw new StopSending(
+          recordedByAnother(receipt, reachedNow, "the check before attempt " + attempt));
     }
     stopIfTakenOver(now, attempt, reachedNow);
     if (mayHaveLanded) {
@@ -239,11 +249,15 @@ final class IntentWrite {
   }
 
   /**
-   * Stops if a newer owner began this operation, or registered the resource at all: this worker is
-   * stale, and the newer owner looks the result up before it sends.
+   * Stops if a newer owner began or completed this operation, or registered the resource at all:
+   * this worker is stale, and the newer owner looks the result up before it sends.
    */
   private void stopIfTakenOver(Intent now, int attempt, boolean reachedNow) {
     Epoch newer = now.epoch();
+    Optional<Epoch> completedUnder = now.receipt().map(Receipt::epoch);
+    if (completedUnder.isPresent() && completedUnder.get().isNewerThan(newer)) {
+      newer = completedUnder.get();
+    }
     if (!newer.isNewerThan(token.epoch())) {
       newer = endpoint.intents().currentEpoch(resource);
     }
@@ -477,22 +491,51 @@ final class IntentWrite {
       return new AlreadyApplied(applied.receipt());
     }
     if (recorded instanceof AlreadyApplied already) {
-      return recordedByAnother(already.receipt(), true);
+      return recordedByAnother(already.receipt(), true, "recording the result");
     }
     return recorded;
   }
 
   /**
-   * The answer when another call recorded the result first (a newer owner that found this call's
-   * request by lookup): {@link Applied} if the effect can only be this call's — a request of this
-   * call may have reached the API ({@code reached}), no earlier attempt may have sent one, and the
-   * receipt names this call's epoch as the one it was sent under — else {@link AlreadyApplied}.
+   * The answer when another call recorded the result first. {@link Applied} if the effect can only
+   * be this call's ({@link #isThisCallsEffect}: a newer owner found this call's request by lookup).
+   * A receipt of a newer owner's own request means this call is stale, and the epoch is checked
+   * before the operation ID: {@link RejectedStale} if nothing of this call may have reached the API
+   * ({@code reached} false), else in doubt (the API applied one of the requests under the key, and
+   * which one is not known). Else {@link AlreadyApplied}: an earlier attempt's request at this
+   * epoch or an older one.
+   *
+   * @param step where the record was found, for the in-doubt message
    */
-  private WriteOutcome recordedByAnother(Receipt receipt, boolean reached) {
-    if (reached && effectIsThisCalls && receipt.epoch().equals(token.epoch())) {
+  private WriteOutcome recordedByAnother(Receipt receipt, boolean reached, String step) {
+    if (isThisCallsEffect(receipt, reached)) {
       return new Applied(receipt);
     }
+    if (receipt.epoch().isNewerThan(token.epoch())) {
+      if (!reached) {
+        return new RejectedStale(resource, token.epoch(), receipt.epoch());
+      }
+      throw inDoubt(
+          step
+              + " found the result recorded by a newer owner (epoch "
+              + receipt.epoch()
+              + ") for its own request, while a request of "
+              + token
+              + " may have reached the API too; the API applied one of them under key "
+              + key
+              + ", and which one is not known",
+          null);
+    }
     return new AlreadyApplied(receipt);
+  }
+
+  /**
+   * Whether a recorded result is this call's own request's: a request of this call may have reached
+   * the API ({@code reached}), no earlier attempt may have sent one, and the receipt names this
+   * call's epoch as the one it was sent under.
+   */
+  private boolean isThisCallsEffect(Receipt receipt, boolean reached) {
+    return reached && effectIsThisCalls && receipt.epoch().equals(token.epoch());
   }
 
   private ApiOutcomeUnknownException inDoubt(String why, Throwable cause) {

@@ -23,6 +23,7 @@ import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
@@ -604,7 +605,7 @@ abstract class HttpApiDestinationContract {
     assertThat(methods(journal())).containsExactly("GET", "POST");
 
     stalled.resume();
-    WriteOutcome late = a.get(30, java.util.concurrent.TimeUnit.SECONDS);
+    Throwable late = catchThrowable(() -> a.get(30, java.util.concurrent.TimeUnit.SECONDS));
 
     assertThat(methods(journal()))
         .as("the stale worker's request still reached the API, after the takeover")
@@ -612,9 +613,13 @@ abstract class HttpApiDestinationContract {
     assertOneKeyAndCredentials(journal());
     assertExactlyOneEffect();
     assertThat(late)
-        .as("B recorded the result first; A's replayed answer finds it recorded")
-        .isInstanceOf(AlreadyApplied.class);
-    assertThat(((AlreadyApplied) late).receipt()).isEqualTo(((Applied) b).receipt());
+        .as(
+            "B recorded its own request's result first; A, stale, is in doubt (never"
+                + " AlreadyApplied with B's receipt)")
+        .isInstanceOf(java.util.concurrent.ExecutionException.class)
+        .cause()
+        .isInstanceOf(ApiOutcomeUnknownException.class)
+        .hasMessageContaining("recorded by a newer owner (epoch 2)");
   }
 
   @Test
@@ -1248,7 +1253,7 @@ abstract class HttpApiDestinationContract {
   }
 
   @Test
-  void workerStalledBeforeItsFirstAttemptAnswersAlreadyAppliedWhenTheOperationWasCompleted() {
+  void workerStalledBeforeItsFirstAttemptIsRejectedAsStaleWhenANewerOwnerCompletedTheOperation() {
     postAnswers(created());
     lookupAnswers();
     PausePoints steps = new PausePoints();
@@ -1267,9 +1272,41 @@ abstract class HttpApiDestinationContract {
     stalled.resume();
     WriteOutcome late = a.join();
 
-    assertThat(late).isEqualTo(new AlreadyApplied(((Applied) b).receipt()));
+    assertThat(late)
+        .as(
+            "epoch 2 was registered and completed the operation with its own request: the stale"
+                + " call is rejected, never answered with the newer owner's receipt")
+        .isEqualTo(new RejectedStale(RESOURCE, Epoch.of(1), Epoch.of(2)));
     assertThat(methods(journal()))
         .as("the stalled worker read its intent again and sent nothing")
+        .containsExactly("GET", "POST");
+    assertExactlyOneEffect();
+  }
+
+  @Test
+  void workerStalledBeforeItsFirstAttemptAnswersAlreadyAppliedWhenACallOfItsEpochCompletedIt() {
+    postAnswers(created());
+    lookupAnswers();
+    PausePoints steps = new PausePoints();
+    PausePoints.Pause stalled = steps.pauseAt(FencingStep.AFTER_COMMIT, "worker-a");
+    HttpApiDestination workerA =
+        destination(b -> b.intentStore(openIntentStore(NAME, steps)).nanoTime(stallingTicker()));
+    CompletableFuture<WriteOutcome> a =
+        CompletableFuture.supplyAsync(
+            () -> workerA.write(token(1, "worker-a"), OPERATION, PAYMENT));
+    stalled.awaitReached();
+    // The same owner retries the operation in another call (same token) and completes it.
+    WriteOutcome retry =
+        destination(x -> x.intentStore(openIntentStore(NAME)))
+            .write(token(1, "worker-a"), OPERATION, PAYMENT);
+    assertThat(retry).isInstanceOf(Applied.class);
+
+    stalled.resume();
+    WriteOutcome late = a.join();
+
+    assertThat(late).isEqualTo(new AlreadyApplied(((Applied) retry).receipt()));
+    assertThat(methods(journal()))
+        .as("the stalled call read its intent again and sent nothing")
         .containsExactly("GET", "POST");
     assertExactlyOneEffect();
   }
@@ -1296,7 +1333,7 @@ abstract class HttpApiDestinationContract {
   }
 
   @Test
-  void retryIsNotSentWhenAnotherWorkerCompletedTheOperationMeanwhile() {
+  void retryIsNotSentAndTheCallIsInDoubtWhenANewerOwnerCompletedTheOperationMeanwhile() {
     postAnswers(aResponse().withStatus(500), created());
     lookupAnswers();
     HttpApiDestination workerA = destination(b -> b.attemptTimeLimit(Duration.ofSeconds(30)));
@@ -1305,13 +1342,49 @@ abstract class HttpApiDestinationContract {
     // While the API holds A's first attempt, B takes over and completes the operation.
     api.beforeNextRequest(() -> b.set(workerB.write(token(2, "worker-b"), OPERATION, PAYMENT)));
 
-    WriteOutcome a = workerA.write(token(1, "worker-a"), OPERATION, PAYMENT);
+    ApiOutcomeUnknownException inDoubt =
+        catchThrowableOfType(
+            ApiOutcomeUnknownException.class,
+            () -> workerA.write(token(1, "worker-a"), OPERATION, PAYMENT));
 
     assertThat(b.get()).isInstanceOf(Applied.class);
-    assertThat(a).isEqualTo(new AlreadyApplied(((Applied) b.get()).receipt()));
+    assertThat(inDoubt)
+        .as(
+            "A is stale and its first attempt reached the API: in doubt, never AlreadyApplied"
+                + " with B's receipt")
+        .isNotNull();
+    assertThat(inDoubt.getMessage())
+        .contains("a newer owner (epoch 2) took the resource over", "attempt 2 was not sent");
     assertThat(methods(journal()))
         .as("A's first attempt, B's lookup and request; A's retry never went out")
         .containsExactlyInAnyOrder("POST", "GET", "POST");
+    assertExactlyOneEffect();
+  }
+
+  @Test
+  void aCallWhoseRequestTheApiAnsweredWithANewerOwnersResultIsInDoubt() {
+    // A's request waits at the API while B takes over: B's lookup finds nothing, B's request
+    // makes the payment, and A's request is answered with B's stored result (same key).
+    postAnswers(created());
+    lookupAnswers();
+    HttpApiDestination workerA = destination(b -> b.attemptTimeLimit(Duration.ofSeconds(30)));
+    HttpApiDestination workerB = destination(b -> b.intentStore(openIntentStore(NAME)));
+    AtomicReference<WriteOutcome> b = new AtomicReference<>();
+    api.beforeNextRequest(() -> b.set(workerB.write(token(2, "worker-b"), OPERATION, PAYMENT)));
+
+    ApiOutcomeUnknownException inDoubt =
+        catchThrowableOfType(
+            ApiOutcomeUnknownException.class,
+            () -> workerA.write(token(1, "worker-a"), OPERATION, PAYMENT));
+
+    assertThat(b.get()).isInstanceOf(Applied.class);
+    assertThat(((Applied) b.get()).receipt().epoch()).isEqualTo(Epoch.of(2));
+    assertThat(inDoubt)
+        .as("B recorded its own request's result first: A cannot say AlreadyApplied with it")
+        .isNotNull();
+    assertThat(inDoubt.getMessage())
+        .contains("recorded by a newer owner (epoch 2)", "which one is not known");
+    assertThat(methods(journal())).containsExactlyInAnyOrder("POST", "GET", "POST");
     assertExactlyOneEffect();
   }
 
