@@ -239,6 +239,50 @@ abstract class ConcurrentWriterTests<C> extends ContractSupport {
   }
 
   @Test
+  void r11c_aWriterPausedAfterItsEpochCheckIsNeverAnsweredWithANewerOwnersReceipt() {
+    // The next owner reuses the operation ID on purpose (it redoes the stale owner's work). A's
+    // epoch is the registered one; two versions exist, so the operation is not the current entry
+    // and a store that keeps its records apart from the control record reads it separately. While
+    // A is between its epoch check and that read, B registers epoch 34 and applies the operation.
+    // A may come entirely before B (Applied, and B replays A's receipt) or after (RejectedStale);
+    // AlreadyApplied with B's receipt is neither: no instant had A's epoch current and B's write
+    // done.
+    ResourceId resource = freshResource("check-replay");
+    write(destination(), token(resource, 33, "worker-a"), "op-1", "one");
+    write(destination(), token(resource, 33, "worker-a"), "op-2", "two");
+    PausePoints pauses = new PausePoints();
+    Pause afterCheck = pauses.pauseAt(FencingStep.AFTER_EPOCH_CHECK, "worker-a");
+    CompletableFuture<WriteOutcome> writerA =
+        Concurrently.start(
+            "worker-a",
+            () -> write(destination(pauses), token(resource, 33, "worker-a"), "op-x", "X"));
+    afterCheck.awaitReached();
+
+    CompletableFuture<WriteOutcome> writerB =
+        Concurrently.start(
+            "worker-b", () -> write(destination(), token(resource, 34, "worker-b"), "op-x", "X"));
+    secondStepWhileFirstIsPaused(writerB, resource, OperationId.of("op-x"));
+    afterCheck.resume();
+
+    WriteOutcome a = Concurrently.await(writerA);
+    WriteOutcome b = Concurrently.await(writerB);
+    if (a instanceof Applied applied) {
+      assertThat(applied.receipt().epoch()).isEqualTo(Epoch.of(33));
+      assertThat(b)
+          .as("B, after A applied op-x, replays A's receipt")
+          .isEqualTo(new AlreadyApplied(applied.receipt()));
+    } else {
+      assertThat(a)
+          .as("A answered after B's epoch 34 applied op-x: stale, not B's receipt")
+          .isEqualTo(new RejectedStale(resource, Epoch.of(33), Epoch.of(34)));
+      assertThat(b).isInstanceOf(Applied.class);
+      assertThat(((Applied) b).receipt().epoch()).isEqualTo(Epoch.of(34));
+    }
+    assertThat(published(resource)).contains("X");
+    assertThat(destination().currentEpoch(resource)).isEqualTo(Epoch.of(34));
+  }
+
+  @Test
   void r5_aFirstWriterAndANewerRegistrationOnAFreshResourceAreLinearizable() {
     // Nothing is registered: A's write creates the control record. A store that creates it but
     // does not lock it (or does not swap against it) lets B's newer epoch in while A is paused,

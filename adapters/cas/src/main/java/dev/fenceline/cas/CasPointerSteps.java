@@ -314,7 +314,10 @@ public final class CasPointerSteps<R extends CasPointerSteps.Read> {
 
     /**
      * A retry of the recorded operation: its first receipt if the request is the same, after
-     * registering the token's epoch if it is newer.
+     * registering the token's epoch if it is newer. The record may have been read after the control
+     * document (a store that keeps records apart from it): a record written under a newer epoch
+     * than the token's means that epoch was registered before the record was read, so the token is
+     * stale then ({@link RejectedStale}), never answered with a newer owner's receipt.
      *
      * @return the answer, or null to read again
      * @throws OperationConflictException if the operation was recorded with another request
@@ -322,6 +325,9 @@ public final class CasPointerSteps<R extends CasPointerSteps.Read> {
     private WriteOutcome replay(
         R read, ControlDocument control, Entry recorded, Epoch newest, String nonce) {
       Receipt receipt = recorded.receipt(name, resource);
+      if (token.epoch().isOlderThan(receipt.epoch())) {
+        return new RejectedStale(resource, token.epoch(), receipt.epoch());
+      }
       if (!recorded.fingerprint().equals(fingerprint)) {
         throw OperationConflictException.differentRequest(receipt, fingerprint);
       }
