@@ -355,7 +355,12 @@ public final class ChaosRun {
               + " (a target factory needs a public no-argument constructor)",
           e);
     }
-    return instance.open(settings);
+    try {
+      return ChaosWorker.openTarget(instance, settings, "fenceline chaos");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ChaosRunException("Interrupted while opening the target", e);
+    }
   }
 
   /** Opens the target once (creating its schema before the workers race to) for the META line. */

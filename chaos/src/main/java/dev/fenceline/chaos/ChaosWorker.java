@@ -320,7 +320,7 @@ public final class ChaosWorker {
     stdin.setDaemon(true);
     stdin.start();
 
-    try (ChaosTarget target = openTarget(factory, settings);
+    try (ChaosTarget target = openTarget(factory, settings, "chaos worker");
         OutputStream history = new FileOutputStream(historyFile.toFile(), true)) {
       runLoops(name, seed, threads, resources, target, history, stop, stopFile, ttl, signals);
     }
@@ -410,9 +410,14 @@ public final class ChaosWorker {
    * Opens the target, trying again while the store is unreachable: a worker restarted after a kill
    * may start while the store is faulted (cut off, restarting), and a loaded machine may be slower
    * than a store's login timeout. A configuration error fails at once; the driver waits {@code
-   * READY_TIMEOUT} (longer than {@link #OPEN_PATIENCE}) for the ready line.
+   * READY_TIMEOUT} (longer than {@link #OPEN_PATIENCE}) for the ready line. The driver opens it the
+   * same way (a local S3Proxy on a loaded machine can cut an answer of the conditional-write probe
+   * short).
+   *
+   * @param who who is opening it, for the message of a failed attempt
    */
-  private static ChaosTarget openTarget(ChaosTargetFactory factory, Map<String, String> settings)
+  static ChaosTarget openTarget(
+      ChaosTargetFactory factory, Map<String, String> settings, String who)
       throws InterruptedException {
     long deadline = System.nanoTime() + OPEN_PATIENCE.toNanos();
     long backoffMillis = 100;
@@ -424,7 +429,8 @@ public final class ChaosWorker {
           throw e;
         }
         System.err.println(
-            "chaos worker: cannot open the target yet, trying again in "
+            who
+                + ": cannot open the target yet, trying again in "
                 + backoffMillis
                 + " ms: "
                 + e.getMessage());
