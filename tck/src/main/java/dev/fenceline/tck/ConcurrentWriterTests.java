@@ -107,6 +107,25 @@ abstract class ConcurrentWriterTests<C> extends ContractSupport {
     return to.write(token, OperationId.of(op), change(token.resource(), payload));
   }
 
+  /** A writer started in its own thread and paused at a step, and its outcome to come. */
+  record PausedWriter(Pause pause, CompletableFuture<WriteOutcome> outcome) {}
+
+  /**
+   * Starts worker A's write of {@code payload} under {@code operation} with epoch 33 and waits
+   * until it is paused right after its epoch check ({@link FencingStep#AFTER_EPOCH_CHECK}).
+   */
+  PausedWriter workerAPausedAfterItsEpochCheck(
+      ResourceId resource, String operation, String payload) {
+    PausePoints pauses = new PausePoints();
+    Pause pause = pauses.pauseAt(FencingStep.AFTER_EPOCH_CHECK, "worker-a");
+    CompletableFuture<WriteOutcome> outcome =
+        Concurrently.start(
+            "worker-a",
+            () -> write(destination(pauses), token(resource, 33, "worker-a"), operation, payload));
+    pause.awaitReached();
+    return new PausedWriter(pause, outcome);
+  }
+
   /** Worker A of the article: acquires, stalls until released, then publishes its old result. */
   private final class StalledWorker {
     final CountDownLatch acquired = new CountDownLatch(1);
@@ -198,13 +217,9 @@ abstract class ConcurrentWriterTests<C> extends ContractSupport {
     // only a real lock on it (or a swap against the version A read) can keep B's registration from
     // slipping in between A's check and A's change.
     destination().register(token(resource, 33, "worker-a"));
-    PausePoints pauses = new PausePoints();
-    Pause betweenCheckAndApply = pauses.pauseAt(FencingStep.AFTER_EPOCH_CHECK, "worker-a");
-    CompletableFuture<WriteOutcome> writerA =
-        Concurrently.start(
-            "worker-a",
-            () -> write(destination(pauses), token(resource, 33, "worker-a"), "op-a", "A"));
-    betweenCheckAndApply.awaitReached();
+    PausedWriter writerAPaused = workerAPausedAfterItsEpochCheck(resource, "op-a", "A");
+    Pause betweenCheckAndApply = writerAPaused.pause();
+    CompletableFuture<WriteOutcome> writerA = writerAPaused.outcome();
 
     CompletableFuture<RegisterOutcome> registerB =
         Concurrently.start(
@@ -250,13 +265,9 @@ abstract class ConcurrentWriterTests<C> extends ContractSupport {
     ResourceId resource = freshResource("check-replay");
     write(destination(), token(resource, 33, "worker-a"), "op-1", "one");
     write(destination(), token(resource, 33, "worker-a"), "op-2", "two");
-    PausePoints pauses = new PausePoints();
-    Pause afterCheck = pauses.pauseAt(FencingStep.AFTER_EPOCH_CHECK, "worker-a");
-    CompletableFuture<WriteOutcome> writerA =
-        Concurrently.start(
-            "worker-a",
-            () -> write(destination(pauses), token(resource, 33, "worker-a"), "op-x", "X"));
-    afterCheck.awaitReached();
+    PausedWriter writerAPaused = workerAPausedAfterItsEpochCheck(resource, "op-x", "X");
+    Pause afterCheck = writerAPaused.pause();
+    CompletableFuture<WriteOutcome> writerA = writerAPaused.outcome();
 
     CompletableFuture<WriteOutcome> writerB =
         Concurrently.start(
@@ -288,13 +299,9 @@ abstract class ConcurrentWriterTests<C> extends ContractSupport {
     // does not lock it (or does not swap against it) lets B's newer epoch in while A is paused,
     // then applies A's stale epoch anyway and moves the registered epoch back.
     ResourceId resource = freshResource("fresh-race");
-    PausePoints pauses = new PausePoints();
-    Pause betweenCheckAndApply = pauses.pauseAt(FencingStep.AFTER_EPOCH_CHECK, "worker-a");
-    CompletableFuture<WriteOutcome> writerA =
-        Concurrently.start(
-            "worker-a",
-            () -> write(destination(pauses), token(resource, 33, "worker-a"), "op-a", "A"));
-    betweenCheckAndApply.awaitReached();
+    PausedWriter writerAPaused = workerAPausedAfterItsEpochCheck(resource, "op-a", "A");
+    Pause betweenCheckAndApply = writerAPaused.pause();
+    CompletableFuture<WriteOutcome> writerA = writerAPaused.outcome();
 
     CompletableFuture<RegisterOutcome> registerB =
         Concurrently.start(

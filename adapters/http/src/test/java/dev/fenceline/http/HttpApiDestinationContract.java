@@ -1252,8 +1252,14 @@ abstract class HttpApiDestinationContract {
     assertExactlyOneEffect();
   }
 
-  @Test
-  void workerStalledBeforeItsFirstAttemptIsRejectedAsStaleWhenANewerOwnerCompletedTheOperation() {
+  /**
+   * Worker A (epoch 1) records its intent for {@link #PAYMENT} and stalls before its first attempt
+   * (its clock jumps past the re-check threshold); {@code meanwhile} runs, then A goes on. The API
+   * answers POSTs with {@code created()} and lookups from its state.
+   *
+   * @return A's outcome
+   */
+  private WriteOutcome workerAStalledBeforeItsFirstAttempt(Runnable meanwhile) {
     postAnswers(created());
     lookupAnswers();
     PausePoints steps = new PausePoints();
@@ -1264,13 +1270,21 @@ abstract class HttpApiDestinationContract {
         CompletableFuture.supplyAsync(
             () -> workerA.write(token(1, "worker-a"), OPERATION, PAYMENT));
     stalled.awaitReached();
-    WriteOutcome b =
-        destination(x -> x.intentStore(openIntentStore(NAME)))
-            .write(token(2, "worker-b"), OPERATION, PAYMENT);
-    assertThat(b).isInstanceOf(Applied.class);
-
+    meanwhile.run();
     stalled.resume();
-    WriteOutcome late = a.join();
+    return a.join();
+  }
+
+  @Test
+  void workerStalledBeforeItsFirstAttemptIsRejectedAsStaleWhenANewerOwnerCompletedTheOperation() {
+    AtomicReference<WriteOutcome> b = new AtomicReference<>();
+    WriteOutcome late =
+        workerAStalledBeforeItsFirstAttempt(
+            () ->
+                b.set(
+                    destination(x -> x.intentStore(openIntentStore(NAME)))
+                        .write(token(2, "worker-b"), OPERATION, PAYMENT)));
+    assertThat(b.get()).isInstanceOf(Applied.class);
 
     assertThat(late)
         .as(
@@ -1285,26 +1299,17 @@ abstract class HttpApiDestinationContract {
 
   @Test
   void workerStalledBeforeItsFirstAttemptAnswersAlreadyAppliedWhenACallOfItsEpochCompletedIt() {
-    postAnswers(created());
-    lookupAnswers();
-    PausePoints steps = new PausePoints();
-    PausePoints.Pause stalled = steps.pauseAt(FencingStep.AFTER_COMMIT, "worker-a");
-    HttpApiDestination workerA =
-        destination(b -> b.intentStore(openIntentStore(NAME, steps)).nanoTime(stallingTicker()));
-    CompletableFuture<WriteOutcome> a =
-        CompletableFuture.supplyAsync(
-            () -> workerA.write(token(1, "worker-a"), OPERATION, PAYMENT));
-    stalled.awaitReached();
     // The same owner retries the operation in another call (same token) and completes it.
-    WriteOutcome retry =
-        destination(x -> x.intentStore(openIntentStore(NAME)))
-            .write(token(1, "worker-a"), OPERATION, PAYMENT);
-    assertThat(retry).isInstanceOf(Applied.class);
+    AtomicReference<WriteOutcome> retry = new AtomicReference<>();
+    WriteOutcome late =
+        workerAStalledBeforeItsFirstAttempt(
+            () ->
+                retry.set(
+                    destination(x -> x.intentStore(openIntentStore(NAME)))
+                        .write(token(1, "worker-a"), OPERATION, PAYMENT)));
+    assertThat(retry.get()).isInstanceOf(Applied.class);
 
-    stalled.resume();
-    WriteOutcome late = a.join();
-
-    assertThat(late).isEqualTo(new AlreadyApplied(((Applied) retry).receipt()));
+    assertThat(late).isEqualTo(new AlreadyApplied(((Applied) retry.get()).receipt()));
     assertThat(methods(journal()))
         .as("the stalled call read its intent again and sent nothing")
         .containsExactly("GET", "POST");
@@ -1313,41 +1318,47 @@ abstract class HttpApiDestinationContract {
 
   @Test
   void workerStalledBeforeItsFirstAttemptIsRejectedAsStaleOnceANewerOwnerBeganTheOperation() {
-    postAnswers(created());
-    lookupAnswers();
-    PausePoints steps = new PausePoints();
-    PausePoints.Pause stalled = steps.pauseAt(FencingStep.AFTER_COMMIT, "worker-a");
-    HttpApiDestination workerA =
-        destination(b -> b.intentStore(openIntentStore(NAME, steps)).nanoTime(stallingTicker()));
-    CompletableFuture<WriteOutcome> a =
-        CompletableFuture.supplyAsync(
-            () -> workerA.write(token(1, "worker-a"), OPERATION, PAYMENT));
-    stalled.awaitReached();
     // Worker B begins the operation and is still at it.
-    openIntentStore(NAME).begin(token(2, "worker-b"), OPERATION, PAYMENT.fingerprint());
+    WriteOutcome late =
+        workerAStalledBeforeItsFirstAttempt(
+            () ->
+                openIntentStore(NAME)
+                    .begin(token(2, "worker-b"), OPERATION, PAYMENT.fingerprint()));
 
-    stalled.resume();
-
-    assertThat(a.join()).isEqualTo(new RejectedStale(RESOURCE, Epoch.of(1), Epoch.of(2)));
+    assertThat(late).isEqualTo(new RejectedStale(RESOURCE, Epoch.of(1), Epoch.of(2)));
     assertThat(journal()).isEmpty();
   }
 
-  @Test
-  void retryIsNotSentAndTheCallIsInDoubtWhenANewerOwnerCompletedTheOperationMeanwhile() {
-    postAnswers(aResponse().withStatus(500), created());
+  /**
+   * While the API holds worker A's (epoch 1) first request, worker B (epoch 2) takes over and
+   * writes the operation, which B must get {@link Applied}; then A's request goes on. A's call must
+   * end in doubt.
+   *
+   * @param outcomeOfB receives B's outcome
+   * @return A's in-doubt failure (null if A ended otherwise, which the caller's assertion reports)
+   */
+  private ApiOutcomeUnknownException workerAInDoubtAfterBTookOverDuringItsFirstAttempt(
+      AtomicReference<WriteOutcome> outcomeOfB) {
     lookupAnswers();
     HttpApiDestination workerA = destination(b -> b.attemptTimeLimit(Duration.ofSeconds(30)));
     HttpApiDestination workerB = destination(b -> b.intentStore(openIntentStore(NAME)));
-    AtomicReference<WriteOutcome> b = new AtomicReference<>();
-    // While the API holds A's first attempt, B takes over and completes the operation.
-    api.beforeNextRequest(() -> b.set(workerB.write(token(2, "worker-b"), OPERATION, PAYMENT)));
+    api.beforeNextRequest(() -> outcomeOfB.set(workerB.write(token(2, "worker-b"), OPERATION, PAYMENT)));
 
     ApiOutcomeUnknownException inDoubt =
         catchThrowableOfType(
             ApiOutcomeUnknownException.class,
             () -> workerA.write(token(1, "worker-a"), OPERATION, PAYMENT));
 
-    assertThat(b.get()).isInstanceOf(Applied.class);
+    assertThat(outcomeOfB.get()).isInstanceOf(Applied.class);
+    return inDoubt;
+  }
+
+  @Test
+  void retryIsNotSentAndTheCallIsInDoubtWhenANewerOwnerCompletedTheOperationMeanwhile() {
+    postAnswers(aResponse().withStatus(500), created());
+    AtomicReference<WriteOutcome> b = new AtomicReference<>();
+    ApiOutcomeUnknownException inDoubt = workerAInDoubtAfterBTookOverDuringItsFirstAttempt(b);
+
     assertThat(inDoubt)
         .as(
             "A is stale and its first attempt reached the API: in doubt, never AlreadyApplied"
@@ -1366,18 +1377,9 @@ abstract class HttpApiDestinationContract {
     // A's request waits at the API while B takes over: B's lookup finds nothing, B's request
     // makes the payment, and A's request is answered with B's stored result (same key).
     postAnswers(created());
-    lookupAnswers();
-    HttpApiDestination workerA = destination(b -> b.attemptTimeLimit(Duration.ofSeconds(30)));
-    HttpApiDestination workerB = destination(b -> b.intentStore(openIntentStore(NAME)));
     AtomicReference<WriteOutcome> b = new AtomicReference<>();
-    api.beforeNextRequest(() -> b.set(workerB.write(token(2, "worker-b"), OPERATION, PAYMENT)));
+    ApiOutcomeUnknownException inDoubt = workerAInDoubtAfterBTookOverDuringItsFirstAttempt(b);
 
-    ApiOutcomeUnknownException inDoubt =
-        catchThrowableOfType(
-            ApiOutcomeUnknownException.class,
-            () -> workerA.write(token(1, "worker-a"), OPERATION, PAYMENT));
-
-    assertThat(b.get()).isInstanceOf(Applied.class);
     assertThat(((Applied) b.get()).receipt().epoch()).isEqualTo(Epoch.of(2));
     assertThat(inDoubt)
         .as("B recorded its own request's result first: A cannot say AlreadyApplied with it")
