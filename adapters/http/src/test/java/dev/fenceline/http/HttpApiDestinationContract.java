@@ -1342,7 +1342,8 @@ abstract class HttpApiDestinationContract {
     lookupAnswers();
     HttpApiDestination workerA = destination(b -> b.attemptTimeLimit(Duration.ofSeconds(30)));
     HttpApiDestination workerB = destination(b -> b.intentStore(openIntentStore(NAME)));
-    api.beforeNextRequest(() -> outcomeOfB.set(workerB.write(token(2, "worker-b"), OPERATION, PAYMENT)));
+    api.beforeNextRequest(
+        () -> outcomeOfB.set(workerB.write(token(2, "worker-b"), OPERATION, PAYMENT)));
 
     ApiOutcomeUnknownException inDoubt =
         catchThrowableOfType(
