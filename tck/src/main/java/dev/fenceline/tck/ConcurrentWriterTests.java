@@ -382,6 +382,57 @@ abstract class ConcurrentWriterTests<C> extends ContractSupport {
     assertThat(applyCount(resource)).isEqualTo(1);
   }
 
+  /**
+   * Worker A wrote last, then B, another process (another view of the store), registered a newer
+   * epoch, and A writes again before B publishes anything: A's write is stale and changes nothing,
+   * and B publishes after it. A store that keeps what it wrote last to skip a read (a
+   * compare-and-swap store sending its swap at the version it wrote) must find out that the
+   * registration moved the version on, although nothing else it writes collides.
+   */
+  @Test
+  void r11b_aWriterThatWroteLastIsStaleOnceAnotherProcessRegisteredANewerEpoch() {
+    ResourceId resource = freshResource("wrote-last-stale");
+    Destination<C> processA = destination();
+    Destination<C> processB = destination();
+    FencingToken a = token(resource, 40, "worker-a");
+    FencingToken b = token(resource, 41, "worker-b");
+    processA.register(a);
+    assertThat(write(processA, a, "a-1", "first of A")).isInstanceOf(Applied.class);
+    assertThat(processB.register(b)).isEqualTo(new Registered(resource, b.epoch(), a.epoch()));
+
+    assertThat(write(processA, a, "a-2", "second of A"))
+        .isEqualTo(new RejectedStale(resource, a.epoch(), b.epoch()));
+    assertThat(processB.currentEpoch(resource)).isEqualTo(b.epoch());
+    assertThat(write(processB, b, "b-1", "first of B")).isInstanceOf(Applied.class);
+
+    assertThat(published(resource)).contains("first of B");
+    assertThat(applyCount(resource)).isEqualTo(2);
+    assertLookup(processB, resource, "a-2", found -> found.isEmpty());
+  }
+
+  /**
+   * Worker A wrote last, then another process of the same owner (same epoch) published: A's next
+   * write is applied after it, and a retry of A's first operation replays its first receipt.
+   */
+  @Test
+  void r11c_aWriterThatWroteLastAppliesAfterAnotherWriterOfTheSameEpoch() {
+    ResourceId resource = freshResource("wrote-last-same-epoch");
+    Destination<C> processA = destination();
+    Destination<C> processB = destination();
+    FencingToken token = token(resource, 40, "worker-a");
+    processA.register(token);
+    WriteOutcome first = write(processA, token, "a-1", "first of A");
+    assertThat(first).isInstanceOf(Applied.class);
+    assertThat(write(processB, token, "b-1", "first of B")).isInstanceOf(Applied.class);
+
+    assertThat(write(processA, token, "a-2", "second of A")).isInstanceOf(Applied.class);
+    assertThat(write(processA, token, "a-1", "first of A"))
+        .isEqualTo(new AlreadyApplied(((Applied) first).receipt()));
+
+    assertThat(published(resource)).contains("second of A");
+    assertThat(applyCount(resource)).isEqualTo(3);
+  }
+
   @Test
   void r11c_twoWritersWithTheSameEpochAndOperationApplyItOnce() {
     ResourceId resource = freshResource("same-op");

@@ -40,7 +40,10 @@ import dev.fenceline.spi.UntrustedTokenException;
 import dev.fenceline.spi.WriteOutcome;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Supplier;
@@ -62,6 +65,14 @@ import java.util.function.Supplier;
  * write has left them too, the step cannot tell, and where the answer would be a refusal (stale,
  * another issuer) it fails with an unknown outcome instead; where it would be a registration, that
  * is the truth either way.
+ *
+ * <p>One request for the current owner: after a replacement the store accepted, the steps keep the
+ * document as written with the version the store's answer gave it ({@link Store#replaceKnowing},
+ * for the last {@value #KNOWN_DOCUMENTS} resources). The next write of the resource decides its
+ * swap on that document and sends the conditional replacement without reading first; the condition
+ * keeps it safe (a newer registration, another writer or a reset changed the version, and the store
+ * refuses the replacement, after which the step reads and decides again). Answers given without a
+ * replacement never come from a kept document.
  *
  * <p>{@link FencingStep}s: {@code BEFORE_LOCK} before the first read, {@code AFTER_EPOCH_CHECK}
  * after each decision, {@code AFTER_APPLY} right before a swap's replacement, {@code AFTER_COMMIT}
@@ -133,6 +144,31 @@ public final class CasPointerSteps<R extends CasPointerSteps.Read> {
     boolean replace(R read, ControlDocument next, Optional<Entry> applied, String action);
 
     /**
+     * {@link #replace}, and on acceptance the read a later step of this process may decide a swap
+     * on without reading first: {@code next} with the version the store's answer gave it. That read
+     * must not count as {@linkplain #fresh fresh} (no answer is ever given from it without a
+     * replacement; see {@link CasPointerSteps}). The default calls {@link #replace} and knows no
+     * version, so every step reads first.
+     */
+    default Replacement<R> replaceKnowing(
+        R read, ControlDocument next, Optional<Entry> applied, String action) {
+      return replace(read, next, applied, action)
+          ? new Replacement<>(true, Optional.empty())
+          : Replacement.refused();
+    }
+
+    /**
+     * True if a swap's replacement is refused when the operation's immutable record exists already
+     * (the store creates it, create-only, in the same atomic step as the replacement): then a swap
+     * decided without a read ({@link Store#replaceKnowing}) need not look the record up first, a
+     * retry of an older operation is refused and decided on a read. Default false: the record is
+     * looked up before the swap.
+     */
+    default boolean swapRefusesRecordedOperation() {
+      return false;
+    }
+
+    /**
      * The failure of a read that decides whether a refused replacement landed: its outcome is then
      * unknown. Default {@link CasPointerSteps#undecided}.
      */
@@ -149,10 +185,55 @@ public final class CasPointerSteps<R extends CasPointerSteps.Read> {
    */
   public record Stored(StrictJson.Where where, Optional<byte[]> data) {}
 
+  /**
+   * How {@link Store#replaceKnowing} ended.
+   *
+   * @param accepted whether the store replaced the document
+   * @param written if accepted: the document as written with its new version, when the store's
+   *     answer said it; empty otherwise
+   * @param <R> what the store's read returns
+   */
+  public record Replacement<R>(boolean accepted, Optional<R> written) {
+
+    /** Checks that a refused replacement carries no written document. */
+    public Replacement {
+      requireNonNull(written, "written is null");
+      if (!accepted && written.isPresent()) {
+        throw new IllegalArgumentException("a refused replacement wrote nothing");
+      }
+    }
+
+    /** A replacement the store refused. */
+    public static <R> Replacement<R> refused() {
+      return new Replacement<>(false, Optional.empty());
+    }
+
+    /** An accepted replacement; {@code written} as the store's answer gave it, or null. */
+    public static <R> Replacement<R> accepted(R written) {
+      return new Replacement<>(true, Optional.ofNullable(written));
+    }
+  }
+
+  /**
+   * How many resources' last written control documents the steps keep for the next swap ({@link
+   * Store#replaceKnowing}); the least recently used is forgotten first.
+   */
+  public static final int KNOWN_DOCUMENTS = 1024;
+
   private final String name;
   private final Store<R> store;
   private final StepListener steps;
   private final Clock clock;
+
+  /** Per resource, the control document this process wrote last, with its version. */
+  private final Map<ResourceId, R> known =
+      Collections.synchronizedMap(
+          new LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<ResourceId, R> eldest) {
+              return size() > KNOWN_DOCUMENTS;
+            }
+          });
 
   /**
    * Steps of destination {@code name} on {@code store}.
@@ -197,7 +278,8 @@ public final class CasPointerSteps<R extends CasPointerSteps.Read> {
         return registered;
       }
       String nonce = nonce();
-      if (store.replace(
+      if (replace(
+          resource,
           read,
           control.registered(token.epoch(), token.issuer(), nonce),
           Optional.empty(),
@@ -253,6 +335,13 @@ public final class CasPointerSteps<R extends CasPointerSteps.Read> {
 
     WriteOutcome run() {
       steps.reached(FencingStep.BEFORE_LOCK, token, operation);
+      R last = known.get(resource);
+      if (last != null) {
+        WriteOutcome outcome = swapOnKnown(last);
+        if (outcome != null) {
+          return outcome;
+        }
+      }
       while (true) {
         R read = deciding(attempt, () -> store.read(resource, action));
         WriteOutcome outcome = decide(read);
@@ -260,6 +349,37 @@ public final class CasPointerSteps<R extends CasPointerSteps.Read> {
           return outcome;
         }
       }
+    }
+
+    /**
+     * The common case in one conditional replacement: a swap decided on the control document this
+     * process wrote last ({@link Store#replaceKnowing}), without reading it first. Only a swap is
+     * decided so: every answer given without a replacement (stale, another issuer, a replay) comes
+     * from a read. The replacement's condition is the version this process wrote: if anything
+     * changed the document since (a newer registration, another writer, a reset), the store refuses
+     * it, and the step reads and decides again as after any refused replacement. An operation
+     * recorded before is found in the document if it is the current one; an older one is looked up
+     * first unless the replacement itself is refused when its record exists ({@link
+     * Store#swapRefusesRecordedOperation}).
+     *
+     * @return the answer, or null to read
+     */
+    private WriteOutcome swapOnKnown(R last) {
+      ControlDocument control = last.control();
+      if (refuses(control, token)) {
+        return null;
+      }
+      Entry current = control.entry(name);
+      if (current != null && current.operation().equals(operation)) {
+        return null;
+      }
+      if (!store.swapRefusesRecordedOperation()
+          && recorded(resource, control, operation, action).isPresent()) {
+        return null;
+      }
+      Epoch newest = token.epoch().isNewerThan(control.epoch()) ? token.epoch() : control.epoch();
+      steps.reached(FencingStep.AFTER_EPOCH_CHECK, token, operation);
+      return swap(last, control, newest, nonce());
     }
 
     /**
@@ -339,8 +459,12 @@ public final class CasPointerSteps<R extends CasPointerSteps.Read> {
         steps.reached(FencingStep.AFTER_COMMIT, token, operation);
         return replay;
       }
-      if (store.replace(
-          read, control.registered(newest, token.issuer(), nonce), Optional.empty(), action)) {
+      if (replace(
+          resource,
+          read,
+          control.registered(newest, token.issuer(), nonce),
+          Optional.empty(),
+          action)) {
         steps.reached(FencingStep.AFTER_COMMIT, token, operation);
         return replay;
       }
@@ -373,7 +497,7 @@ public final class CasPointerSteps<R extends CasPointerSteps.Read> {
       // Nothing of this operation is visible before the replacement: a listener that throws here
       // leaves nothing of it.
       steps.reached(FencingStep.AFTER_APPLY, token, operation);
-      if (store.replace(read, next, Optional.of(entry), action)) {
+      if (replace(resource, read, next, Optional.of(entry), action)) {
         steps.reached(FencingStep.AFTER_COMMIT, token, operation);
         return applied;
       }
@@ -381,6 +505,20 @@ public final class CasPointerSteps<R extends CasPointerSteps.Read> {
       refused = read;
       return null;
     }
+  }
+
+  /**
+   * {@link Store#replaceKnowing}, keeping what it wrote for the next swap of {@code resource}; a
+   * refusal or a failure forgets what was kept.
+   */
+  private boolean replace(
+      ResourceId resource, R read, ControlDocument next, Optional<Entry> applied, String action) {
+    known.remove(resource);
+    Replacement<R> replacement = store.replaceKnowing(read, next, applied, action);
+    if (replacement.accepted()) {
+      replacement.written().ifPresent(written -> known.put(resource, written));
+    }
+    return replacement.accepted();
   }
 
   /**

@@ -21,6 +21,7 @@ import dev.fenceline.spi.ResourceId;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A compare-and-swap store in memory for {@link CasPointerSteps}: one control document per resource
@@ -40,7 +41,37 @@ final class MemoryCasStore implements CasPointerSteps.Store<MemoryCasStore.Read>
   private final Map<ResourceId, Versioned> controls = new ConcurrentHashMap<>();
   private final Map<String, byte[]> records = new ConcurrentHashMap<>();
   private final String name = "reports";
+  private final boolean knowsWrittenVersions;
+  private final boolean recordsInSwap;
+  private final AtomicInteger reads = new AtomicInteger();
+  private final AtomicInteger replacements = new AtomicInteger();
   private volatile Fault fault;
+
+  /** A store whose replacements tell no version: every step reads first. */
+  MemoryCasStore() {
+    this(false, false);
+  }
+
+  /**
+   * @param knowsWrittenVersions whether an accepted replacement tells the new version ({@link
+   *     CasPointerSteps.Store#replaceKnowing}), as S3's ETag and ZooKeeper's stat do
+   * @param recordsInSwap whether a swap creates the operation's and version's records, create-only,
+   *     in the same atomic step (as ZooKeeper's transaction does), refusing it if they exist
+   */
+  MemoryCasStore(boolean knowsWrittenVersions, boolean recordsInSwap) {
+    this.knowsWrittenVersions = knowsWrittenVersions;
+    this.recordsInSwap = recordsInSwap;
+  }
+
+  /** Reads of control documents so far. */
+  int reads() {
+    return reads.get();
+  }
+
+  /** Replacements sent so far (a re-send after a lost answer counts once). */
+  int replacements() {
+    return replacements.get();
+  }
 
   /** What happens to the next replacement, and what other writers do before its re-send. */
   private record Fault(boolean lands, Runnable others) {}
@@ -68,6 +99,7 @@ final class MemoryCasStore implements CasPointerSteps.Store<MemoryCasStore.Read>
 
   @Override
   public Read read(ResourceId resource, String action) {
+    reads.incrementAndGet();
     Versioned versioned = controls.get(resource);
     return versioned == null
         ? new Read(resource, ControlDocument.EMPTY, 0)
@@ -98,26 +130,60 @@ final class MemoryCasStore implements CasPointerSteps.Store<MemoryCasStore.Read>
 
   @Override
   public boolean replace(Read read, ControlDocument next, Optional<Entry> applied, String action) {
-    Fault armed = fault;
-    fault = null;
-    if (armed == null) {
-      return swap(read, next);
-    }
-    if (armed.lands() && !swap(read, next)) {
-      return false; // refused on its first attempt: nothing to lose
-    }
-    armed.others().run();
-    return swap(read, next); // the re-send: refused, the version it names is gone
+    return replaceKnowing(read, next, applied, action).accepted();
   }
 
-  private synchronized boolean swap(Read read, ControlDocument next) {
+  @Override
+  public CasPointerSteps.Replacement<Read> replaceKnowing(
+      Read read, ControlDocument next, Optional<Entry> applied, String action) {
+    replacements.incrementAndGet();
+    Fault armed = fault;
+    fault = null;
+    Read written;
+    if (armed == null) {
+      written = swap(read, next, applied);
+    } else {
+      if (armed.lands() && swap(read, next, applied) == null) {
+        return CasPointerSteps.Replacement.refused(); // refused on its first attempt
+      }
+      armed.others().run();
+      written = swap(read, next, applied); // the re-send: refused, the version it names is gone
+    }
+    if (written == null) {
+      return CasPointerSteps.Replacement.refused();
+    }
+    return CasPointerSteps.Replacement.accepted(knowsWrittenVersions ? written : null);
+  }
+
+  @Override
+  public boolean swapRefusesRecordedOperation() {
+    return recordsInSwap;
+  }
+
+  /** The swap, atomic: the document as written with its new version, or null if refused. */
+  private synchronized Read swap(Read read, ControlDocument next, Optional<Entry> applied) {
     Versioned current = controls.get(read.resource());
     long version = current == null ? 0 : current.version();
     if (version != read.version()) {
-      return false;
+      return null;
+    }
+    if (recordsInSwap && applied.isPresent()) {
+      Entry entry = applied.get();
+      String operation = operationKey(read.resource(), entry.operation());
+      String versionKey = "version/" + read.resource() + "/" + entry.version();
+      if (records.containsKey(operation) || records.containsKey(versionKey)) {
+        return null;
+      }
+      byte[] json = entry.toStoredJson(name, read.resource());
+      records.put(operation, json);
+      records.put(versionKey, json);
     }
     controls.put(read.resource(), new Versioned(next, version + 1));
-    return true;
+    return new Read(read.resource(), next, version + 1);
+  }
+
+  private static String operationKey(ResourceId resource, OperationId operation) {
+    return "operation/" + resource + "/" + RecordNames.operationDigest(operation);
   }
 
   private static StrictJson.Where where(String key) {

@@ -261,7 +261,21 @@ public final class S3PointerStore implements PointerStore, SupportsEpochReset {
     @Override
     public boolean replace(
         ControlRead read, ControlDocument next, Optional<Entry> applied, String action) {
-      return putControl(read, next, action, read.resource()) == Put.WRITTEN;
+      return replaceKnowing(read, next, applied, action).accepted();
+    }
+
+    /** {@link #replace}; the PUT's answer gives the control object's new ETag. */
+    @Override
+    public CasPointerSteps.Replacement<ControlRead> replaceKnowing(
+        ControlRead read, ControlDocument next, Optional<Entry> applied, String action) {
+      String[] etag = new String[1];
+      if (putControl(read, next, action, read.resource(), etag) != Put.WRITTEN) {
+        return CasPointerSteps.Replacement.refused();
+      }
+      return CasPointerSteps.Replacement.accepted(
+          etag[0] == null || etag[0].isBlank()
+              ? null
+              : new ControlRead(read.resource(), next, etag[0]));
     }
   }
 
@@ -336,7 +350,9 @@ public final class S3PointerStore implements PointerStore, SupportsEpochReset {
             true);
       }
       String nonce = CasPointerSteps.nonce();
-      Put put = putControl(read, read.control().registered(epoch, null, nonce), action, resource);
+      Put put =
+          putControl(
+              read, read.control().registered(epoch, null, nonce), action, resource, new String[1]);
       if (put == Put.WRITTEN) {
         previous = read.control().epoch();
         break;
@@ -434,16 +450,17 @@ public final class S3PointerStore implements PointerStore, SupportsEpochReset {
    * Swaps the control object against the version {@code read}: {@code If-Match} its ETag, or {@code
    * If-None-Match: *} if it was absent.
    *
+   * @param etag receives the ETag the endpoint answered a written object with (or null)
    * @return whether it was written, or refused because another step committed since the read (412
    *     or 409), possibly after an earlier attempt landed
    * @throws StoreException if the request failed otherwise; the outcome is unknown if an attempt
    *     may have landed
    */
   private Put putControl(
-      ControlRead read, ControlDocument next, String action, ResourceId resource) {
+      ControlRead read, ControlDocument next, String action, ResourceId resource, String[] etag) {
     String key = location.objectKey(PointerKeys.control(resource));
     try {
-      putJson(location, key, next.toJson(), read.etag());
+      etag[0] = putJson(location, key, next.toJson(), read.etag());
       return Put.WRITTEN;
     } catch (SdkException e) {
       if (S3Location.preconditionFailed(e)) {
@@ -471,8 +488,10 @@ public final class S3PointerStore implements PointerStore, SupportsEpochReset {
   /**
    * A conditional PUT of a JSON object: {@code If-Match: etag}, or create-only ({@code
    * If-None-Match: *}) if {@code etag} is null. Never unconditional.
+   *
+   * @return the ETag the endpoint answered with, or null
    */
-  private static void putJson(S3Location location, String key, byte[] json, String etag) {
+  private static String putJson(S3Location location, String key, byte[] json, String etag) {
     PutObjectRequest.Builder request =
         PutObjectRequest.builder()
             .bucket(location.bucket())
@@ -483,7 +502,7 @@ public final class S3PointerStore implements PointerStore, SupportsEpochReset {
     } else {
       request.ifMatch(etag);
     }
-    location.client().putObject(request.build(), RequestBody.fromBytes(json));
+    return location.client().putObject(request.build(), RequestBody.fromBytes(json)).eTag();
   }
 
   private static Optional<byte[]> get(S3Location location, String key) {

@@ -250,18 +250,32 @@ abstract class S3PointerStoreContractTest extends PointerStoreContract {
   // ---------------------------------------------------------------------------------------------
   // Crashes between any two requests
 
-  /** Where a write of the crash test stops. */
-  private record CrashPoint(FencingStep step, int request, boolean sendLast) {
+  /**
+   * Where a write of the crash test stops; {@code kept}: by the writer that wrote the resource last
+   * (its swap sent without reading the control object first), else by another.
+   */
+  private record CrashPoint(FencingStep step, int request, boolean sendLast, boolean kept) {
     @Override
     public String toString() {
       return step != null
           ? "listener throws at " + step
-          : "no answer from request " + request + (sendLast ? " (it was sent)" : " (not sent)");
+          : "no answer from request "
+              + request
+              + (sendLast ? " (it was sent)" : " (not sent)")
+              + (kept ? ", by the writer that wrote last" : ", by another writer");
+    }
+
+    /** The number of the control object's PUT among the write's requests. */
+    int controlPut() {
+      return kept ? REQUESTS_OF_A_KEPT_WRITE : REQUESTS_OF_A_LATER_WRITE;
     }
   }
 
   /** Requests of a pointer write on a resource with two earlier versions (see the count test). */
   private static final int REQUESTS_OF_A_LATER_WRITE = 5;
+
+  /** The same, by the writer that wrote the resource last: no GET of the control object. */
+  private static final int REQUESTS_OF_A_KEPT_WRITE = 4;
 
   @Test
   void neverAnAppliedOperationWithoutAFindableReceiptNorAReceiptForAnOperationNotApplied() {
@@ -275,11 +289,13 @@ abstract class S3PointerStoreContractTest extends PointerStoreContract {
             FencingStep.AFTER_EPOCH_CHECK,
             FencingStep.AFTER_APPLY,
             FencingStep.AFTER_COMMIT)) {
-      points.add(new CrashPoint(step, 0, false));
+      points.add(new CrashPoint(step, 0, false, false));
     }
-    for (int k = 1; k <= REQUESTS_OF_A_LATER_WRITE; k++) {
-      points.add(new CrashPoint(null, k, false));
-      points.add(new CrashPoint(null, k, true));
+    for (boolean kept : List.of(false, true)) {
+      for (int k = 1; k <= (kept ? REQUESTS_OF_A_KEPT_WRITE : REQUESTS_OF_A_LATER_WRITE); k++) {
+        points.add(new CrashPoint(null, k, false, kept));
+        points.add(new CrashPoint(null, k, true, kept));
+      }
     }
     for (CrashPoint point : points) {
       ResourceId resource = freshResource("crash");
@@ -294,8 +310,9 @@ abstract class S3PointerStoreContractTest extends PointerStoreContract {
         failing.failAt(point.step(), "b");
         writer = crashing.pointerStore("tck", failing);
       } else {
+        // The healthy store wrote p1 and p2: it keeps the control object; a new one does not.
+        writer = point.kept() ? healthy : crashing.pointerStore("tck");
         faulty.crashAt(point.request(), point.sendLast());
-        writer = healthy;
       }
 
       Throwable failure = null;
@@ -308,13 +325,13 @@ abstract class S3PointerStoreContractTest extends PointerStoreContract {
 
       boolean controlPutSent =
           point.step() == FencingStep.AFTER_COMMIT
-              || (point.request() == REQUESTS_OF_A_LATER_WRITE && point.sendLast());
+              || (point.request() == point.controlPut() && point.sendLast());
       assertThat(failure).as("%s", point).isNotNull();
       if (point.step() == null) {
         assertThat(failure).as("%s", point).isInstanceOf(StoreException.class);
         assertThat(((StoreException) failure).outcomeUnknown())
             .as("%s: the outcome is unknown only when the control PUT got no answer", point)
-            .isEqualTo(point.request() == REQUESTS_OF_A_LATER_WRITE);
+            .isEqualTo(point.request() == point.controlPut());
       } else {
         assertThat(failure).as("%s", point).isInstanceOf(PausePoints.SimulatedCrash.class);
       }
@@ -555,9 +572,10 @@ abstract class S3PointerStoreContractTest extends PointerStoreContract {
   // Cost
 
   @Test
-  void aPointerWriteCostsTwoRequestsOnAFreshResourceAndFiveOnceItHasTwoVersions() {
+  void aPointerWriteCostsFourRequestsByTheWriterThatWroteLastAndFiveByAnother() {
     FaultyHttpClient faulty = faultyClient();
-    PointerStore pointers = storeOver(faulty).pointerStore("tck");
+    S3Store store = storeOver(faulty);
+    PointerStore pointers = store.pointerStore("tck");
     ResourceId resource = freshResource("cost");
 
     receipt(pointers.write(token(resource, 1, "a"), OperationId.of("v1"), to("1")));
@@ -566,13 +584,23 @@ abstract class S3PointerStoreContractTest extends PointerStoreContract {
     faulty.clear();
     receipt(pointers.write(token(resource, 1, "a"), OperationId.of("v2"), to("2")));
     assertThat(faulty.kinds())
-        .as("the only older operation is the current one: no operation lookup")
-        .containsExactly(
-            "GET control 200", "PUT operation 200", "PUT version 200", "PUT control 200");
+        .as(
+            "the writer that wrote last swaps at the ETag it wrote, without reading; the only older"
+                + " operation is the current one: no operation lookup")
+        .containsExactly("PUT operation 200", "PUT version 200", "PUT control 200");
 
     faulty.clear();
     Receipt v3 = receipt(pointers.write(token(resource, 1, "a"), OperationId.of("v3"), to("3")));
     assertThat(faulty.kinds())
+        .hasSize(REQUESTS_OF_A_KEPT_WRITE)
+        .containsExactly(
+            "GET operation 404", "PUT operation 200", "PUT version 200", "PUT control 200");
+
+    faulty.clear();
+    PointerStore another = store.pointerStore("tck");
+    receipt(another.write(token(resource, 1, "a"), OperationId.of("v4"), to("4")));
+    assertThat(faulty.kinds())
+        .as("a writer that did not write last reads the control object first")
         .hasSize(REQUESTS_OF_A_LATER_WRITE)
         .containsExactly(
             "GET control 200",
@@ -582,13 +610,32 @@ abstract class S3PointerStoreContractTest extends PointerStoreContract {
             "PUT control 200");
 
     faulty.clear();
+    receipt(pointers.write(token(resource, 1, "a"), OperationId.of("v5"), to("5")));
+    assertThat(faulty.kinds())
+        .as("the ETag it wrote moved on: refused, then read and swapped as any other writer")
+        .containsExactly(
+            "GET operation 404",
+            "PUT operation 412",
+            "PUT version 412",
+            "PUT control 412",
+            "GET control 200",
+            "GET operation 404",
+            "PUT operation 200",
+            "PUT version 200",
+            "PUT control 200");
+
+    faulty.clear();
     assertThat(pointers.write(token(resource, 1, "a"), OperationId.of("v3"), to("3")))
         .isEqualTo(new AlreadyApplied(v3));
-    assertThat(pointers.lookup(resource, OperationId.of("v3"))).contains(v3);
-    assertThat(pointers.lookup(resource, OperationId.of("v1"))).isPresent();
     assertThat(faulty.kinds())
-        .containsExactly(
-            "GET control 200", "GET control 200", "GET control 200", "GET operation 200");
+        .as("a retry is answered from a read, never from the kept control object")
+        .containsExactly("GET operation 200", "GET control 200", "GET operation 200");
+
+    faulty.clear();
+    assertThat(pointers.lookup(resource, OperationId.of("v3"))).contains(v3);
+    assertThat(pointers.lookup(resource, OperationId.of("v5"))).isPresent();
+    assertThat(faulty.kinds())
+        .containsExactly("GET control 200", "GET operation 200", "GET control 200");
   }
 
   @Test

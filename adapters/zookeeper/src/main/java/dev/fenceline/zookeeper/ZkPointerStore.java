@@ -47,7 +47,9 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import org.apache.curator.framework.api.transaction.CuratorOp;
+import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
 import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.data.Stat;
 
 /**
  * A {@link PointerStore} on a ZooKeeper ensemble; obtain it from {@link ZkStore#pointerStore}.
@@ -228,7 +230,8 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
               nodes.create(marker, reason.getBytes(StandardCharsets.UTF_8), CreateMode.PERSISTENT));
       boolean committed;
       try {
-        committed = commit(read, read.control().registered(epoch, null, nonce), markers, action);
+        committed =
+            commit(read, read.control().registered(epoch, null, nonce), markers, action).accepted();
       } catch (StoreException e) {
         if (e.outcomeUnknown() && markerExists(marker, action, e)) {
           committed = true;
@@ -265,7 +268,10 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
 
   // ---------------------------------------------------------------------------------------------
 
-  /** The control node as read, and its version ({@code -1}: it does not exist). */
+  /**
+   * The control node as read, and its version ({@code -1}: it does not exist); {@code barrier} is
+   * null for the node as this process wrote it last (not read, so never {@linkplain #fresh fresh}).
+   */
   private record Read(
       ResourceId resource, ControlDocument control, int version, ZkNodes.Barrier barrier)
       implements CasPointerSteps.Read {}
@@ -312,6 +318,22 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
     @Override
     public boolean replace(
         Read read, ControlDocument next, Optional<Entry> applied, String action) {
+      return replaceKnowing(read, next, applied, action).accepted();
+    }
+
+    /** The transaction's operation nodes refuse a retry of a recorded operation. */
+    @Override
+    public boolean swapRefusesRecordedOperation() {
+      return true;
+    }
+
+    /**
+     * {@link #replace}; an accepted transaction's answer gives the control node's new version (a
+     * read without a barrier: never fresh).
+     */
+    @Override
+    public CasPointerSteps.Replacement<Read> replaceKnowing(
+        Read read, ControlDocument next, Optional<Entry> applied, String action) {
       if (applied.isEmpty()) {
         requireFits(next.toJson().length, action);
         return commit(read, next, List.of(), action);
@@ -338,7 +360,7 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
               e);
         }
         if (e.outcomeUnknown() && landed(resource, entry.operation(), entry.attempt(), action)) {
-          return true;
+          return CasPointerSteps.Replacement.accepted(null);
         }
         throw e;
       }
@@ -372,7 +394,7 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
    * replay, an epoch already registered, a lookup) is only given from fresh reads.
    */
   private boolean fresh(Read read, String action) {
-    return nodes.holds(read.barrier(), action);
+    return read.barrier() != null && nodes.holds(read.barrier(), action);
   }
 
   /**
@@ -423,9 +445,11 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
    * Writes {@code next} over the control node at the version {@code read}, with {@code more}
    * operations, in one transaction.
    *
-   * @return true if committed; false if another step changed the control node since the read
+   * @return refused if another step changed the control node since the read; if committed, the node
+   *     as written with its new version
    */
-  private boolean commit(Read read, ControlDocument next, List<CuratorOp> more, String action) {
+  private CasPointerSteps.Replacement<Read> commit(
+      Read read, ControlDocument next, List<CuratorOp> more, String action) {
     String path = paths.control(read.resource());
     List<CuratorOp> ops = new ArrayList<>();
     ops.add(
@@ -433,7 +457,17 @@ public final class ZkPointerStore implements PointerStore, SupportsEpochReset {
             ? nodes.create(path, next.toJson(), CreateMode.PERSISTENT)
             : nodes.setData(path, next.toJson(), read.version()));
     ops.addAll(more);
-    return nodes.multi(ops, action).isPresent();
+    Optional<List<CuratorTransactionResult>> results = nodes.multi(ops, action);
+    if (results.isEmpty()) {
+      return CasPointerSteps.Replacement.refused();
+    }
+    if (read.version() < 0) {
+      return CasPointerSteps.Replacement.accepted(new Read(read.resource(), next, 0, null));
+    }
+    // A setData's result carries the node's new stat.
+    Stat stat = results.get().get(0).getResultStat();
+    return CasPointerSteps.Replacement.accepted(
+        stat == null ? null : new Read(read.resource(), next, stat.getVersion(), null));
   }
 
   /**

@@ -67,16 +67,27 @@ class ZkRoundTripTest {
         .containsExactly("multi", "getData", "multi");
     pointers.write(token, OperationId.of("v2"), Pointer.to("2"));
     assertThat(counting.take())
-        .as("the second version: the only older operation is the current one")
-        .containsExactly("multi", "getData", "multi");
+        .as("the owner that wrote last: the transaction alone, at the version it wrote")
+        .containsExactly("multi");
     pointers.write(token, OperationId.of("v3"), Pointer.to("3"));
     assertThat(counting.take())
-        .as("later: plus the operation node, to tell a retry from a new operation")
-        .containsExactly("multi", "getData", "getData", "multi");
+        .as("and every later version: the operation node it creates refuses a retry")
+        .containsExactly("multi");
     pointers.write(token, OperationId.of("v3"), Pointer.to("3"));
     assertThat(counting.take())
-        .as("a retry of the current operation")
+        .as("a retry of the current operation: barrier and read (a replay is read, never kept)")
         .containsExactly("multi", "getData");
+    PointerStore otherProcess = store.pointerStore("site");
+    otherProcess.write(token, OperationId.of("v4"), Pointer.to("4"));
+    counting.take();
+    pointers.write(token, OperationId.of("v5"), Pointer.to("5"));
+    assertThat(counting.take())
+        .as("after another process's swap: the refused transaction, barrier, read, node, swap")
+        .containsExactly("multi", "multi", "getData", "getData", "multi");
+    pointers.write(token, OperationId.of("v1"), Pointer.to("1"));
+    assertThat(counting.take())
+        .as("a retry of an older operation: the refused transaction, then barrier, read, node")
+        .containsExactly("multi", "multi", "getData", "getData");
     pointers.lookup(resource, OperationId.of("v1"));
     assertThat(counting.take())
         .as("lookup of an older operation")
