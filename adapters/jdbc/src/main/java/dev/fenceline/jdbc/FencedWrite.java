@@ -177,11 +177,13 @@ final class FencedWrite {
   }
 
   /**
-   * A pointer publish as one statement on PostgreSQL: the server-side function {@code
-   * fenceline_publish_pointer_v2} runs {@code fenceline_begin_v2}, inserts the new pointer version
-   * and the operation record, in the statement's own transaction. Only without a step listener: a
-   * listener's steps inside the transaction need the statements one by one ({@link #write}), which
-   * run the same {@code fenceline_begin_v2}.
+   * A pointer publish as one statement on PostgreSQL: first the plain SQL statement of {@link
+   * PostgresPublish}, which decides the common cases (applied, stale); if it could not, the
+   * server-side function {@code fenceline_publish_pointer_v2}, which runs {@code
+   * fenceline_begin_v2}, inserts the new pointer version and the operation record, in the
+   * statement's own transaction. Only without a step listener: a listener's steps inside the
+   * transaction need the statements one by one ({@link #write}), which run the same {@code
+   * fenceline_begin_v2}.
    */
   WriteOutcome publishPointer(
       FencingToken token,
@@ -195,9 +197,33 @@ final class FencedWrite {
     return transactions.inOneStatement(
         action,
         connection -> {
+          PostgresPublish.Decided decided =
+              PostgresPublish.publish(
+                  connection,
+                  transactions,
+                  destination,
+                  token,
+                  operation,
+                  fingerprint,
+                  pointer,
+                  receiptAttributes);
+          if (decided.kind() == PostgresPublish.Kind.STALE) {
+            return new RejectedStale(resource, token.epoch(), decided.registered());
+          }
+          if (decided.kind() == PostgresPublish.Kind.APPLIED) {
+            return new Applied(
+                new Receipt(
+                    destination,
+                    resource,
+                    operation,
+                    token.epoch(),
+                    Instant.ofEpochMilli(decided.nowMillis()),
+                    receiptAttributes));
+          }
           try (PreparedStatement publish =
               connection.prepareStatement(
                   transactions.oneStatement(
+                      connection,
                       STEP_COLUMNS
                           + Schema.PUBLISH_POINTER
                           + "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"))) {
@@ -382,7 +408,7 @@ final class FencedWrite {
       try (PreparedStatement begin =
           connection.prepareStatement(
               wholeTransaction
-                  ? transactions.oneStatement(call)
+                  ? transactions.oneStatement(connection, call)
                   : transactions.firstStatement(call))) {
         bindStep(
             begin,
@@ -425,7 +451,9 @@ final class FencedWrite {
                 + transactions.dialect().nowMillis
                 + ", o.epoch, o.recorded_at_ms, o.attributes, o.fingerprint, ("
                 + Schema.CURRENT_VERSION
-                + ") FROM (SELECT ? AS resource) k"
+                + "), "
+                + SafetyChecks.SQLITE_DURABILITY_COLUMNS
+                + " FROM (SELECT ? AS resource) k"
                 + " LEFT JOIN fenceline_resource r ON r.resource = k.resource"
                 + " LEFT JOIN fenceline_operation o ON o.destination = ?"
                 + " AND o.resource = k.resource AND o.operation = ?")) {
@@ -435,6 +463,7 @@ final class FencedWrite {
       try (ResultSet rows = select.executeQuery()) {
         rows.next();
         Schema.refuseNewer(rows.getInt(8));
+        transactions.checkSqliteDurability(rows.getString(9), rows.getString(10));
         long epoch = rows.getLong(1);
         exists = !rows.wasNull();
         row = new ControlRow(Epoch.of(epoch), rows.getString(2), rows.getLong(3));

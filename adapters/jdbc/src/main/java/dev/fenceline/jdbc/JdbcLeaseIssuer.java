@@ -68,8 +68,9 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
   }
 
   /**
-   * One statement (on PostgreSQL, the server-side function {@code fenceline_acquire_v2}): takes the
-   * lease if nobody holds it and increments the epoch in the same step.
+   * One statement: takes the lease if nobody holds it and increments the epoch in the same step. On
+   * PostgreSQL a plain statement ({@link LeaseSql#acquirePostgres}) that changes nothing on a newer
+   * schema; an empty answer reads the schema version once more to tell that apart.
    */
   @Override
   public Optional<Lease> tryAcquire(ResourceId resource, String holder, Duration ttl) {
@@ -83,19 +84,18 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
           try (PreparedStatement acquire =
               connection.prepareStatement(
                   postgres
-                      ? transactions.oneStatement(
-                          "SELECT o_epoch, o_expires_at_ms FROM "
-                              + Schema.ACQUIRE
-                              + "(?, ?, ?, ?, ?)")
+                      ? transactions.oneStatement(connection, LeaseSql.acquirePostgres())
                       : LeaseSql.acquire(transactions.dialect(), "?1", "?2", "?3"))) {
             acquire.setString(1, resource.value());
             acquire.setString(2, holder);
             acquire.setLong(3, ttlMillis);
+            Optional<long[]> row;
             if (postgres) {
-              acquire.setString(4, transactions.lockTimeoutSetting());
-              acquire.setInt(5, Schema.VERSION);
+              acquire.setInt(4, Schema.VERSION);
+              row = answeredRow(acquire, 2);
+            } else {
+              row = singleRow(acquire, 2);
             }
-            Optional<long[]> row = singleRow(acquire, 2);
             return row.map(
                 granted ->
                     new Lease(
@@ -109,9 +109,9 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
   }
 
   /**
-   * One statement (on PostgreSQL, {@code fenceline_renew_v2}) when the lease is still held: sets
-   * its expiry to the database's now plus {@code ttl} (whole milliseconds, rounded up; at least 1
-   * ms); a refused renewal reads the lease once more to say why.
+   * One statement (on PostgreSQL a plain one, {@link LeaseSql#renewPostgres}) when the lease is
+   * still held: sets its expiry to the database's now plus {@code ttl} (whole milliseconds, rounded
+   * up; at least 1 ms); a refused renewal reads the lease once more to say why.
    */
   @Override
   public Lease renew(Lease lease, Duration ttl) {
@@ -126,18 +126,23 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
             "renew the lease " + lease.token(),
             connection -> {
               boolean postgres = transactions.dialect() == Dialect.POSTGRESQL;
+              if (postgres) {
+                try (PreparedStatement renew =
+                    connection.prepareStatement(
+                        transactions.oneStatement(connection, LeaseSql.renewPostgres()))) {
+                  renew.setLong(1, ttlMillis);
+                  renew.setString(2, resource.value());
+                  renew.setLong(3, lease.epoch().value());
+                  renew.setString(4, lease.token().holder());
+                  renew.setInt(5, Schema.VERSION);
+                  return answeredRow(renew, 1);
+                }
+              }
               try (PreparedStatement renew =
                   connection.prepareStatement(
-                      postgres
-                          ? transactions.oneStatement(
-                              "SELECT o_expires_at_ms FROM " + Schema.RENEW + "(?, ?, ?, ?, ?, ?)")
-                          : LeaseSql.renew(transactions.dialect(), "?1", "?2", "?3", "?4"))) {
+                      LeaseSql.renew(transactions.dialect(), "?1", "?2", "?3", "?4"))) {
                 bindLease(renew, lease);
                 renew.setLong(4, ttlMillis);
-                if (postgres) {
-                  renew.setString(5, transactions.lockTimeoutSetting());
-                  renew.setInt(6, Schema.VERSION);
-                }
                 return singleRow(renew, 1);
               }
             });
@@ -162,7 +167,7 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
     throw lost(lease, reason == null ? "it changed while it was being renewed" : reason);
   }
 
-  /** One statement (on PostgreSQL, {@code fenceline_release_v2}). */
+  /** One statement (on PostgreSQL a plain one, {@link LeaseSql#releasePostgres}). */
   @Override
   public boolean release(Lease lease) {
     requireNonNull(lease, "lease is null");
@@ -176,17 +181,14 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
           try (PreparedStatement release =
               connection.prepareStatement(
                   postgres
-                      ? transactions.oneStatement("SELECT " + Schema.RELEASE + "(?, ?, ?, ?, ?)")
+                      ? transactions.oneStatement(connection, LeaseSql.releasePostgres())
                       : LeaseSql.release("?1", "?2", "?3"))) {
             bindLease(release, lease);
             if (!postgres) {
               return release.executeUpdate() == 1;
             }
-            release.setString(4, transactions.lockTimeoutSetting());
-            release.setInt(5, Schema.VERSION);
-            try (ResultSet rows = Transactions.rows(release)) {
-              return rows.next() && rows.getBoolean(1);
-            }
+            release.setInt(4, Schema.VERSION);
+            return answeredRow(release, 1).isPresent();
           }
         });
   }
@@ -252,6 +254,29 @@ public final class JdbcLeaseIssuer implements LeaseIssuer {
       }
       if (rows.next()) {
         throw new SQLException("a lease statement returned more than one row");
+      }
+      return Optional.of(values);
+    }
+  }
+
+  /**
+   * PostgreSQL: the one row of a lease statement ({@link LeaseSql#acquirePostgres} and the others):
+   * {@code columns} longs, empty if the first is NULL (nothing changed); refuses a newer schema,
+   * which the statement's last column shows (and under which it changed nothing).
+   */
+  private static Optional<long[]> answeredRow(PreparedStatement statement, int columns)
+      throws SQLException {
+    try (ResultSet rows = Transactions.rows(statement)) {
+      if (!rows.next()) {
+        throw new SQLException("a lease statement returned no row");
+      }
+      Schema.refuseNewer(rows.getInt(columns + 1));
+      long[] values = new long[columns];
+      for (int i = 0; i < columns; i++) {
+        values[i] = rows.getLong(i + 1);
+        if (rows.wasNull()) {
+          return Optional.empty();
+        }
       }
       return Optional.of(values);
     }

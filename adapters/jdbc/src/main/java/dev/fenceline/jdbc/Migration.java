@@ -156,6 +156,7 @@ final class Migration {
         action,
         connection -> {
           if (dialect != Dialect.POSTGRESQL) {
+            transactions.checkSqliteDurability(connection);
             return Finish.of(Schema.migrate(connection, dialect));
           }
           int networkTimeout = connection.getNetworkTimeout();

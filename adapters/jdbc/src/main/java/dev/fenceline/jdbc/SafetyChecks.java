@@ -83,17 +83,32 @@ final class SafetyChecks {
     }
   }
 
-  /** SQLite, every connection: {@code synchronous} at least FULL, a journal on disk. */
+  /**
+   * The columns that read a SQLite connection's durability settings ({@code synchronous}, {@code
+   * journal_mode}), for a step to fold into a statement it sends anyway and pass to {@link
+   * #checkSqliteDurability(String, String)}.
+   */
+  static final String SQLITE_DURABILITY_COLUMNS =
+      "(SELECT synchronous FROM pragma_synchronous), (SELECT journal_mode FROM pragma_journal_mode)";
+
+  /**
+   * SQLite: {@code synchronous} at least FULL, a journal on disk, read by one statement of its own
+   * (at open, and in transactions whose statements do not read them already).
+   */
   void checkSqliteDurability(Connection connection) throws SQLException {
-    // One statement for both settings: this check runs on every connection.
-    String[] row =
-        firstRow(
-            connection,
-            "SELECT s.synchronous, j.journal_mode"
-                + " FROM pragma_synchronous AS s, pragma_journal_mode AS j",
-            2);
-    String synchronous = row[0];
-    String journal = row[1].toLowerCase(Locale.ROOT);
+    String[] row = firstRow(connection, "SELECT " + SQLITE_DURABILITY_COLUMNS, 2);
+    checkSqliteDurability(row[0], row[1]);
+  }
+
+  /**
+   * SQLite: refuses (or warns, if the risk was accepted) a connection whose {@code synchronous}
+   * ({@code 0} to {@code 3}) is below FULL or whose journal is off or in memory, as read by {@link
+   * #SQLITE_DURABILITY_COLUMNS} in the step's own transaction, before it commits anything. Every
+   * writing step checks its connection so: a pool's connection may have been changed by other code
+   * since it was last handed to the store.
+   */
+  void checkSqliteDurability(String synchronous, String journalMode) {
+    String journal = String.valueOf(journalMode).toLowerCase(Locale.ROOT);
     // 0 = OFF, 1 = NORMAL, 2 = FULL, 3 = EXTRA. NORMAL in WAL mode can lose the last commits on
     // power loss, which would hand the same epochs out again.
     boolean unsafeSync = Integer.parseInt(synchronous) < 2;

@@ -123,6 +123,7 @@ final class Transactions {
   private final FailureClassifier classifier;
   private final Dialect dialect;
   private final String firstStatementPrefix;
+  private final String lockTimeoutPrefix;
   private volatile boolean closed;
 
   private Transactions(
@@ -140,6 +141,7 @@ final class Transactions {
     this.dialect = dialect;
     this.classifier = new FailureClassifier(settings, dialect);
     this.firstStatementPrefix = firstStatementPrefix;
+    this.lockTimeoutPrefix = "SET LOCAL lock_timeout = '" + lockTimeout.toMillis() + "ms'; ";
   }
 
   /**
@@ -164,7 +166,10 @@ final class Transactions {
         setBusyTimeout(connection, settings.lockTimeout());
         checks.refuseInMemorySqlite(connection);
       }
-      configure(connection, dialect, settings.lockTimeout(), checks);
+      configure(connection, dialect, settings.lockTimeout());
+      if (dialect == Dialect.SQLITE) {
+        checks.checkSqliteDurability(connection);
+      }
       if (dialect == Dialect.POSTGRESQL) {
         checks.checkPostgresAtOpen(connection);
         readCommittedByDefault =
@@ -256,13 +261,16 @@ final class Transactions {
    * itself (unchecked, or checked and thrown sneakily) rolls back and is rethrown unchanged. Once
    * the commit succeeded, nothing changes the answer: a failure to close the connection afterwards
    * is only logged. On PostgreSQL the transaction's lock and statement timeouts are set by one
-   * statement before the work.
+   * statement before the work; on SQLite the connection's durability is checked before it.
    */
   <T> T inTransaction(String action, TransactionWork<T> work) {
     return transaction(
         action,
         true,
         connection -> {
+          if (dialect == Dialect.SQLITE) {
+            checks.checkSqliteDurability(connection);
+          }
           T value = work.run(connection);
           return Finish.of(value);
         });
@@ -270,11 +278,13 @@ final class Transactions {
 
   /**
    * Runs fenced {@code work} in one transaction, as {@link #inTransaction}, except that the work's
-   * first statement sets the timeouts ({@link FencedWrite}'s control-row step does), and that its
-   * {@linkplain Finish last statement}, if it names one, is sent together with the {@code COMMIT}
-   * on PostgreSQL. That combined statement failing with an answer from the server committed nothing
-   * (known failure); failing without one, or with one that ended the connection ({@code 08} states
-   * in the exception chain, socket timeout), may have committed ({@code outcomeUnknown=true}).
+   * first statement sets the timeouts and, on SQLite, reads the connection's durability settings
+   * for {@link #checkSqliteDurability(String, String)} ({@link FencedWrite}'s control-row step does
+   * both), and that its {@linkplain Finish last statement}, if it names one, is sent together with
+   * the {@code COMMIT} on PostgreSQL. That combined statement failing with an answer from the
+   * server committed nothing (known failure); failing without one, or with one that ended the
+   * connection ({@code 08} states in the exception chain, socket timeout), may have committed
+   * ({@code outcomeUnknown=true}).
    */
   <T> T inFencedTransaction(String action, FencedWork<T> work) {
     return transaction(action, false, work);
@@ -354,17 +364,25 @@ final class Transactions {
       return inFencedTransaction(
           action,
           connection -> {
-            // What the PostgreSQL functions check first: no step on a newer schema.
-            Schema.checkVersion(connection);
+            // What the PostgreSQL statements check first: no step on a newer schema; and the
+            // connection's durability, in the same statement.
+            try (Statement statement = connection.createStatement();
+                ResultSet rows =
+                    statement.executeQuery(
+                        "SELECT ("
+                            + Schema.CURRENT_VERSION
+                            + "), "
+                            + SafetyChecks.SQLITE_DURABILITY_COLUMNS)) {
+              rows.next();
+              Schema.refuseNewer(rows.getInt(1));
+              checks.checkSqliteDurability(rows.getString(2), rows.getString(3));
+            }
             return Finish.of(work.run(connection));
           });
     }
     Connection connection = open(action);
     try {
-      if (dialect == Dialect.POSTGRESQL && !firstStatementPrefix.isEmpty()) {
-        // pgjdbc sends BEGIN with the statement, which ends with its own COMMIT (oneStatement).
-        connection.setAutoCommit(false);
-      }
+      // PostgreSQL: the work's statement carries its settings and COMMIT (oneStatement).
       return work.run(connection);
     } catch (SQLException e) {
       StoreException failure = classifier.failure(action, e, classifier.noAnswer(e));
@@ -402,11 +420,14 @@ final class Transactions {
 
   /**
    * PostgreSQL: {@code sql} as a whole transaction at READ COMMITTED in one round trip, for {@link
-   * #inOneStatement}; read its rows with {@link #rows}. Without a {@linkplain #firstStatementPrefix
-   * prefix} that is {@code sql} alone on an auto-commit connection.
+   * #inOneStatement}, under the statement timeout and the lock timeout ({@code SET LOCAL}, so a
+   * pooled connection goes back with its own settings), with its {@code COMMIT}; sets the
+   * connection to manual commit, so pgjdbc sends the {@code BEGIN} in the same round trip. Read its
+   * rows with {@link #rows}.
    */
-  String oneStatement(String sql) {
-    return firstStatementPrefix.isEmpty() ? sql : firstStatementPrefix + sql + "; COMMIT";
+  String oneStatement(Connection connection, String sql) throws SQLException {
+    connection.setAutoCommit(false);
+    return firstStatementPrefix + lockTimeoutPrefix + sql + "; COMMIT";
   }
 
   /**
@@ -483,7 +504,7 @@ final class Transactions {
           e);
     }
     try {
-      configure(connection, dialect, lockTimeout, checks);
+      configure(connection, dialect, lockTimeout);
       if (dialect == Dialect.POSTGRESQL) {
         checks.checkPostgresSession(action, connection);
       }
@@ -497,15 +518,34 @@ final class Transactions {
     }
   }
 
-  /** What every connection gets before use: auto-commit; SQLite: the lock wait, durability. */
-  private static void configure(
-      Connection connection, Dialect dialect, Duration lockTimeout, SafetyChecks checks)
+  /**
+   * What every connection gets before use: auto-commit; SQLite: the lock wait. A SQLite
+   * connection's durability settings are checked by every writing step in its own transaction
+   * ({@link #checkSqliteDurability}), folded into a statement the step sends anyway where it can.
+   */
+  private static void configure(Connection connection, Dialect dialect, Duration lockTimeout)
       throws SQLException {
     connection.setAutoCommit(true);
     if (dialect == Dialect.SQLITE) {
       setBusyTimeout(connection, lockTimeout);
-      checks.checkSqliteDurability(connection);
     }
+  }
+
+  /**
+   * SQLite: refuses a connection that could lose commits (read by a statement of its own); for
+   * transactions whose first statement does not read the settings itself ({@link
+   * SafetyChecks#SQLITE_DURABILITY_COLUMNS}).
+   */
+  void checkSqliteDurability(Connection connection) throws SQLException {
+    checks.checkSqliteDurability(connection);
+  }
+
+  /**
+   * SQLite: refuses a connection whose settings, read by {@link
+   * SafetyChecks#SQLITE_DURABILITY_COLUMNS} in the step's transaction, could lose commits.
+   */
+  void checkSqliteDurability(String synchronous, String journalMode) {
+    checks.checkSqliteDurability(synchronous, journalMode);
   }
 
   /** SQLite: wait up to {@code timeout} for another connection's lock instead of failing. */
