@@ -256,7 +256,9 @@ public final class JdbcAdapterFactory implements AdapterFactory {
               size,
               config.duration("connect-timeout").orElseThrow(),
               config.duration("login-timeout").orElseThrow(),
-              config.duration("socket-timeout").orElseThrow());
+              config.duration("socket-timeout").orElseThrow(),
+              config.duration("lock-timeout").orElseThrow(),
+              config.duration("statement-timeout").orElseThrow());
     } catch (RuntimeException e) {
       // HikariCP's messages repeat the URL, query (and so any password in it) included: not
       // passed on.

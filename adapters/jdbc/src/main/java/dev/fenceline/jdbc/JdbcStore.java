@@ -620,7 +620,14 @@ public final class JdbcStore implements AutoCloseable {
         return new JdbcStore(this, dataSource::getConnection);
       }
       return new JdbcStore(
-          this, url.connections(properties, connectTimeout, loginTimeout, socketTimeout));
+          this,
+          url.connections(
+              properties,
+              connectTimeout,
+              loginTimeout,
+              socketTimeout,
+              lockTimeout,
+              url.setsStatementTimeout() ? null : statementTimeout));
     }
 
     private Transactions.Settings transactionSettings() {

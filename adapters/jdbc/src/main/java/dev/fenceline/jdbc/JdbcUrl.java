@@ -127,11 +127,17 @@ final class JdbcUrl {
   /**
    * Connections through {@link DriverManager} with this URL and {@code base} properties, and for
    * PostgreSQL the connect, login and socket timeouts as pgjdbc's {@code connectTimeout}, {@code
-   * loginTimeout} and {@code socketTimeout}, except those the query sets itself (a value in the URL
-   * wins).
+   * loginTimeout} and {@code socketTimeout}, and the store's lock and statement timeouts as the
+   * session's own ({@link #sessionOptions}, pgjdbc's {@code options}), except those the query sets
+   * itself (a value in the URL wins; {@code statementTimeout} is null if the store sets none).
    */
   ConnectionSource connections(
-      Properties base, Duration connectTimeout, Duration loginTimeout, Duration socketTimeout) {
+      Properties base,
+      Duration connectTimeout,
+      Duration loginTimeout,
+      Duration socketTimeout,
+      Duration lockTimeout,
+      Duration statementTimeout) {
     Properties properties = new Properties();
     properties.putAll(base);
     if (postgres()) {
@@ -139,9 +145,24 @@ final class JdbcUrl {
       putSeconds(properties, inUrl, "connectTimeout", connectTimeout);
       putSeconds(properties, inUrl, "loginTimeout", loginTimeout);
       putSeconds(properties, inUrl, "socketTimeout", socketTimeout);
+      if (!inUrl.contains("options") && !properties.containsKey("options")) {
+        properties.setProperty("options", sessionOptions(lockTimeout, statementTimeout));
+      }
     }
     String url = value;
     return () -> DriverManager.getConnection(url, properties);
+  }
+
+  /**
+   * PostgreSQL: pgjdbc's {@code options} value that gives a new session the store's {@code
+   * lock_timeout} and {@code statement_timeout} (the latter only if not null), so the store's
+   * one-statement steps run without settings of their own ({@link
+   * SafetyChecks#sessionHasTimeouts}). Give a pool of your own the same value to get that too.
+   */
+  static String sessionOptions(Duration lockTimeout, Duration statementTimeout) {
+    return "-c lock_timeout="
+        + lockTimeout.toMillis()
+        + (statementTimeout == null ? "" : " -c statement_timeout=" + statementTimeout.toMillis());
   }
 
   private static void putSeconds(

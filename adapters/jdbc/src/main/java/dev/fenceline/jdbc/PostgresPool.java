@@ -48,7 +48,9 @@ final class PostgresPool {
 
   /**
    * Opens a pool of at most {@code size} connections, keeping at least one. The connect, login and
-   * socket timeouts go to pgjdbc as connection properties (a value in the URL still wins); the
+   * socket timeouts go to pgjdbc as connection properties (a value in the URL still wins), and the
+   * store's lock and statement timeouts become the sessions' own ({@link JdbcUrl#sessionOptions},
+   * unless the URL sets {@code options}), so one-statement steps need no settings of their own; the
    * login timeout also bounds the wait for a free connection, and a pooled connection is checked
    * within {@link #DEFAULT_VALIDATION_TIMEOUT} before it is handed out. Nothing is connected here:
    * the store connects (and reports failures) when it opens.
@@ -61,7 +63,9 @@ final class PostgresPool {
       int size,
       Duration connectTimeout,
       Duration loginTimeout,
-      Duration socketTimeout) {
+      Duration socketTimeout,
+      Duration lockTimeout,
+      Duration statementTimeout) {
     HikariConfig config = new HikariConfig();
     config.setPoolName("fenceline-" + instanceName);
     config.setJdbcUrl(url);
@@ -78,6 +82,11 @@ final class PostgresPool {
     config.addDataSourceProperty("connectTimeout", seconds(connectTimeout));
     config.addDataSourceProperty("loginTimeout", seconds(loginTimeout));
     config.addDataSourceProperty("socketTimeout", seconds(socketTimeout));
+    JdbcUrl parsed = new JdbcUrl(url);
+    if (!parsed.setsParameter("options")) {
+      config.addDataSourceProperty(
+          "options", JdbcUrl.sessionOptions(lockTimeout, statementTimeout));
+    }
     return new HikariDataSource(config);
   }
 

@@ -127,7 +127,9 @@ final class PostgresPublish {
       if (!refusedPointerVersion(e)) {
         throw e;
       }
-      connection.rollback();
+      if (!connection.getAutoCommit()) {
+        connection.rollback(); // an auto-commit statement rolled back by itself
+      }
       decided = Decided.UNDECIDED;
     }
     return decided;

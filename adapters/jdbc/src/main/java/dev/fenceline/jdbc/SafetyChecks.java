@@ -21,8 +21,10 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.WeakHashMap;
@@ -49,6 +51,17 @@ final class SafetyChecks {
    */
   private final Set<Connection> checkedConnections =
       Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
+
+  /**
+   * PostgreSQL: per physical connection checked by {@link #checkPostgresSession}, its session's
+   * {@code lock_timeout} and {@code statement_timeout} in milliseconds (0: none).
+   */
+  private static final String SESSION_TIMEOUTS =
+      "(SELECT setting FROM pg_settings WHERE name = 'lock_timeout'),"
+          + " (SELECT setting FROM pg_settings WHERE name = 'statement_timeout')";
+
+  private final Map<Connection, long[]> sessionTimeouts =
+      Collections.synchronizedMap(new WeakHashMap<>());
 
   private volatile Optional<String> replicationWarning = Optional.empty();
 
@@ -136,6 +149,9 @@ final class SafetyChecks {
   void checkPostgresAtOpen(Connection connection) throws SQLException {
     checkPostgresIsPrimary(connection);
     checkPostgresDurability(connection);
+    String[] timeouts = firstRow(connection, "SELECT " + SESSION_TIMEOUTS, 2);
+    sessionTimeouts.put(
+        physical(connection), new long[] {millis(timeouts[0]), millis(timeouts[1])});
     checkedConnections.add(physical(connection));
     replicationWarning = checkPostgresReplication(connection);
   }
@@ -187,11 +203,13 @@ final class SafetyChecks {
         firstRow(
             connection,
             "SELECT pg_is_in_recovery(), current_setting('fsync'),"
-                + " current_setting('synchronous_commit')",
-            3);
+                + " current_setting('synchronous_commit'), "
+                + SESSION_TIMEOUTS,
+            5);
     String inRecovery = row[0];
     String fsync = row[1];
     String synchronousCommit = row[2];
+    sessionTimeouts.put(physical, new long[] {millis(row[3]), millis(row[4])});
     if ("t".equalsIgnoreCase(inRecovery) || "true".equalsIgnoreCase(inRecovery)) {
       throw new UnsafeStoreException(
           "Cannot "
@@ -221,6 +239,31 @@ final class SafetyChecks {
               + " unsafeAllowEpochRollbackOnCrash(true))");
     }
     checkedConnections.add(physical);
+  }
+
+  /**
+   * PostgreSQL: true if the session of {@code connection}, as checked once per physical connection
+   * ({@link #checkPostgresSession}), has exactly {@code lockTimeout} and {@code statementTimeout}
+   * (null: the store does not set one) as its own {@code lock_timeout} and {@code
+   * statement_timeout}, for instance from the pool's {@code options}; then a one-statement step
+   * needs no {@code SET LOCAL} of its own. A {@code SET} by other code on a connection already
+   * checked is not seen (as for the checks above).
+   */
+  boolean sessionHasTimeouts(
+      Connection connection, Duration lockTimeout, Duration statementTimeout) {
+    long[] timeouts = sessionTimeouts.get(physical(connection));
+    return timeouts != null
+        && timeouts[0] == lockTimeout.toMillis()
+        && (statementTimeout == null || timeouts[1] == statementTimeout.toMillis());
+  }
+
+  /** A duration setting of {@code pg_settings} in milliseconds, or -1 if it is no number. */
+  private static long millis(String setting) {
+    try {
+      return Long.parseLong(setting);
+    } catch (NumberFormatException e) {
+      return -1;
+    }
   }
 
   /**

@@ -124,6 +124,7 @@ final class Transactions {
   private final Dialect dialect;
   private final String firstStatementPrefix;
   private final String lockTimeoutPrefix;
+  private final boolean readCommittedByDefault;
   private volatile boolean closed;
 
   private Transactions(
@@ -131,7 +132,7 @@ final class Transactions {
       Settings settings,
       SafetyChecks checks,
       Dialect dialect,
-      String firstStatementPrefix) {
+      boolean readCommittedByDefault) {
     this.connections = connections;
     this.settings = settings;
     this.description = settings.description();
@@ -140,7 +141,11 @@ final class Transactions {
     this.checks = checks;
     this.dialect = dialect;
     this.classifier = new FailureClassifier(settings, dialect);
-    this.firstStatementPrefix = firstStatementPrefix;
+    this.readCommittedByDefault = readCommittedByDefault;
+    this.firstStatementPrefix =
+        dialect == Dialect.POSTGRESQL
+            ? firstStatementPrefix(readCommittedByDefault, statementTimeout)
+            : "";
     this.lockTimeoutPrefix = "SET LOCAL lock_timeout = '" + lockTimeout.toMillis() + "ms'; ";
   }
 
@@ -186,12 +191,7 @@ final class Transactions {
         closeAfter(settings.description(), "open " + settings.description(), connection);
       }
     }
-    return new Transactions(
-        connections,
-        settings,
-        checks,
-        dialect,
-        firstStatementPrefix(readCommittedByDefault, settings.statementTimeout()));
+    return new Transactions(connections, settings, checks, dialect, readCommittedByDefault);
   }
 
   /**
@@ -200,7 +200,7 @@ final class Transactions {
    */
   static Transactions sqliteNotOpened(
       ConnectionSource connections, Settings settings, SafetyChecks checks) {
-    return new Transactions(connections, settings, checks, Dialect.SQLITE, "");
+    return new Transactions(connections, settings, checks, Dialect.SQLITE, true);
   }
 
   private static StoreException openFailure(Settings settings, SQLException e) {
@@ -420,12 +420,22 @@ final class Transactions {
 
   /**
    * PostgreSQL: {@code sql} as a whole transaction at READ COMMITTED in one round trip, for {@link
-   * #inOneStatement}, under the statement timeout and the lock timeout ({@code SET LOCAL}, so a
-   * pooled connection goes back with its own settings), with its {@code COMMIT}; sets the
-   * connection to manual commit, so pgjdbc sends the {@code BEGIN} in the same round trip. Read its
-   * rows with {@link #rows}.
+   * #inOneStatement}, under the statement timeout and the lock timeout: {@code sql} alone on an
+   * auto-commit connection if the database's default isolation is READ COMMITTED and the session
+   * has the store's timeouts already ({@link SafetyChecks#sessionHasTimeouts}: the pool's
+   * connections are opened with them, as the store's own pools and URL connections are); otherwise
+   * with {@code SET LOCAL} of the timeouts (so a pooled connection goes back with its own settings)
+   * and its {@code COMMIT}, on a connection set to manual commit, so pgjdbc sends the {@code BEGIN}
+   * in the same round trip. Read its rows with {@link #rows}.
    */
   String oneStatement(Connection connection, String sql) throws SQLException {
+    if (readCommittedByDefault
+        && checks.sessionHasTimeouts(connection, lockTimeout, statementTimeout)) {
+      // The session has the store's timeouts already (the pool's options): one auto-commit
+      // statement, nothing around it.
+      connection.setAutoCommit(true);
+      return sql;
+    }
     connection.setAutoCommit(false);
     return firstStatementPrefix + lockTimeoutPrefix + sql + "; COMMIT";
   }

@@ -82,7 +82,9 @@ class JdbcStoreTimeoutSettingsTest {
             2,
             JdbcStore.DEFAULT_CONNECT_TIMEOUT,
             JdbcStore.DEFAULT_LOGIN_TIMEOUT,
-            JdbcStore.DEFAULT_SOCKET_TIMEOUT)) {
+            JdbcStore.DEFAULT_SOCKET_TIMEOUT,
+            JdbcStore.DEFAULT_LOCK_TIMEOUT,
+            JdbcStore.DEFAULT_STATEMENT_TIMEOUT)) {
       assertThat(Duration.ofMillis(pool.getConnectionTimeout()))
           .isEqualTo(JdbcStore.DEFAULT_LOGIN_TIMEOUT);
       assertThat(Duration.ofMillis(pool.getValidationTimeout()))
@@ -90,7 +92,9 @@ class JdbcStoreTimeoutSettingsTest {
       assertThat(pool.getDataSourceProperties())
           .containsEntry("connectTimeout", "5")
           .containsEntry("loginTimeout", "8")
-          .containsEntry("socketTimeout", "12");
+          .containsEntry("socketTimeout", "12")
+          .as("the sessions' own lock and statement timeouts: one-statement steps need no SET")
+          .containsEntry("options", "-c lock_timeout=8000 -c statement_timeout=10000");
     }
   }
 }

@@ -31,6 +31,8 @@ import java.sql.Statement;
 import java.time.Duration;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The statement timeout bounds the one-round-trip steps too (a pointer publish, a lease
@@ -41,18 +43,26 @@ class PostgresOneStatementTimeoutTest {
 
   private static final Duration WITHIN = Duration.ofSeconds(20);
 
-  private static JdbcStore store() {
-    return PostgresDatabase.shared()
-        .storeBuilder()
+  /**
+   * @param sessionTimeouts true: the store's own URL connections, whose sessions get its timeouts
+   *     (pgjdbc's {@code options}), so a step is a bare statement; false: a URL that sets other
+   *     {@code options}, so each step carries {@code SET LOCAL} of its timeouts
+   */
+  private static JdbcStore store(boolean sessionTimeouts) {
+    String url = PostgresDatabase.shared().url();
+    return JdbcStore.builder()
+        .url(sessionTimeouts ? url : url + "&options=-c%20search_path%3Dpublic")
         .lockTimeout(Duration.ofMinutes(2))
         .statementTimeout(Duration.ofMillis(500))
         .build();
   }
 
-  @Test
-  void aLeaseAcquisitionWaitingForALockEndsAtTheStatementTimeout() throws SQLException {
+  @ParameterizedTest(name = "the session has the store's timeouts: {0}")
+  @ValueSource(booleans = {true, false})
+  void aLeaseAcquisitionWaitingForALockEndsAtTheStatementTimeout(boolean sessionTimeouts)
+      throws SQLException {
     ResourceId resource = ResourceId.of("one-statement/lease-" + System.nanoTime());
-    try (JdbcStore store = store();
+    try (JdbcStore store = store(sessionTimeouts);
         Connection holder = PostgresDatabase.shared().connect()) {
       store
           .leaseIssuer()
@@ -68,10 +78,12 @@ class PostgresOneStatementTimeoutTest {
     }
   }
 
-  @Test
-  void aPointerPublishWaitingForALockEndsAtTheStatementTimeout() throws SQLException {
+  @ParameterizedTest(name = "the session has the store's timeouts: {0}")
+  @ValueSource(booleans = {true, false})
+  void aPointerPublishWaitingForALockEndsAtTheStatementTimeout(boolean sessionTimeouts)
+      throws SQLException {
     ResourceId resource = ResourceId.of("one-statement/pointer-" + System.nanoTime());
-    try (JdbcStore store = store();
+    try (JdbcStore store = store(sessionTimeouts);
         Connection holder = PostgresDatabase.shared().connect()) {
       FencingToken token = new FencingToken(store.id(), resource, Epoch.of(1), "worker");
       store.pointerStore("reports").register(token);

@@ -128,6 +128,46 @@ class RoundTripCountTest {
     assertThat(second.epoch()).isEqualTo(Epoch.of(2));
   }
 
+  /**
+   * A pool whose sessions have the store's lock and statement timeouts (pgjdbc's {@code options},
+   * as the store's own pools and URL connections get them): the one-statement steps are sent as the
+   * bare statement on an auto-commit connection, no {@code SET LOCAL} and no {@code COMMIT} around
+   * them.
+   */
+  @Test
+  void onPostgresTheStepsCarryNoSettingsWhenThePoolsSessionsHaveTheStoresTimeouts()
+      throws SQLException {
+    String options =
+        JdbcUrl.sessionOptions(JdbcStore.DEFAULT_LOCK_TIMEOUT, JdbcStore.DEFAULT_STATEMENT_TIMEOUT);
+    Counted db =
+        open(
+            PostgresDatabase.shared().url()
+                + "&options="
+                + java.net.URLEncoder.encode(options, java.nio.charset.StandardCharsets.UTF_8),
+            true);
+    ResourceId resource = fresh("bare");
+    FencingToken token = new FencingToken(db.store().id(), resource, Epoch.of(1), "worker-a");
+    JdbcPointerStore pointers = db.store().pointerStore("reports");
+    pointers.register(token);
+    JdbcLeaseIssuer issuer = db.store().leaseIssuer();
+
+    db.counter().reset();
+    assertThat(pointers.write(token, OperationId.of("v1"), Pointer.to("v1")))
+        .isInstanceOf(Applied.class);
+    Lease lease = issuer.tryAcquire(fresh("bare-lease"), "worker-a", TTL).orElseThrow();
+    issuer.renew(lease);
+    assertThat(issuer.release(lease)).isTrue();
+
+    assertThat(db.counter().calls())
+        .hasSize(4)
+        .allSatisfy(
+            call ->
+                assertThat(call)
+                    .doesNotContain("SET LOCAL")
+                    .doesNotContain("COMMIT")
+                    .doesNotContain("BEGIN"));
+  }
+
   @Test
   void pointerStepsOnPostgres() throws SQLException {
     pointerSteps(postgres());
