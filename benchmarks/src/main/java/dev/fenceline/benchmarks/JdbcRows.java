@@ -15,7 +15,7 @@
  */
 package dev.fenceline.benchmarks;
 
-import dev.fenceline.benchmarks.Options.DatabaseKind;
+import dev.fenceline.benchmarks.Options.StoreKind;
 import dev.fenceline.benchmarks.Row.Operation;
 import dev.fenceline.core.Fenceline;
 import dev.fenceline.core.HeldLease;
@@ -151,8 +151,8 @@ final class JdbcRows {
    * It shows how much of the pointer publish's ratio is the work itself (three rows instead of one)
    * and how much is Fenceline's logic (the PL/pgSQL function).
    */
-  private static Operation sameRows(
-      DatabaseKind kind, DataSource pool, String resource, String prefix) throws SQLException {
+  private static Operation sameRows(StoreKind kind, DataSource pool, String resource, String prefix)
+      throws SQLException {
     String destination = "bench-plain";
     try (Connection connection = pool.getConnection();
         PreparedStatement insert =
@@ -164,7 +164,7 @@ final class JdbcRows {
     }
     String lock =
         "SELECT epoch FROM fenceline_resource WHERE resource = ?"
-            + (kind == DatabaseKind.POSTGRESQL ? " FOR UPDATE" : "");
+            + (kind == StoreKind.POSTGRESQL ? " FOR UPDATE" : "");
     String pointer =
         "INSERT INTO fenceline_pointer"
             + " (destination, resource, version, target, attributes, epoch, operation)"
@@ -178,7 +178,7 @@ final class JdbcRows {
       long n = ++count[0];
       String operation = prefix + "-" + n;
       try (Connection connection = pool.getConnection()) {
-        if (kind == DatabaseKind.POSTGRESQL) {
+        if (kind == StoreKind.POSTGRESQL) {
           connection.setAutoCommit(false);
           try (PreparedStatement all =
               connection.prepareStatement(lock + "; " + pointer + "; " + record + "; COMMIT")) {
