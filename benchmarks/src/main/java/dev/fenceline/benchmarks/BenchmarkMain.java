@@ -31,14 +31,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The benchmark harness: {@code benchmarks/run [--quick] [--out FILE] ...} (see {@link
  * Options#USAGE}). A plain Java program, not JMH: its rows are interleaved round by round inside
  * one process, on one server and one client or connection pool per store, which JMH's
  * one-benchmark-per-fork model does not offer. Each store in turn is started, its rows run at every
- * thread count, then its extra tables (local staged publish on SQLite, the S3 large publish), and
- * it is stopped before the next one starts.
+ * thread count, then its extra tables (local staged publish on SQLite, the S3 large publish) and
+ * its growth run, and it is stopped before the next one starts.
  */
 public final class BenchmarkMain {
 
@@ -53,6 +54,7 @@ public final class BenchmarkMain {
   private final Map<StoreKind, Map<String, String>> settings = new LinkedHashMap<>();
   private final List<SizeResult> staged = new ArrayList<>();
   private final List<S3LargePublishBenchmark.SizeResult> s3Large = new ArrayList<>();
+  private final List<GrowthRun.Result> growth = new ArrayList<>();
   private final List<String> failures = new ArrayList<>();
   private boolean stagedDone;
 
@@ -61,7 +63,7 @@ public final class BenchmarkMain {
     this.work = work;
     this.open = open;
     this.poolSize = Collections.max(options.threads()) + 2;
-    this.stagedDone = options.stagedSizes().isEmpty();
+    this.stagedDone = options.stagedSizes().isEmpty() || options.growthOnly();
   }
 
   /**
@@ -143,16 +145,25 @@ public final class BenchmarkMain {
         String.format(
             Locale.ROOT,
             "warm-up %s per row (discarded), then %d rounds of %s per row, rows interleaved (order"
-                + " rotated each round); staged and S3 large publish: %d rounds",
+                + " rotated each round); staged and S3 large publish: %d rounds; growth: %s per"
+                + " size%s",
             shown(options.warmup()),
             options.rounds(),
             shown(options.slice()),
-            options.stagedRounds()));
+            options.stagedRounds(),
+            shown(options.growthSlice()),
+            options.growth() ? "" : " (growth run off)"));
     header.put("wall time", shown(wall));
     String report =
         Report.markdown(
             new Report.Results(
-                header, run.settings, run.groups, run.staged, run.s3Large, run.notes()));
+                header,
+                run.settings,
+                run.groups,
+                run.staged,
+                run.s3Large,
+                run.growth,
+                run.notes()));
     System.out.println();
     System.out.print(report);
     Path out = options.out().toAbsolutePath();
@@ -178,7 +189,7 @@ public final class BenchmarkMain {
     }
   }
 
-  /** PostgreSQL or SQLite: the JDBC rows and the local staged table (SQLite). */
+  /** PostgreSQL or SQLite: the JDBC rows, the local staged table (SQLite), the growth run. */
   private void database(StoreKind kind) throws Exception {
     progress("starting " + kind.shown());
     Database database =
@@ -194,7 +205,7 @@ public final class BenchmarkMain {
             .holder(holder)
             .leaseTtl(JdbcRows.LEASE_TTL)
             .build()) {
-      for (int threads : options.threads()) {
+      for (int threads : rowThreads()) {
         String prefix = nonce + "-g" + threads;
         try (Harness harness = new Harness(threads)) {
           List<Harness.RowResult> rows =
@@ -212,18 +223,36 @@ public final class BenchmarkMain {
       staged.addAll(runStaged(database));
       stagedDone = true;
     }
+    if (options.growth()) {
+      growth.addAll(
+          GrowthRun.run(
+              new GrowthRun.Subject(
+                  kind,
+                  database.store().leaseIssuer(),
+                  database.store().pointerStore("bench-growth"),
+                  JdbcRows.RAW_UPSERT,
+                  thread -> JdbcRows.rawUpsert(database.pool(), nonce + "-growth-upsert"),
+                  Optional.of(new JdbcBulkPopulation(kind, database.pool())),
+                  Math.max(1, poolSize - 2)),
+              options.growthResources(),
+              options.growthVersions(),
+              options.growthSlice(),
+              options.growthBudget(),
+              nonce,
+              BenchmarkMain::progress));
+    }
     progress("stopping " + kind.shown());
     open.remove(database);
     database.close();
   }
 
-  /** The ZooKeeper rows on a three-server ensemble. */
+  /** The ZooKeeper rows on a three-server ensemble, then its growth run. */
   private void zooKeeper() throws Exception {
     progress("starting a 3-server ZooKeeper ensemble");
     ZooKeeperServers zk = ZooKeeperServers.start(work.resolve("zookeeper"));
     open.add(zk);
     settings.put(StoreKind.ZOOKEEPER, zk.settings());
-    for (int threads : options.threads()) {
+    for (int threads : rowThreads()) {
       String prefix = nonce + "-g" + threads;
       try (Harness harness = new Harness(threads)) {
         List<Harness.RowResult> rows =
@@ -237,18 +266,36 @@ public final class BenchmarkMain {
         groups.add(new Report.Group(StoreKind.ZOOKEEPER, threads, rows));
       }
     }
+    if (options.growth()) {
+      growth.addAll(
+          GrowthRun.run(
+              new GrowthRun.Subject(
+                  StoreKind.ZOOKEEPER,
+                  zk.store().leaseIssuer(),
+                  zk.store().pointerStore("bench-growth"),
+                  ZkRows.RAW_SET_DATA,
+                  thread -> ZkRows.rawSetData(zk.client(), "/bench-raw/" + nonce + "-growth"),
+                  Optional.empty(),
+                  16),
+              options.growthResources(),
+              options.growthVersions(),
+              options.growthSlice(),
+              options.growthBudget(),
+              nonce,
+              BenchmarkMain::progress));
+    }
     progress("stopping the ZooKeeper ensemble");
     open.remove(zk);
     zk.close();
   }
 
-  /** The S3 rows on one server, then the large-publish table. */
+  /** The S3 rows on one server, the large-publish table, then the growth run. */
   private void s3(StoreKind kind) throws Exception {
     progress("starting " + kind.shown());
     S3Endpoint s3 = S3Endpoint.start(kind, work.resolve(kind.option()));
     open.add(s3);
     try {
-      for (int threads : options.threads()) {
+      for (int threads : rowThreads()) {
         String prefix = nonce + "-g" + threads;
         try (Harness harness = new Harness(threads)) {
           List<Harness.RowResult> rows =
@@ -262,13 +309,31 @@ public final class BenchmarkMain {
           groups.add(new Report.Group(kind, threads, rows));
         }
       }
-      if (!options.s3Sizes().isEmpty()) {
+      if (!options.s3Sizes().isEmpty() && !options.growthOnly()) {
         s3Large.addAll(
             S3LargePublishBenchmark.run(
                 s3,
                 work.resolve(kind.option() + "-large"),
                 options.s3Sizes(),
                 options.stagedRounds(),
+                nonce,
+                BenchmarkMain::progress));
+      }
+      if (options.growth()) {
+        growth.addAll(
+            GrowthRun.run(
+                new GrowthRun.Subject(
+                    kind,
+                    s3.issuer(),
+                    s3.pointerStore("bench-growth"),
+                    S3Rows.RAW_PUT_POINTER,
+                    thread -> S3Rows.rawPutCounter(s3.raw(), "raw/" + nonce + "/growth"),
+                    Optional.empty(),
+                    8),
+                options.growthResources(),
+                options.growthVersions(),
+                options.growthSlice(),
+                options.growthBudget(),
                 nonce,
                 BenchmarkMain::progress));
       }
@@ -312,12 +377,13 @@ public final class BenchmarkMain {
     for (String failure : failures) {
       notes.add("**" + failure + "** (stack trace on stderr); its tables are missing or partial.");
     }
-    if (options.quick() && !options.stagedSizesGiven()) {
+    if (options.quick() && !options.stagedSizesGiven() && !options.growthOnly()) {
       notes.add(
           "--quick: the 1 GiB staged publish was left out (give --staged-sizes 1MiB,1GiB to"
               + " include it).");
     }
     if (!options.s3Sizes().contains(100 * Options.MIB)
+        && !options.growthOnly()
         && options.stores().stream().anyMatch(StoreKind::s3)) {
       notes.add(
           "The S3 large publish ran at "
@@ -367,7 +433,21 @@ public final class BenchmarkMain {
               + " rows overwrite one key per thread; a publish writes new keys (staged blob,"
               + " receipts, versions) and replaces the control object.");
     }
+    if (options.growth()) {
+      notes.add(
+          "Growth: resources filled through the API carry a token of the issuer's identity at"
+              + " epoch 1 (the destination registers it with the first write); no lease is"
+              + " acquired for them. Where a budget stopped a store's growth, the table says at"
+              + " which size (--growth-budget "
+              + shown(options.growthBudget())
+              + " per store, half per dimension).");
+    }
     return notes;
+  }
+
+  /** The thread counts of the row tables; none with --growth-only. */
+  private List<Integer> rowThreads() {
+    return options.growthOnly() ? List.of() : options.threads();
   }
 
   private static String label(StoreKind kind, int threads) {
@@ -381,13 +461,24 @@ public final class BenchmarkMain {
     }
     double seconds =
         rowsPerThreadCount
-            * options.threads().size()
+            * (options.growthOnly() ? 0 : options.threads().size())
             * (options.warmup().toNanos() + options.rounds() * options.slice().toNanos())
             / 1e9;
+    String growth =
+        options.growth()
+            ? "growth to "
+                + Options.shownCount(Collections.max(options.growthResources()))
+                + " resources and "
+                + Options.shownCount(Collections.max(options.growthVersions()))
+                + " versions"
+            : "no growth run";
+    if (options.growthOnly()) {
+      return "plan: " + options.stores().stream().map(StoreKind::option).toList() + ", " + growth;
+    }
     return String.format(
         Locale.ROOT,
         "plan: %s x threads %s, about %.0f s of row slices; staged publish of %s; S3 large publish"
-            + " of %s",
+            + " of %s; %s",
         options.stores().stream().map(StoreKind::option).toList(),
         options.threads(),
         seconds,
@@ -396,7 +487,8 @@ public final class BenchmarkMain {
             : String.join(", ", options.stagedSizes().stream().map(Options::shownSize).toList()),
         options.s3Sizes().isEmpty()
             ? "nothing"
-            : String.join(", ", options.s3Sizes().stream().map(Options::shownSize).toList()));
+            : String.join(", ", options.s3Sizes().stream().map(Options::shownSize).toList()),
+        growth);
   }
 
   private static String shown(Duration duration) {

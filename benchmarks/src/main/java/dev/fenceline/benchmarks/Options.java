@@ -39,6 +39,12 @@ record Options(
     boolean stagedSizesGiven,
     int stagedRounds,
     List<Long> s3Sizes,
+    boolean growth,
+    boolean growthOnly,
+    List<Long> growthResources,
+    List<Long> growthVersions,
+    Duration growthSlice,
+    Duration growthBudget,
     Optional<Path> workDirectory,
     boolean help) {
 
@@ -84,7 +90,8 @@ record Options(
       Usage: benchmarks/run [options]
 
         --quick                  short run for smoke testing (< 3 min): 2 rounds of 0.3 s slices,
-                                 staged publish of 1 MiB only, S3 large publish of 20 MiB
+                                 staged publish of 1 MiB only, S3 large publish of 20 MiB, small
+                                 growth sizes
         --out FILE               markdown report (default benchmarks/results/latest.md)
         --stores LIST            postgresql,sqlite,zookeeper,s3proxy,s3mock (default all);
                                  --databases is the same option
@@ -98,6 +105,16 @@ record Options(
                                  quick 2)
         --s3-sizes LIST          payloads of the S3 large-publish table, e.g. 100MiB, or none
                                  (default 100MiB; quick 20MiB)
+        --growth / --no-growth   the cost-as-work-grows run (default on, small sizes with --quick)
+        --growth-only            only the growth run: no row tables, no staged or S3 large publish
+        --growth-resources LIST  resource counts it grows through (default 1,100,1000,10000,100000;
+                                 quick 1,1000)
+        --growth-versions LIST   versions of one resource it grows through (default
+                                 1,1000,10000,100000,1000000; quick 1,10000)
+        --growth-slice DURATION  publishes measured at each size (default 2s; quick 300ms)
+        --growth-budget DURATION time per store for populating through the API where SQL cannot
+                                 (ZooKeeper, S3): larger sizes that would not fit are skipped
+                                 (default 150s; quick 15s)
         --work-dir DIR           where the servers' data, the SQLite file and the staged files go
                                  (default: a new temporary directory, deleted afterwards)
         --help                   this text
@@ -124,6 +141,14 @@ record Options(
     boolean stagedSizesGiven = false;
     int stagedRounds = quick ? 2 : 5;
     List<Long> s3Sizes = quick ? List.of(20 * MIB) : List.of(100 * MIB);
+    boolean growth = true;
+    boolean growthOnly = false;
+    List<Long> growthResources =
+        quick ? List.of(1L, 1_000L) : List.of(1L, 100L, 1_000L, 10_000L, 100_000L);
+    List<Long> growthVersions =
+        quick ? List.of(1L, 10_000L) : List.of(1L, 1_000L, 10_000L, 100_000L, 1_000_000L);
+    Duration growthSlice = quick ? Duration.ofMillis(300) : Duration.ofSeconds(2);
+    Duration growthBudget = quick ? Duration.ofSeconds(15) : Duration.ofSeconds(150);
     Optional<Path> workDirectory = Optional.empty();
     boolean help = false;
     for (int i = 0; i < args.length; i++) {
@@ -143,6 +168,13 @@ record Options(
         }
         case "--staged-rounds" -> stagedRounds = positive(arg, value(args, ++i, arg));
         case "--s3-sizes" -> s3Sizes = sizes(arg, value(args, ++i, arg));
+        case "--growth" -> growth = true;
+        case "--no-growth" -> growth = false;
+        case "--growth-only" -> growthOnly = true;
+        case "--growth-resources" -> growthResources = counts(arg, value(args, ++i, arg));
+        case "--growth-versions" -> growthVersions = counts(arg, value(args, ++i, arg));
+        case "--growth-slice" -> growthSlice = duration(arg, value(args, ++i, arg));
+        case "--growth-budget" -> growthBudget = duration(arg, value(args, ++i, arg));
         case "--work-dir" -> workDirectory = Optional.of(Path.of(value(args, ++i, arg)));
         default ->
             throw new IllegalArgumentException(
@@ -161,6 +193,12 @@ record Options(
         stagedSizesGiven,
         stagedRounds,
         s3Sizes,
+        growth || growthOnly,
+        growthOnly,
+        growthResources,
+        growthVersions,
+        growthSlice,
+        growthBudget,
         workDirectory,
         help);
   }
@@ -213,6 +251,7 @@ record Options(
     return List.copyOf(counts);
   }
 
+  /** Ascending counts such as {@code 1,1000,100000} (1,000 and 1_000 are read too). */
   private static List<Long> counts(String option, String list) {
     List<Long> counts = new ArrayList<>();
     for (String count : list.split(",")) {
@@ -262,6 +301,10 @@ record Options(
         double seconds = Double.parseDouble(lower.substring(0, lower.length() - 1));
         return positive(option, Duration.ofNanos((long) (seconds * 1e9)));
       }
+      if (lower.endsWith("m")) {
+        double minutes = Double.parseDouble(lower.substring(0, lower.length() - 1));
+        return positive(option, Duration.ofNanos((long) (minutes * 60e9)));
+      }
     } catch (NumberFormatException e) {
       // reported below
     }
@@ -270,7 +313,7 @@ record Options(
             + option
             + " \""
             + text
-            + "\" is not a duration (e.g. 2s, 500ms)");
+            + "\" is not a duration (e.g. 2s, 500ms, 3m)");
   }
 
   private static Duration positive(String option, Duration value) {
@@ -321,5 +364,10 @@ record Options(
       return bytes / MIB + " MiB";
     }
     return bytes / 1024 + " KiB";
+  }
+
+  /** "1", "1,000", "100,000". */
+  static String shownCount(long count) {
+    return String.format(Locale.ROOT, "%,d", count);
   }
 }

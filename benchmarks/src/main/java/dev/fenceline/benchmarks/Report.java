@@ -15,6 +15,7 @@
  */
 package dev.fenceline.benchmarks;
 
+import dev.fenceline.benchmarks.GrowthRun.Step;
 import dev.fenceline.benchmarks.Harness.RowResult;
 import dev.fenceline.benchmarks.Options.StoreKind;
 import dev.fenceline.benchmarks.StagedPublishBenchmark.SizeResult;
@@ -29,7 +30,7 @@ import java.util.OptionalDouble;
 
 /**
  * Formats the results as markdown: one table per store and thread count, the targets of issue 24,
- * the local staged-publish table and the S3 large-publish table.
+ * the local staged-publish table, the S3 large-publish table and the growth run.
  */
 final class Report {
 
@@ -51,6 +52,7 @@ final class Report {
       List<Group> groups,
       List<SizeResult> staged,
       List<S3LargePublishBenchmark.SizeResult> s3Large,
+      List<GrowthRun.Result> growth,
       List<String> notes) {}
 
   /** Where a target's ratio comes from. */
@@ -217,6 +219,9 @@ final class Report {
     }
     if (!results.s3Large().isEmpty()) {
       appendS3Large(out, results.s3Large());
+    }
+    if (!results.growth().isEmpty()) {
+      appendGrowth(out, results.growth());
     }
     if (!results.notes().isEmpty()) {
       out.append("## Notes\n\n");
@@ -542,6 +547,70 @@ final class Report {
       }
     }
     out.append('\n');
+  }
+
+  private static void appendGrowth(StringBuilder out, List<GrowthRun.Result> results) {
+    out.append("## Cost as work grows\n\n");
+    out.append(
+        "One thread. At each size the store's pointer publish (`PointerStore.write` to the"
+            + " measured resource, a new operation ID each time, under a lease) and the store's raw"
+            + " peer run alternately; the size is what the store held when the measurement began."
+            + " Flat means the same p50 and the same ratio to the peer at every size. The versions"
+            + " run follows the resources run on the same store, so the store also holds the"
+            + " resources. The store is filled between sizes (filled in: how long that took, not"
+            + " part of any publish), as the line below each table says.\n\n");
+    for (GrowthRun.Result result : results) {
+      out.append("### ")
+          .append(result.store().shown())
+          .append(": ")
+          .append(result.dimension().shown())
+          .append("\n\n");
+      out.append(
+          "| size | publishes | publish p50 ms | p99 ms | "
+              + result.peerName()
+              + " p50 ms | publish ÷ peer | p50 vs first size | filled in |\n");
+      out.append("|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+      double first = Double.NaN;
+      for (Step step : result.steps()) {
+        double p50 = step.publish().quantile(0.5);
+        if (Double.isNaN(first)) {
+          first = p50;
+        }
+        out.append("| ")
+            .append(Options.shownCount(step.reached()))
+            .append(
+                step.reached() < step.target()
+                    ? " (of " + Options.shownCount(step.target()) + ")"
+                    : "")
+            .append(" | ")
+            .append(step.publish().count())
+            .append(" | ")
+            .append(millis(p50))
+            .append(" | ")
+            .append(millis(step.publish().quantile(0.99)))
+            .append(" | ")
+            .append(millis(step.peer().quantile(0.5)))
+            .append(" | ")
+            .append(ratio(p50 / step.peer().quantile(0.5)))
+            .append(" | ")
+            .append(ratio(p50 / first))
+            .append(" | ")
+            .append(
+                step.populateSeconds() == 0
+                    ? "–"
+                    : String.format(Locale.ROOT, "%.1f s", step.populateSeconds()))
+            .append(" |\n");
+      }
+      out.append('\n');
+      result.steps().stream()
+          .filter(step -> step.populateSeconds() > 0)
+          .map(Step::population)
+          .distinct()
+          .forEach(how -> out.append("Filled by ").append(how).append(".\n\n"));
+      for (String note : result.notes()) {
+        out.append(note).append("\n\n");
+      }
+    }
   }
 
   private static String opsPerSecond(RowResult row) {

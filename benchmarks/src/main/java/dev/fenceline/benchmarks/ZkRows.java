@@ -77,7 +77,7 @@ final class ZkRows {
     try {
       client.create().creatingParentsIfNeeded().forPath(path, new byte[0]);
     } catch (KeeperException.NodeExistsException alreadyThere) {
-      // opened again on the same node: keep it
+      // opened again (the growth run opens its peer once per dimension)
     }
     long[] count = {0};
     return () -> client.setData().forPath(path, Publishing.value(++count[0]));
