@@ -17,7 +17,7 @@ package dev.fenceline.benchmarks;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import dev.fenceline.benchmarks.Options.DatabaseKind;
+import dev.fenceline.benchmarks.Options.StoreKind;
 import dev.fenceline.jdbc.JdbcStore;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
@@ -43,14 +43,14 @@ final class Database implements AutoCloseable {
   static final String UPSERT =
       "INSERT INTO bench_kv (k, v) VALUES (?, ?) ON CONFLICT (k) DO UPDATE SET v = excluded.v";
 
-  private final DatabaseKind kind;
+  private final StoreKind kind;
   private final HikariDataSource pool;
   private final EmbeddedPostgres server;
   private final JdbcStore store;
   private final JdbcLockProvider shedLock;
   private final Map<String, String> settings;
 
-  private Database(DatabaseKind kind, HikariDataSource pool, EmbeddedPostgres server) {
+  private Database(StoreKind kind, HikariDataSource pool, EmbeddedPostgres server) {
     this.kind = kind;
     this.pool = pool;
     this.server = server;
@@ -93,14 +93,14 @@ final class Database implements AutoCloseable {
       config.setMinimumIdle(poolSize);
       config.setConnectionTimeout(30_000);
       config.addDataSourceProperty("socketTimeout", "90");
-      return open(DatabaseKind.POSTGRESQL, config, server);
+      return open(StoreKind.POSTGRESQL, config, server);
     } catch (RuntimeException e) {
       server.close();
       throw e;
     }
   }
 
-  private static Database open(DatabaseKind kind, HikariConfig config, EmbeddedPostgres server) {
+  private static Database open(StoreKind kind, HikariConfig config, EmbeddedPostgres server) {
     HikariDataSource pool = new HikariDataSource(config);
     try {
       return new Database(kind, pool, server);
@@ -125,10 +125,10 @@ final class Database implements AutoCloseable {
     config.addDataSourceProperty("journal_mode", "WAL");
     config.addDataSourceProperty("synchronous", "FULL");
     config.addDataSourceProperty("busy_timeout", "30000");
-    return open(DatabaseKind.SQLITE, config, null);
+    return open(StoreKind.SQLITE, config, null);
   }
 
-  DatabaseKind kind() {
+  StoreKind kind() {
     return kind;
   }
 
@@ -174,11 +174,11 @@ final class Database implements AutoCloseable {
     }
   }
 
-  private static Map<String, String> readSettings(DatabaseKind kind, DataSource pool)
+  private static Map<String, String> readSettings(StoreKind kind, DataSource pool)
       throws SQLException {
     Map<String, String> settings = new LinkedHashMap<>();
     try (Connection connection = pool.getConnection()) {
-      if (kind == DatabaseKind.POSTGRESQL) {
+      if (kind == StoreKind.POSTGRESQL) {
         settings.put("version", query(connection, "SHOW server_version"));
         for (String name :
             new String[] {

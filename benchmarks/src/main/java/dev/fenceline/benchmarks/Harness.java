@@ -25,13 +25,17 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 
 /**
  * Runs the rows of one group (one database, one thread count): a warm-up slice per row (discarded),
  * then {@code rounds} rounds in which every row runs for one slice, the order rotated by one each
  * round so that machine noise (a neighbour's burst, a checkpoint, the page cache flushing) falls on
  * all rows alike. In a slice every worker thread repeats its operation until the slice's deadline;
- * each operation's latency is recorded exactly.
+ * each operation's latency is recorded exactly. Where the store's client counts its requests (S3's
+ * HTTP requests, ZooKeeper's requests), the count before and after each measured slice gives the
+ * requests per operation; only one row runs at a time, so the difference is that row's.
  */
 final class Harness implements AutoCloseable {
 
@@ -63,6 +67,9 @@ final class Harness implements AutoCloseable {
     long errors;
     String firstError;
 
+    /** Requests sent during the measured slices, or -1 if the store's client does not count. */
+    long requests = -1;
+
     RowResult(Row row) {
       this.row = row;
     }
@@ -71,15 +78,31 @@ final class Harness implements AutoCloseable {
     double opsPerSecond() {
       return nanos == 0 ? Double.NaN : operations / (nanos / 1e9);
     }
+
+    /** Requests per operation, NaN if not counted. */
+    double requestsPerOperation() {
+      return requests < 0 || operations == 0 ? Double.NaN : requests / (double) operations;
+    }
   }
 
   /** Runs the group and returns one result per row, in the rows' order. */
+  List<RowResult> run(
+      List<Row> rows, Duration warmup, int rounds, Duration slice, Consumer<String> progress)
+      throws Exception {
+    return run(rows, warmup, rounds, slice, null, progress);
+  }
+
+  /**
+   * Runs the group as {@link #run(List, Duration, int, Duration, Consumer)} does and, if {@code
+   * requests} is not null, records how many requests (a running total it returns) each row sent.
+   */
   List<RowResult> run(
       List<Row> rows,
       Duration warmup,
       int rounds,
       Duration slice,
-      java.util.function.Consumer<String> progress)
+      LongSupplier requests,
+      Consumer<String> progress)
       throws Exception {
     List<RowResult> results = new ArrayList<>();
     List<List<Operation>> operations = new ArrayList<>();
@@ -93,13 +116,13 @@ final class Harness implements AutoCloseable {
         }
       }
       for (int i = 0; i < rows.size(); i++) {
-        runSlice(operations.get(i), warmup, null);
+        runSlice(operations.get(i), warmup, null, null);
       }
       for (int round = 0; round < rounds; round++) {
         progress.accept("round " + (round + 1) + "/" + rounds);
         for (int k = 0; k < rows.size(); k++) {
           int i = (k + round) % rows.size();
-          runSlice(operations.get(i), slice, results.get(i));
+          runSlice(operations.get(i), slice, results.get(i), requests);
         }
       }
       return results;
@@ -120,7 +143,8 @@ final class Harness implements AutoCloseable {
       Latencies latencies, long operations, long errors, String firstError, long endNanos) {}
 
   /** Runs one slice on every worker thread; records into {@code result} unless it is null. */
-  private void runSlice(List<Operation> perThread, Duration slice, RowResult result)
+  private void runSlice(
+      List<Operation> perThread, Duration slice, RowResult result, LongSupplier requests)
       throws InterruptedException, ExecutionException {
     CountDownLatch ready = new CountDownLatch(threads);
     CountDownLatch go = new CountDownLatch(1);
@@ -138,6 +162,7 @@ final class Harness implements AutoCloseable {
     if (!ready.await(1, TimeUnit.MINUTES)) {
       throw new IllegalStateException("Cannot start a slice: the worker threads did not start");
     }
+    long requestsBefore = requests == null ? 0 : requests.getAsLong();
     long start = System.nanoTime();
     deadline[0] = start + slice.toNanos();
     go.countDown();
@@ -148,8 +173,12 @@ final class Harness implements AutoCloseable {
       slices.add(done);
       end = Math.max(end, done.endNanos());
     }
+    long requestsAfter = requests == null ? 0 : requests.getAsLong();
     if (result == null) {
       return;
+    }
+    if (requests != null) {
+      result.requests = Math.max(result.requests, 0) + (requestsAfter - requestsBefore);
     }
     long operations = 0;
     for (ThreadSlice done : slices) {

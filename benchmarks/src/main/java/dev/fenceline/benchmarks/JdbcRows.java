@@ -15,7 +15,7 @@
  */
 package dev.fenceline.benchmarks;
 
-import dev.fenceline.benchmarks.Options.DatabaseKind;
+import dev.fenceline.benchmarks.Options.StoreKind;
 import dev.fenceline.benchmarks.Row.Operation;
 import dev.fenceline.core.Fenceline;
 import dev.fenceline.core.HeldLease;
@@ -23,14 +23,11 @@ import dev.fenceline.jdbc.JdbcChange;
 import dev.fenceline.jdbc.JdbcDestination;
 import dev.fenceline.jdbc.JdbcLeaseIssuer;
 import dev.fenceline.jdbc.JdbcPointerStore;
-import dev.fenceline.spi.Applied;
 import dev.fenceline.spi.FencingToken;
 import dev.fenceline.spi.Lease;
 import dev.fenceline.spi.OperationId;
 import dev.fenceline.spi.Pointer;
 import dev.fenceline.spi.RegisterOutcome;
-import dev.fenceline.spi.Registered;
-import dev.fenceline.spi.RequestFingerprint;
 import dev.fenceline.spi.ResourceId;
 import dev.fenceline.spi.WriteOutcome;
 import java.sql.Connection;
@@ -66,11 +63,10 @@ final class JdbcRows {
   static final String SHEDLOCK_UPSERT = "shedlock lock+upsert+unlock";
   static final String FULL_CYCLE = "full cycle (facade)";
 
-  /** A lease held for a whole group by rows that only write (pointer publish, fenced write). */
-  private static final Duration LONG_LEASE = Duration.ofHours(1);
-
   /** The lease of the acquire rows, and ShedLock's lockAtMostFor. */
-  static final Duration LEASE_TTL = Duration.ofSeconds(30);
+  static final Duration LEASE_TTL = Publishing.LEASE_TTL;
+
+  private static final Duration LONG_LEASE = Publishing.LONG_LEASE;
 
   private JdbcRows() {}
 
@@ -94,7 +90,7 @@ final class JdbcRows {
             POINTER_PUBLISH,
             Optional.of(RAW_UPSERT),
             thread ->
-                pointerPublish(
+                Publishing.pointerPublish(
                     issuer, pointers, holder + "-t" + thread, resource(prefix, "pointer", thread))),
         new Row(
             FENCED_WRITE,
@@ -116,7 +112,7 @@ final class JdbcRows {
             ACQUIRE_RELEASE_ISSUER,
             Optional.of(SHEDLOCK),
             thread ->
-                issuerAcquireRelease(
+                Publishing.acquireRelease(
                     issuer, holder + "-t" + thread, resource(prefix, "issuer", thread))),
         new Row(
             ACQUIRE_RELEASE_FACADE,
@@ -135,11 +131,11 @@ final class JdbcRows {
   }
 
   private static ResourceId resource(String prefix, String row, int thread) {
-    return ResourceId.of("bench/" + prefix + "/" + row + "-" + thread);
+    return Publishing.resource(prefix, row, thread);
   }
 
   /** Row 1: one auto-commit upsert. */
-  private static Operation rawUpsert(DataSource pool, String key) {
+  static Operation rawUpsert(DataSource pool, String key) {
     long[] value = {0};
     return () -> {
       try (Connection connection = pool.getConnection()) {
@@ -155,8 +151,8 @@ final class JdbcRows {
    * It shows how much of the pointer publish's ratio is the work itself (three rows instead of one)
    * and how much is Fenceline's logic (the PL/pgSQL function).
    */
-  private static Operation sameRows(
-      DatabaseKind kind, DataSource pool, String resource, String prefix) throws SQLException {
+  private static Operation sameRows(StoreKind kind, DataSource pool, String resource, String prefix)
+      throws SQLException {
     String destination = "bench-plain";
     try (Connection connection = pool.getConnection();
         PreparedStatement insert =
@@ -168,7 +164,7 @@ final class JdbcRows {
     }
     String lock =
         "SELECT epoch FROM fenceline_resource WHERE resource = ?"
-            + (kind == DatabaseKind.POSTGRESQL ? " FOR UPDATE" : "");
+            + (kind == StoreKind.POSTGRESQL ? " FOR UPDATE" : "");
     String pointer =
         "INSERT INTO fenceline_pointer"
             + " (destination, resource, version, target, attributes, epoch, operation)"
@@ -182,7 +178,7 @@ final class JdbcRows {
       long n = ++count[0];
       String operation = prefix + "-" + n;
       try (Connection connection = pool.getConnection()) {
-        if (kind == DatabaseKind.POSTGRESQL) {
+        if (kind == StoreKind.POSTGRESQL) {
           connection.setAutoCommit(false);
           try (PreparedStatement all =
               connection.prepareStatement(lock + "; " + pointer + "; " + record + "; COMMIT")) {
@@ -279,29 +275,6 @@ final class JdbcRows {
                 "ShedLock did not lock " + name + " although only this thread uses it"));
   }
 
-  /** Row 3: a pointer swap with a new operation ID each time, under a lease held all along. */
-  private static Operation pointerPublish(
-      JdbcLeaseIssuer issuer, JdbcPointerStore pointers, String holder, ResourceId resource) {
-    Lease lease = acquire(issuer, resource, holder, LONG_LEASE);
-    FencingToken token = lease.token();
-    expectRegistered(pointers.register(token), resource);
-    long[] count = {0};
-    return new Operation() {
-      @Override
-      public void run() {
-        long n = ++count[0];
-        Pointer pointer = Pointer.to("value-" + n);
-        expectApplied(
-            pointers.write(token, operation(resource, n), pointer, RequestFingerprint.of(pointer)));
-      }
-
-      @Override
-      public void close() {
-        issuer.release(lease);
-      }
-    };
-  }
-
   /** Row 4: the same upsert as row 1, as a fenced change (epoch check + operation record). */
   private static Operation fencedWrite(
       JdbcLeaseIssuer issuer,
@@ -328,17 +301,6 @@ final class JdbcRows {
       @Override
       public void close() {
         issuer.release(lease);
-      }
-    };
-  }
-
-  /** Row 5a: JdbcLeaseIssuer.tryAcquire + release, no facade. */
-  private static Operation issuerAcquireRelease(
-      JdbcLeaseIssuer issuer, String holder, ResourceId resource) {
-    return () -> {
-      Lease lease = acquire(issuer, resource, holder, LEASE_TTL);
-      if (!issuer.release(lease)) {
-        throw new IllegalStateException("Cannot release " + lease.token() + ": it was not current");
       }
     };
   }
@@ -390,31 +352,18 @@ final class JdbcRows {
 
   private static Lease acquire(
       JdbcLeaseIssuer issuer, ResourceId resource, String holder, Duration ttl) {
-    return issuer
-        .tryAcquire(resource, holder, ttl)
-        .orElseThrow(
-            () ->
-                new IllegalStateException(
-                    "Cannot acquire "
-                        + resource
-                        + ": held by someone else, but only "
-                        + holder
-                        + " uses it"));
+    return Publishing.acquire(issuer, resource, holder, ttl);
   }
 
   private static OperationId operation(ResourceId resource, long n) {
-    return OperationId.of(resource.value().replace('/', '.') + "-" + n);
+    return Publishing.operation(resource, n);
   }
 
   private static void expectRegistered(RegisterOutcome outcome, ResourceId resource) {
-    if (!(outcome instanceof Registered)) {
-      throw new IllegalStateException("Cannot register at " + resource + ": " + outcome);
-    }
+    Publishing.expectRegistered(outcome, resource);
   }
 
   private static void expectApplied(WriteOutcome outcome) {
-    if (!(outcome instanceof Applied)) {
-      throw new IllegalStateException("Expected Applied, got " + outcome);
-    }
+    Publishing.expectApplied(outcome);
   }
 }

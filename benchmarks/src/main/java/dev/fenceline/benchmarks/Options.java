@@ -30,7 +30,7 @@ import java.util.Optional;
 record Options(
     boolean quick,
     Path out,
-    List<DatabaseKind> databases,
+    List<StoreKind> stores,
     List<Integer> threads,
     Duration warmup,
     int rounds,
@@ -38,19 +38,50 @@ record Options(
     List<Long> stagedSizes,
     boolean stagedSizesGiven,
     int stagedRounds,
+    List<Long> s3Sizes,
+    boolean growth,
+    boolean growthOnly,
+    List<Long> growthResources,
+    List<Long> growthVersions,
+    Duration growthSlice,
+    Duration growthBudget,
     Optional<Path> workDirectory,
     boolean help) {
 
   static final long MIB = 1024L * 1024;
   static final long GIB = 1024L * MIB;
 
-  /** The databases the harness can run on. */
-  enum DatabaseKind {
-    POSTGRESQL,
-    SQLITE;
+  /** The stores the harness can run on, in the order it runs them. */
+  enum StoreKind {
+    POSTGRESQL("PostgreSQL", "postgresql"),
+    SQLITE("SQLite", "sqlite"),
+    ZOOKEEPER("ZooKeeper", "zookeeper"),
+    S3PROXY("S3Proxy 4.1.0", "s3proxy"),
+    S3MOCK("S3Mock 4.8.0", "s3mock");
+
+    private final String shown;
+    private final String option;
+
+    StoreKind(String shown, String option) {
+      this.shown = shown;
+      this.option = option;
+    }
 
     String shown() {
-      return this == POSTGRESQL ? "PostgreSQL" : "SQLite";
+      return shown;
+    }
+
+    /** The name {@code --stores} takes. */
+    String option() {
+      return option;
+    }
+
+    boolean database() {
+      return this == POSTGRESQL || this == SQLITE;
+    }
+
+    boolean s3() {
+      return this == S3PROXY || this == S3MOCK;
     }
   }
 
@@ -58,18 +89,33 @@ record Options(
       """
       Usage: benchmarks/run [options]
 
-        --quick                  short run for smoke testing (< 2 min): 2 rounds of 0.3 s slices,
-                                 staged publish of 1 MiB only
+        --quick                  short run for smoke testing (< 3 min): 2 rounds of 0.3 s slices,
+                                 staged publish of 1 MiB only, S3 large publish of 20 MiB, small
+                                 growth sizes
         --out FILE               markdown report (default benchmarks/results/latest.md)
-        --databases LIST         postgresql,sqlite (default both)
+        --stores LIST            postgresql,sqlite,zookeeper,s3proxy,s3mock (default all);
+                                 --databases is the same option
         --threads LIST           thread counts, e.g. 1,8 (default 1,8)
-        --rounds N               measured rounds per database x threads (default 10; quick 2)
+        --rounds N               measured rounds per store x threads (default 10; quick 2)
         --slice DURATION         time each row runs per round, e.g. 2s, 500ms (default 1s; quick 300ms)
         --warmup DURATION        warm-up slice per row, discarded (default 1s; quick 200ms)
-        --staged-sizes LIST      payloads of the staged-publish table, e.g. 1MiB,1GiB, or none
+        --staged-sizes LIST      payloads of the local staged-publish table, e.g. 1MiB,1GiB, or none
                                  (default 1MiB,1GiB; quick 1MiB)
-        --staged-rounds N        rounds of the staged-publish table (default 5; quick 2)
-        --work-dir DIR           where the PostgreSQL data, the SQLite file and the staged files go
+        --staged-rounds N        rounds of the local and the S3 large-publish tables (default 5;
+                                 quick 2)
+        --s3-sizes LIST          payloads of the S3 large-publish table, e.g. 100MiB, or none
+                                 (default 100MiB; quick 20MiB)
+        --growth / --no-growth   the cost-as-work-grows run (default on, small sizes with --quick)
+        --growth-only            only the growth run: no row tables, no staged or S3 large publish
+        --growth-resources LIST  resource counts it grows through (default 1,100,1000,10000,100000;
+                                 quick 1,1000)
+        --growth-versions LIST   versions of one resource it grows through (default
+                                 1,1000,10000,100000,1000000; quick 1,10000)
+        --growth-slice DURATION  publishes measured at each size (default 2s; quick 300ms)
+        --growth-budget DURATION time per store for populating through the API where SQL cannot
+                                 (ZooKeeper, S3): larger sizes that would not fit are skipped
+                                 (default 150s; quick 15s)
+        --work-dir DIR           where the servers' data, the SQLite file and the staged files go
                                  (default: a new temporary directory, deleted afterwards)
         --help                   this text
       """;
@@ -86,7 +132,7 @@ record Options(
     Path out =
         Path.of(System.getProperty("fenceline.bench.root", "."))
             .resolve(Path.of("benchmarks", "results", "latest.md"));
-    List<DatabaseKind> databases = List.of(DatabaseKind.POSTGRESQL, DatabaseKind.SQLITE);
+    List<StoreKind> stores = List.of(StoreKind.values());
     List<Integer> threads = List.of(1, 8);
     Duration warmup = quick ? Duration.ofMillis(200) : Duration.ofSeconds(1);
     int rounds = quick ? 2 : 10;
@@ -94,6 +140,15 @@ record Options(
     List<Long> stagedSizes = quick ? List.of(MIB) : List.of(MIB, GIB);
     boolean stagedSizesGiven = false;
     int stagedRounds = quick ? 2 : 5;
+    List<Long> s3Sizes = quick ? List.of(20 * MIB) : List.of(100 * MIB);
+    boolean growth = true;
+    boolean growthOnly = false;
+    List<Long> growthResources =
+        quick ? List.of(1L, 1_000L) : List.of(1L, 100L, 1_000L, 10_000L, 100_000L);
+    List<Long> growthVersions =
+        quick ? List.of(1L, 10_000L) : List.of(1L, 1_000L, 10_000L, 100_000L, 1_000_000L);
+    Duration growthSlice = quick ? Duration.ofMillis(300) : Duration.ofSeconds(2);
+    Duration growthBudget = quick ? Duration.ofSeconds(15) : Duration.ofSeconds(150);
     Optional<Path> workDirectory = Optional.empty();
     boolean help = false;
     for (int i = 0; i < args.length; i++) {
@@ -102,16 +157,24 @@ record Options(
         case "--quick" -> {}
         case "--help", "-h" -> help = true;
         case "--out" -> out = Path.of(value(args, ++i, arg));
-        case "--databases" -> databases = databases(value(args, ++i, arg));
+        case "--stores", "--databases" -> stores = stores(arg, value(args, ++i, arg));
         case "--threads" -> threads = threads(value(args, ++i, arg));
         case "--rounds" -> rounds = positive(arg, value(args, ++i, arg));
         case "--slice" -> slice = duration(arg, value(args, ++i, arg));
         case "--warmup" -> warmup = duration(arg, value(args, ++i, arg));
         case "--staged-sizes" -> {
-          stagedSizes = sizes(value(args, ++i, arg));
+          stagedSizes = sizes(arg, value(args, ++i, arg));
           stagedSizesGiven = true;
         }
         case "--staged-rounds" -> stagedRounds = positive(arg, value(args, ++i, arg));
+        case "--s3-sizes" -> s3Sizes = sizes(arg, value(args, ++i, arg));
+        case "--growth" -> growth = true;
+        case "--no-growth" -> growth = false;
+        case "--growth-only" -> growthOnly = true;
+        case "--growth-resources" -> growthResources = counts(arg, value(args, ++i, arg));
+        case "--growth-versions" -> growthVersions = counts(arg, value(args, ++i, arg));
+        case "--growth-slice" -> growthSlice = duration(arg, value(args, ++i, arg));
+        case "--growth-budget" -> growthBudget = duration(arg, value(args, ++i, arg));
         case "--work-dir" -> workDirectory = Optional.of(Path.of(value(args, ++i, arg)));
         default ->
             throw new IllegalArgumentException(
@@ -121,7 +184,7 @@ record Options(
     return new Options(
         quick,
         out,
-        databases,
+        stores,
         threads,
         warmup,
         rounds,
@@ -129,6 +192,13 @@ record Options(
         stagedSizes,
         stagedSizesGiven,
         stagedRounds,
+        s3Sizes,
+        growth || growthOnly,
+        growthOnly,
+        growthResources,
+        growthVersions,
+        growthSlice,
+        growthBudget,
         workDirectory,
         help);
   }
@@ -141,20 +211,29 @@ record Options(
     return args[index];
   }
 
-  private static List<DatabaseKind> databases(String list) {
-    LinkedHashSet<DatabaseKind> kinds = new LinkedHashSet<>();
+  private static List<StoreKind> stores(String option, String list) {
+    LinkedHashSet<StoreKind> kinds = new LinkedHashSet<>();
     for (String name : list.split(",")) {
-      switch (name.trim().toLowerCase(Locale.ROOT)) {
-        case "postgresql", "postgres", "pg" -> kinds.add(DatabaseKind.POSTGRESQL);
-        case "sqlite" -> kinds.add(DatabaseKind.SQLITE);
-        default ->
-            throw new IllegalArgumentException(
-                "Cannot run the benchmarks: unknown database \""
-                    + name
-                    + "\" in --databases (use postgresql, sqlite or both: postgresql,sqlite)");
-      }
+      String lower = name.trim().toLowerCase(Locale.ROOT);
+      StoreKind kind =
+          switch (lower) {
+            case "postgresql", "postgres", "pg" -> StoreKind.POSTGRESQL;
+            case "sqlite" -> StoreKind.SQLITE;
+            case "zookeeper", "zk" -> StoreKind.ZOOKEEPER;
+            case "s3proxy" -> StoreKind.S3PROXY;
+            case "s3mock" -> StoreKind.S3MOCK;
+            default ->
+                throw new IllegalArgumentException(
+                    "Cannot run the benchmarks: unknown store \""
+                        + name
+                        + "\" in "
+                        + option
+                        + " (use any of postgresql,sqlite,zookeeper,s3proxy,s3mock)");
+          };
+      kinds.add(kind);
     }
-    return List.copyOf(kinds);
+    // Always in the declared order, so reports of different runs line up.
+    return List.of(StoreKind.values()).stream().filter(kinds::contains).toList();
   }
 
   private static List<Integer> threads(String list) {
@@ -170,6 +249,32 @@ record Options(
       }
     }
     return List.copyOf(counts);
+  }
+
+  /** Ascending counts such as {@code 1,1000,100000} (1,000 and 1_000 are read too). */
+  private static List<Long> counts(String option, String list) {
+    List<Long> counts = new ArrayList<>();
+    for (String count : list.split(",")) {
+      String digits = count.trim().replace("_", "");
+      long value;
+      try {
+        value = Long.parseLong(digits);
+      } catch (NumberFormatException e) {
+        value = 0;
+      }
+      if (value < 1 || value > 10_000_000) {
+        throw new IllegalArgumentException(
+            "Cannot run the benchmarks: "
+                + option
+                + " \""
+                + count
+                + "\" is not a count from 1 to 10000000 (e.g. 1,1000,100000)");
+      }
+      if (!counts.contains(value)) {
+        counts.add(value);
+      }
+    }
+    return counts.stream().sorted().toList();
   }
 
   private static int positive(String option, String text) {
@@ -196,6 +301,10 @@ record Options(
         double seconds = Double.parseDouble(lower.substring(0, lower.length() - 1));
         return positive(option, Duration.ofNanos((long) (seconds * 1e9)));
       }
+      if (lower.endsWith("m")) {
+        double minutes = Double.parseDouble(lower.substring(0, lower.length() - 1));
+        return positive(option, Duration.ofNanos((long) (minutes * 60e9)));
+      }
     } catch (NumberFormatException e) {
       // reported below
     }
@@ -204,7 +313,7 @@ record Options(
             + option
             + " \""
             + text
-            + "\" is not a duration (e.g. 2s, 500ms)");
+            + "\" is not a duration (e.g. 2s, 500ms, 3m)");
   }
 
   private static Duration positive(String option, Duration value) {
@@ -215,7 +324,7 @@ record Options(
     return value;
   }
 
-  private static List<Long> sizes(String list) {
+  private static List<Long> sizes(String option, String list) {
     if (list.trim().equalsIgnoreCase("none")) {
       return List.of();
     }
@@ -235,11 +344,13 @@ record Options(
         number = lower.substring(0, lower.length() - 3);
       } else {
         throw new IllegalArgumentException(
-            "Cannot run the benchmarks: --staged-sizes \""
+            "Cannot run the benchmarks: "
+                + option
+                + " \""
                 + size
                 + "\" needs a unit KiB, MiB or GiB (e.g. 1MiB,1GiB, or none)");
       }
-      sizes.add(positive("--staged-sizes", number) * unit);
+      sizes.add(positive(option, number) * unit);
     }
     return List.copyOf(sizes);
   }
@@ -253,5 +364,10 @@ record Options(
       return bytes / MIB + " MiB";
     }
     return bytes / 1024 + " KiB";
+  }
+
+  /** "1", "1,000", "100,000". */
+  static String shownCount(long count) {
+    return String.format(Locale.ROOT, "%,d", count);
   }
 }

@@ -289,7 +289,7 @@ final class StagedPublishBenchmark {
   }
 
   /** Writes {@code size} pseudo-random bytes, 1 MiB at a time. */
-  private static void writeSource(Path source, long size) throws IOException {
+  static void writeSource(Path source, long size) throws IOException {
     SplittableRandom random = new SplittableRandom(42);
     byte[] chunk = new byte[(int) Math.min(size, Options.MIB)];
     try (OutputStream out =
