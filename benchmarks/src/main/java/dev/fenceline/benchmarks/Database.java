@@ -93,12 +93,23 @@ final class Database implements AutoCloseable {
       config.setMinimumIdle(poolSize);
       config.setConnectionTimeout(30_000);
       config.addDataSourceProperty("socketTimeout", "90");
+      // The store's default lock and statement timeouts as the sessions' own, as docs/jdbc.md
+      // recommends for a pool of your own: the one-statement steps are then sent bare. The other
+      // rows (raw upsert, ShedLock) share the pool and pay nothing for it.
+      config.addDataSourceProperty("options", SESSION_OPTIONS);
       return open(StoreKind.POSTGRESQL, config, server);
     } catch (RuntimeException e) {
       server.close();
       throw e;
     }
   }
+
+  /** pgjdbc {@code options} with JdbcStore's default lock and statement timeouts. */
+  static final String SESSION_OPTIONS =
+      "-c lock_timeout="
+          + JdbcStore.DEFAULT_LOCK_TIMEOUT.toMillis()
+          + " -c statement_timeout="
+          + JdbcStore.DEFAULT_STATEMENT_TIMEOUT.toMillis();
 
   private static Database open(StoreKind kind, HikariConfig config, EmbeddedPostgres server) {
     HikariDataSource pool = new HikariDataSource(config);
