@@ -146,10 +146,10 @@ final class JdbcRows {
 
   /**
    * Diagnostic row: the rows a pointer publish writes, without Fenceline's decisions: lock one
-   * control row, insert a pointer version and an operation record, commit. On PostgreSQL one round
-   * trip (the statements sent together with the COMMIT); on SQLite inside {@code BEGIN IMMEDIATE}.
-   * It shows how much of the pointer publish's ratio is the work itself (three rows instead of one)
-   * and how much is Fenceline's logic (the PL/pgSQL function).
+   * control row, insert a pointer version that holds the receipt (schema 5), commit. On PostgreSQL
+   * one round trip (the statements sent together with the COMMIT); on SQLite inside {@code BEGIN
+   * IMMEDIATE}. It shows how much of the pointer publish's ratio is the work itself (two rows
+   * instead of one) and how much is Fenceline's logic (the PL/pgSQL function).
    */
   private static Operation sameRows(StoreKind kind, DataSource pool, String resource, String prefix)
       throws SQLException {
@@ -166,13 +166,9 @@ final class JdbcRows {
         "SELECT epoch FROM fenceline_resource WHERE resource = ?"
             + (kind == StoreKind.POSTGRESQL ? " FOR UPDATE" : "");
     String pointer =
-        "INSERT INTO fenceline_pointer"
-            + " (destination, resource, version, target, attributes, epoch, operation)"
-            + " VALUES (?, ?, ?, ?, '', 1, ?)";
-    String record =
-        "INSERT INTO fenceline_operation"
-            + " (destination, resource, operation, epoch, recorded_at_ms, attributes, fingerprint)"
-            + " VALUES (?, ?, ?, 1, 0, '', ?)";
+        "INSERT INTO fenceline_pointer (destination, resource, version, target, attributes, epoch,"
+            + " operation, recorded_at_ms, receipt_attributes, fingerprint)"
+            + " VALUES (?, ?, ?, ?, '', 1, ?, 0, '', ?)";
     long[] count = {0};
     return () -> {
       long n = ++count[0];
@@ -181,7 +177,7 @@ final class JdbcRows {
         if (kind == StoreKind.POSTGRESQL) {
           connection.setAutoCommit(false);
           try (PreparedStatement all =
-              connection.prepareStatement(lock + "; " + pointer + "; " + record + "; COMMIT")) {
+              connection.prepareStatement(lock + "; " + pointer + "; COMMIT")) {
             all.setString(1, resource);
             bindSameRows(all, 1, destination, resource, n, operation);
             all.execute();
@@ -194,13 +190,11 @@ final class JdbcRows {
           begin.execute("BEGIN IMMEDIATE");
         }
         try (PreparedStatement select = connection.prepareStatement(lock);
-            PreparedStatement insertPointer = connection.prepareStatement(pointer);
-            PreparedStatement insertRecord = connection.prepareStatement(record)) {
+            PreparedStatement insertPointer = connection.prepareStatement(pointer)) {
           select.setString(1, resource);
           select.executeQuery().close();
-          bindSameRows(insertPointer, insertRecord, destination, resource, n, operation);
+          bindSameRows(insertPointer, 0, destination, resource, n, operation);
           insertPointer.executeUpdate();
-          insertRecord.executeUpdate();
         }
         try (Statement commit = connection.createStatement()) {
           commit.execute("COMMIT");
@@ -209,7 +203,7 @@ final class JdbcRows {
     };
   }
 
-  /** Binds the pointer and record inserts of {@link #sameRows} after {@code before} parameters. */
+  /** Binds the pointer insert of {@link #sameRows} after {@code before} parameters. */
   private static void bindSameRows(
       PreparedStatement statement,
       int before,
@@ -223,29 +217,7 @@ final class JdbcRows {
     statement.setLong(before + 3, version);
     statement.setString(before + 4, "value-" + version);
     statement.setString(before + 5, operation);
-    statement.setString(before + 6, destination);
-    statement.setString(before + 7, resource);
-    statement.setString(before + 8, operation);
-    statement.setString(before + 9, "fingerprint-" + version);
-  }
-
-  private static void bindSameRows(
-      PreparedStatement pointer,
-      PreparedStatement record,
-      String destination,
-      String resource,
-      long version,
-      String operation)
-      throws SQLException {
-    pointer.setString(1, destination);
-    pointer.setString(2, resource);
-    pointer.setLong(3, version);
-    pointer.setString(4, "value-" + version);
-    pointer.setString(5, operation);
-    record.setString(1, destination);
-    record.setString(2, resource);
-    record.setString(3, operation);
-    record.setString(4, "fingerprint-" + version);
+    statement.setString(before + 6, "fingerprint-" + version);
   }
 
   /** Diagnostic row: the cheapest round trip, {@code SELECT 1} (no commit, nothing written). */

@@ -44,7 +44,7 @@ public record ConfigCheck(List<StoreCheck> stores, List<DestinationReport> desti
    * @param preflight what opening it would create, and why it could not be written
    * @param wouldChange for a store that was opened for reading: what opening it for writing (as
    *     {@code publish} does) would still create or change in it, such as {@code create Fenceline's
-   *     tables (schema v4)} ({@link dev.fenceline.spi.Adapter#wouldChange()}); empty if nothing
+   *     tables (schema v5)} ({@link dev.fenceline.spi.Adapter#wouldChange()}); empty if nothing
    */
   public record StoreCheck(
       String name, String type, StorePreflight preflight, List<String> wouldChange) {

@@ -99,8 +99,8 @@ public interface Adapter extends AutoCloseable {
   /**
    * For an adapter {@linkplain AdapterFactory#createForReading created for reading}: what opening
    * the store for writing ({@link AdapterFactory#create}) would still create or change in it, one
-   * phrase each that follows "would", such as {@code create Fenceline's tables (schema v4)} or
-   * {@code migrate Fenceline's schema from v2 to v4}. {@code fenceline doctor} prints them and
+   * phrase each that follows "would", such as {@code create Fenceline's tables (schema v5)} or
+   * {@code migrate Fenceline's schema from v4 to v5}. {@code fenceline doctor} prints them and
    * describes the store's destinations as it does for a store that does not exist yet. The default
    * is empty: nothing is known to be missing.
    *

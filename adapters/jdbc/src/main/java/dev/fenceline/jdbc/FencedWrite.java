@@ -47,6 +47,7 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The one atomic step every JDBC destination shares (R2 to R4), in the article's order: lock the
@@ -134,6 +135,75 @@ final class FencedWrite {
       OperationId operation,
       Optional<RequestFingerprint> fingerprint,
       Change change) {
+    return write(
+        token,
+        operation,
+        fingerprint,
+        change,
+        receipt ->
+            Finish.then(
+                new Applied(receipt),
+                OperationRecords.INSERT_SQL,
+                insert -> OperationRecords.bind(insert, receipt, fingerprint)));
+  }
+
+  /**
+   * The statement that inserts a pointer version together with the receipt of the operation that
+   * wrote it (schema version 5): the version after the highest of the pointer store and resource.
+   */
+  private static final String INSERT_POINTER_SQL =
+      "INSERT INTO fenceline_pointer (destination, resource, version, target, attributes, epoch,"
+          + " operation, recorded_at_ms, receipt_attributes, fingerprint)"
+          + " SELECT ?, ?, COALESCE(MAX(version), 0) + 1, ?, ?, ?, ?, ?, ?, ?"
+          + " FROM fenceline_pointer WHERE destination = ? AND resource = ?";
+
+  /**
+   * A pointer publish as the atomic step of {@link #write} (SQLite, and PostgreSQL with a step
+   * listener): the new pointer version, which holds the operation's receipt, is the last statement,
+   * sent together with the {@code COMMIT} on PostgreSQL.
+   */
+  WriteOutcome writePointer(
+      FencingToken token,
+      OperationId operation,
+      RequestFingerprint fingerprint,
+      Pointer pointer,
+      Map<String, String> receiptAttributes) {
+    requireNonNull(pointer, "pointer is null");
+    requireNonNull(receiptAttributes, "receiptAttributes is null");
+    return write(
+        token,
+        operation,
+        Optional.of(fingerprint),
+        connection -> receiptAttributes,
+        receipt ->
+            Finish.then(
+                new Applied(receipt),
+                INSERT_POINTER_SQL,
+                insert -> {
+                  insert.setString(1, destination);
+                  insert.setString(2, receipt.resource().value());
+                  insert.setString(3, pointer.target());
+                  insert.setString(4, ReceiptAttributes.encode(pointer.attributes()));
+                  insert.setLong(5, receipt.epoch().value());
+                  insert.setString(6, receipt.operation().value());
+                  insert.setLong(7, receipt.recordedAt().toEpochMilli());
+                  insert.setString(8, ReceiptAttributes.encode(receipt.attributes()));
+                  insert.setString(9, fingerprint.value());
+                  insert.setString(10, destination);
+                  insert.setString(11, receipt.resource().value());
+                }));
+  }
+
+  /**
+   * {@link #write}, with the last statement (which records the applied operation, and goes to the
+   * server together with the {@code COMMIT}) made by {@code record} from the receipt.
+   */
+  private WriteOutcome write(
+      FencingToken token,
+      OperationId operation,
+      Optional<RequestFingerprint> fingerprint,
+      Change change,
+      Function<Receipt, Finish<WriteOutcome>> record) {
     requireNonNull(token, "token is null");
     requireNonNull(operation, "operation is null");
     requireNonNull(fingerprint, "fingerprint is null");
@@ -165,10 +235,7 @@ final class FencedWrite {
                       Instant.ofEpochMilli(begun.row().nowMillis()),
                       requireNonNull(attributes, "the change returned null attributes"));
               steps.reached(FencingStep.AFTER_APPLY, token, operation);
-              return Finish.then(
-                  new Applied(receipt),
-                  OperationRecords.INSERT_SQL,
-                  insert -> OperationRecords.bind(insert, receipt, fingerprint));
+              return record.apply(receipt);
             });
     if (!(outcome instanceof RejectedStale)) {
       steps.reached(FencingStep.AFTER_COMMIT, token, operation);
@@ -180,9 +247,9 @@ final class FencedWrite {
    * A pointer publish as one statement on PostgreSQL: first the plain SQL statement of {@link
    * PostgresPublish}, which decides the common cases (applied, stale); if it could not, the
    * server-side function {@code fenceline_publish_pointer_v2}, which runs {@code
-   * fenceline_begin_v2}, inserts the new pointer version and the operation record, in the
+   * fenceline_begin_v2} and inserts the new pointer version holding the operation's receipt, in the
    * statement's own transaction. Only without a step listener: a listener's steps inside the
-   * transaction need the statements one by one ({@link #write}), which run the same {@code
+   * transaction need the statements one by one ({@link #writePointer}), which run the same {@code
    * fenceline_begin_v2}.
    */
   WriteOutcome publishPointer(
@@ -449,16 +516,17 @@ final class FencedWrite {
         connection.prepareStatement(
             "SELECT r.epoch, r.issuer, "
                 + transactions.dialect().nowMillis
-                + ", o.epoch, o.recorded_at_ms, o.attributes, o.fingerprint, ("
+                + ", "
+                + OperationRecords.COLUMNS
+                + ", ("
                 + Schema.CURRENT_VERSION
                 + "), "
                 + SafetyChecks.SQLITE_DURABILITY_COLUMNS
-                + " FROM (SELECT ? AS resource) k"
+                + " FROM (SELECT ? AS destination, ? AS resource, ? AS operation) k"
                 + " LEFT JOIN fenceline_resource r ON r.resource = k.resource"
-                + " LEFT JOIN fenceline_operation o ON o.destination = ?"
-                + " AND o.resource = k.resource AND o.operation = ?")) {
-      select.setString(1, resource.value());
-      select.setString(2, destination);
+                + OperationRecords.JOIN)) {
+      select.setString(1, destination);
+      select.setString(2, resource.value());
       select.setString(3, operation == null ? null : operation.id().value());
       try (ResultSet rows = select.executeQuery()) {
         rows.next();

@@ -53,10 +53,11 @@ public final class JdbcPointerStore extends FencedJdbcDestination<Pointer> imple
 
   /**
    * Swaps the pointer. On PostgreSQL this is one statement, the server-side function {@code
-   * fenceline_publish_pointer_v2} (epoch check, registration, operation-ID check, the new pointer
-   * version and the operation record in the statement's own transaction); with a step listener
-   * (tests), the same steps one by one in one transaction. On SQLite, one {@code BEGIN IMMEDIATE}
-   * transaction.
+   * fenceline_publish_pointer_v2} (epoch check, registration, operation-ID check, and the new
+   * pointer version, whose row holds the operation's receipt, in the statement's own transaction);
+   * with a step listener (tests), the same steps one by one in one transaction. On SQLite, one
+   * {@code BEGIN IMMEDIATE} transaction. Either way a publish writes two rows: the resource's
+   * control row (if the epoch is newer) and the pointer version.
    */
   @Override
   public WriteOutcome write(
@@ -70,29 +71,8 @@ public final class JdbcPointerStore extends FencedJdbcDestination<Pointer> imple
       return fencedWrite.publishPointer(
           token, operation, fingerprint, change, change.receiptAttributes());
     }
-    return fencedWrite.write(
-        token,
-        operation,
-        Optional.of(fingerprint),
-        connection -> {
-          try (PreparedStatement insert =
-              connection.prepareStatement(
-                  "INSERT INTO fenceline_pointer"
-                      + " (destination, resource, version, target, attributes, epoch, operation)"
-                      + " SELECT ?, ?, COALESCE(MAX(version), 0) + 1, ?, ?, ?, ?"
-                      + " FROM fenceline_pointer WHERE destination = ? AND resource = ?")) {
-            insert.setString(1, name());
-            insert.setString(2, token.resource().value());
-            insert.setString(3, change.target());
-            insert.setString(4, ReceiptAttributes.encode(change.attributes()));
-            insert.setLong(5, token.epoch().value());
-            insert.setString(6, operation.value());
-            insert.setString(7, name());
-            insert.setString(8, token.resource().value());
-            insert.executeUpdate();
-          }
-          return change.receiptAttributes();
-        });
+    return fencedWrite.writePointer(
+        token, operation, fingerprint, change, change.receiptAttributes());
   }
 
   @Override
@@ -116,7 +96,7 @@ public final class JdbcPointerStore extends FencedJdbcDestination<Pointer> imple
                   connection.prepareStatement(
                       "SELECT target, attributes, epoch, operation, version"
                           + " FROM fenceline_pointer WHERE destination = ? AND resource = ?"
-                          + " ORDER BY version DESC LIMIT ?")) {
+                          + " AND retired = 0 ORDER BY version DESC LIMIT ?")) {
                 select.setString(1, name());
                 select.setString(2, resource.value());
                 select.setInt(3, limit);

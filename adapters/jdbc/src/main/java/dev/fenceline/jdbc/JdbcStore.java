@@ -155,7 +155,7 @@ public final class JdbcStore implements AutoCloseable {
   /**
    * For a {@linkplain Builder#readOnly read-only} store: what opening it for writing would still do
    * to the database, each a phrase that follows "would": {@code create Fenceline's tables (schema
-   * v4)}, or {@code migrate Fenceline's schema from v2 to v4}; empty if the tables are there at
+   * v5)}, or {@code migrate Fenceline's schema from v4 to v5}; empty if the tables are there at
    * this build's version, and always empty for a store opened for writing (it did it).
    */
   public List<String> wouldChange() {

@@ -29,9 +29,10 @@ import java.time.Instant;
 import java.util.Optional;
 
 /**
- * The operation records ({@code fenceline_operation}) of one destination: the receipt of every
- * operation it applied, with the fingerprint of the request, read by the control-row step that
- * decides whether an operation is replayed, and inserted in the same transaction as the change.
+ * The operation records of one destination: the receipt of every operation it applied, with the
+ * fingerprint of the request, read by the control-row step that decides whether an operation is
+ * replayed, and inserted in the same transaction as the change: in {@code fenceline_operation}, or,
+ * for a pointer store, in the pointer version's row ({@link Schema}, version 5).
  */
 final class OperationRecords {
 
@@ -46,6 +47,28 @@ final class OperationRecords {
       "INSERT INTO fenceline_operation"
           + " (destination, resource, operation, epoch, recorded_at_ms, attributes,"
           + " fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?)";
+
+  /**
+   * The receipt columns (epoch, time, attributes, fingerprint) of the operation found by {@link
+   * #JOIN}: from {@code fenceline_operation} ({@code o}) or from the pointer version that holds it
+   * ({@code q}); an operation has a kept receipt in one of them at most.
+   */
+  static final String COLUMNS =
+      "COALESCE(o.epoch, q.epoch), COALESCE(o.recorded_at_ms, q.recorded_at_ms),"
+          + " COALESCE(o.attributes, q.receipt_attributes),"
+          + " CASE WHEN o.attributes IS NULL THEN q.fingerprint ELSE o.fingerprint END";
+
+  /**
+   * Joins the receipt of the operation named by {@code k.destination}, {@code k.resource} and
+   * {@code k.operation} in both places a receipt is kept (schema version 5): each a lookup by a
+   * unique index.
+   */
+  static final String JOIN =
+      " LEFT JOIN fenceline_operation o ON o.destination = k.destination"
+          + " AND o.resource = k.resource AND o.operation = k.operation"
+          + " LEFT JOIN fenceline_pointer q ON q.destination = k.destination"
+          + " AND q.resource = k.resource AND q.operation = k.operation"
+          + " AND q.recorded_at_ms IS NOT NULL";
 
   static void bind(
       PreparedStatement insert, Receipt receipt, Optional<RequestFingerprint> fingerprint)
@@ -100,9 +123,10 @@ final class OperationRecords {
         connection.prepareStatement(
             "SELECT ("
                 + Schema.CURRENT_VERSION
-                + "), o.epoch, o.recorded_at_ms, o.attributes, o.fingerprint"
-                + " FROM (SELECT 1 AS one) k LEFT JOIN fenceline_operation o"
-                + " ON o.destination = ? AND o.resource = ? AND o.operation = ?")) {
+                + "), "
+                + COLUMNS
+                + " FROM (SELECT ? AS destination, ? AS resource, ? AS operation) k"
+                + JOIN)) {
       select.setString(1, destination);
       select.setString(2, resource.value());
       select.setString(3, operation.value());

@@ -30,11 +30,16 @@ import java.util.Map;
  * PostgreSQL: the common case of a pointer publish as one plain SQL statement, without the PL/pgSQL
  * function's cost (each statement of a function is a plan lookup, a snapshot and an executor run of
  * its own). The statement locks the resource's control row, and only if the token is of the bound
- * issuer, not older than the registered epoch, and the schema is not newer, records the operation
- * ({@code ON CONFLICT DO NOTHING}: the unique key is checked against every committed row, whatever
- * the statement's snapshot), registers a newer epoch, and inserts the next pointer version; all of
- * it in the statement's own transaction, so the epoch check and the change are one atomic step
- * (R3).
+ * issuer, not older than the registered epoch, and the schema is not newer, inserts the next
+ * pointer version holding the operation's receipt ({@code ON CONFLICT DO NOTHING} on {@code
+ * fenceline_pointer_receipt}: the unique index is checked against every committed row, whatever the
+ * statement's snapshot) unless {@code fenceline_operation} holds a receipt of the operation, and
+ * then registers a newer epoch: two rows, in the statement's own transaction, so the epoch check
+ * and the change are one atomic step (R3). A receipt reaches {@code fenceline_operation} only
+ * through the migration to schema 5 or through history pruning, which moves the receipt of a
+ * version that is not among the newest; such a version committed before the publish that made it
+ * old took the control row's lock, which this statement waits for in turn, so the move is visible
+ * to its snapshot or the version's row still holds the receipt.
  *
  * <p>It decides only what one statement can decide truthfully; everything else goes to {@code
  * fenceline_publish_pointer_v2}, whose statements each see what committed before them:
@@ -62,16 +67,17 @@ final class PostgresPublish {
           + " AS now_ms, ("
           + Schema.CURRENT_VERSION
           + ") AS schema_version FROM fenceline_resource r WHERE r.resource = ? FOR UPDATE),"
-          + " o AS (INSERT INTO fenceline_operation (destination, resource, operation, epoch,"
-          + " recorded_at_ms, attributes, fingerprint) SELECT ?, ?, ?, ?, c.now_ms, ?, ? FROM c"
-          + " WHERE (c.issuer IS NULL OR c.issuer = ?) AND c.epoch <= ? AND c.schema_version <= ?"
-          + " ON CONFLICT (destination, resource, operation) DO NOTHING RETURNING recorded_at_ms),"
-          + " u AS (UPDATE fenceline_resource SET epoch = ?, issuer = ? WHERE resource = ?"
-          + " AND (epoch < ? OR issuer IS NULL) AND EXISTS (SELECT 1 FROM o) RETURNING epoch),"
           + " p AS (INSERT INTO fenceline_pointer (destination, resource, version, target,"
-          + " attributes, epoch, operation) SELECT ?, ?, COALESCE((SELECT MAX(v.version)"
-          + " FROM fenceline_pointer v WHERE v.destination = ? AND v.resource = ?), 0) + 1,"
-          + " ?, ?, ?, ? FROM o RETURNING version)"
+          + " attributes, epoch, operation, recorded_at_ms, receipt_attributes, fingerprint)"
+          + " SELECT ?, ?, COALESCE((SELECT MAX(v.version) FROM fenceline_pointer v"
+          + " WHERE v.destination = ? AND v.resource = ?), 0) + 1, ?, ?, ?, ?, c.now_ms, ?, ?"
+          + " FROM c WHERE (c.issuer IS NULL OR c.issuer = ?) AND c.epoch <= ?"
+          + " AND c.schema_version <= ? AND NOT EXISTS (SELECT 1 FROM fenceline_operation x"
+          + " WHERE x.destination = ? AND x.resource = ? AND x.operation = ?)"
+          + " ON CONFLICT (destination, resource, operation) WHERE recorded_at_ms IS NOT NULL"
+          + " DO NOTHING RETURNING version),"
+          + " u AS (UPDATE fenceline_resource SET epoch = ?, issuer = ? WHERE resource = ?"
+          + " AND (epoch < ? OR issuer IS NULL) AND EXISTS (SELECT 1 FROM p) RETURNING epoch)"
           + " SELECT c.epoch, c.issuer, c.schema_version, c.now_ms, p.version"
           + " FROM c LEFT JOIN p ON true";
 
@@ -115,13 +121,13 @@ final class PostgresPublish {
         connection.prepareStatement(transactions.oneStatement(connection, SQL))) {
       Binder bind = new Binder(statement);
       bind.string(resource);
-      bind.string(destination).string(resource).string(operation.value()).number(epoch);
-      bind.string(ReceiptAttributes.encode(receiptAttributes)).string(fingerprint.value());
-      bind.string(token.issuer()).number(epoch).number(Schema.VERSION);
-      bind.number(epoch).string(token.issuer()).string(resource).number(epoch);
       bind.string(destination).string(resource).string(destination).string(resource);
       bind.string(pointer.target()).string(ReceiptAttributes.encode(pointer.attributes()));
       bind.number(epoch).string(operation.value());
+      bind.string(ReceiptAttributes.encode(receiptAttributes)).string(fingerprint.value());
+      bind.string(token.issuer()).number(epoch).number(Schema.VERSION);
+      bind.string(destination).string(resource).string(operation.value());
+      bind.number(epoch).string(token.issuer()).string(resource).number(epoch);
       decided = decide(statement, token);
     } catch (SQLException e) {
       if (!refusedPointerVersion(e)) {

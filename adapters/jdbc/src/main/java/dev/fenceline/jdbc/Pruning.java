@@ -282,13 +282,18 @@ final class Pruning {
     }
   }
 
-  /** Deletes one batch; returns {rows selected, rows deleted}. */
+  /**
+   * Deletes one batch of old receipts: rows of {@code fenceline_operation}, then the receipts held
+   * by pointer versions that are not current (a version still in the history keeps its row, with
+   * the receipt's columns set to NULL; a retired version's row is deleted); returns {receipts
+   * selected, receipts deleted}.
+   */
   private long[] deleteReceipts(Connection connection, long cutoff) throws SQLException {
     // A newer schema may keep its watermark elsewhere: deleting without it would lie.
     Schema.checkVersion(connection);
-    List<String[]> keys = new ArrayList<>();
-    try (PreparedStatement select =
-        connection.prepareStatement(
+    List<String[]> records =
+        select(
+            connection,
             "SELECT o.destination, o.resource, o.operation FROM fenceline_operation o"
                 + " WHERE o.recorded_at_ms < ?"
                 // The receipt of the current pointer stays while it is current. A newer swap only
@@ -298,36 +303,87 @@ final class Pruning {
                 + " AND p.operation = o.operation AND p.version = (SELECT MAX(v.version)"
                 + " FROM fenceline_pointer v"
                 + " WHERE v.destination = o.destination AND v.resource = o.resource))"
-                + " ORDER BY o.recorded_at_ms, o.destination, o.resource, o.operation LIMIT ?")) {
+                + " ORDER BY o.recorded_at_ms, o.destination, o.resource, o.operation LIMIT ?",
+            cutoff,
+            batchSize);
+    List<String[]> held =
+        records.size() == batchSize
+            ? List.of()
+            : select(
+                connection,
+                "SELECT p.destination, p.resource, p.operation FROM fenceline_pointer p"
+                    + " WHERE p.recorded_at_ms < ? AND p.recorded_at_ms IS NOT NULL"
+                    // As above: the current version keeps its receipt.
+                    + " AND p.version < (SELECT MAX(v.version) FROM fenceline_pointer v"
+                    + " WHERE v.destination = p.destination AND v.resource = p.resource)"
+                    + " ORDER BY p.recorded_at_ms, p.destination, p.resource, p.operation LIMIT ?",
+                cutoff,
+                batchSize - records.size());
+    long deleted =
+        update(
+                connection,
+                "DELETE FROM fenceline_operation WHERE destination = ? AND resource = ?"
+                    + " AND operation = ? AND recorded_at_ms < ?",
+                records,
+                cutoff)
+            + update(
+                connection,
+                "UPDATE fenceline_pointer SET recorded_at_ms = NULL, receipt_attributes = NULL,"
+                    + " fingerprint = NULL WHERE destination = ? AND resource = ? AND operation = ?"
+                    + " AND recorded_at_ms < ? AND recorded_at_ms IS NOT NULL AND retired = 0",
+                held,
+                cutoff)
+            + update(
+                connection,
+                "DELETE FROM fenceline_pointer WHERE destination = ? AND resource = ?"
+                    + " AND operation = ? AND recorded_at_ms < ? AND recorded_at_ms IS NOT NULL"
+                    + " AND retired = 1",
+                held,
+                cutoff);
+    List<String[]> keys = new ArrayList<>(records);
+    keys.addAll(held);
+    if (!keys.isEmpty()) {
+      raiseWatermarks(connection, keys, cutoff);
+    }
+    return new long[] {keys.size(), deleted};
+  }
+
+  /** The (destination, resource, operation) keys {@code sql} selects with its two parameters. */
+  private static List<String[]> select(Connection connection, String sql, long cutoff, int limit)
+      throws SQLException {
+    List<String[]> keys = new ArrayList<>();
+    try (PreparedStatement select = connection.prepareStatement(sql)) {
       select.setLong(1, cutoff);
-      select.setInt(2, batchSize);
+      select.setInt(2, limit);
       try (ResultSet rows = select.executeQuery()) {
         while (rows.next()) {
           keys.add(new String[] {rows.getString(1), rows.getString(2), rows.getString(3)});
         }
       }
     }
+    return keys;
+  }
+
+  /** Runs {@code sql} once per key (and the cutoff) in one batch; returns the rows it changed. */
+  private static long update(Connection connection, String sql, List<String[]> keys, long cutoff)
+      throws SQLException {
     if (keys.isEmpty()) {
-      return new long[] {0, 0};
+      return 0;
     }
-    long deleted = 0;
-    try (PreparedStatement delete =
-        connection.prepareStatement(
-            "DELETE FROM fenceline_operation"
-                + " WHERE destination = ? AND resource = ? AND operation = ? AND recorded_at_ms < ?")) {
+    long changed = 0;
+    try (PreparedStatement statement = connection.prepareStatement(sql)) {
       for (String[] key : keys) {
-        delete.setString(1, key[0]);
-        delete.setString(2, key[1]);
-        delete.setString(3, key[2]);
-        delete.setLong(4, cutoff);
-        delete.addBatch();
+        statement.setString(1, key[0]);
+        statement.setString(2, key[1]);
+        statement.setString(3, key[2]);
+        statement.setLong(4, cutoff);
+        statement.addBatch();
       }
-      for (int count : delete.executeBatch()) {
-        deleted += Math.max(count, 0);
+      for (int count : statement.executeBatch()) {
+        changed += Math.max(count, 0);
       }
     }
-    raiseWatermarks(connection, keys, cutoff);
-    return new long[] {keys.size(), deleted};
+    return changed;
   }
 
   /**
@@ -364,7 +420,7 @@ final class Pruning {
     List<Group> groups = new ArrayList<>();
     try (PreparedStatement select =
         connection.prepareStatement(
-            "SELECT destination, resource, MAX(version) FROM fenceline_pointer"
+            "SELECT destination, resource, MAX(version) FROM fenceline_pointer WHERE retired = 0"
                 + " GROUP BY destination, resource HAVING COUNT(*) > ?"
                 + " ORDER BY destination, resource")) {
       select.setInt(1, keep);
@@ -379,8 +435,9 @@ final class Pruning {
   }
 
   /**
-   * Deletes old pointer versions of {@code groups}, starting at index {@code from}, until a batch
-   * is full; returns {index of the first group not finished, rows deleted}.
+   * Takes old pointer versions of {@code groups} out of the history, starting at index {@code
+   * from}, until a batch is full: deletes a version's row, or retires it while it holds a receipt
+   * that is still kept; returns {index of the first group not finished, versions taken out}.
    */
   private long[] deletePointers(Connection connection, List<Group> groups, int from)
       throws SQLException {
@@ -388,27 +445,47 @@ final class Pruning {
     long budget = batchSize;
     long deleted = 0;
     int next = from;
-    try (PreparedStatement delete =
-        connection.prepareStatement(
-            "DELETE FROM fenceline_pointer WHERE destination = ? AND resource = ? AND version IN"
-                + " (SELECT version FROM fenceline_pointer"
-                + " WHERE destination = ? AND resource = ? AND version <= ?"
-                + " ORDER BY version LIMIT ?)")) {
+    try (PreparedStatement select =
+            connection.prepareStatement(
+                "SELECT version, recorded_at_ms FROM fenceline_pointer"
+                    + " WHERE destination = ? AND resource = ? AND version <= ? AND retired = 0"
+                    + " ORDER BY version LIMIT ?");
+        PreparedStatement delete =
+            connection.prepareStatement(
+                "DELETE FROM fenceline_pointer"
+                    + " WHERE destination = ? AND resource = ? AND version = ?");
+        // A version whose receipt is still kept leaves the history, but its row, which holds the
+        // receipt, stays until the receipt is pruned: a receipt never moves to another row.
+        PreparedStatement retire =
+            connection.prepareStatement(
+                "UPDATE fenceline_pointer SET retired = 1"
+                    + " WHERE destination = ? AND resource = ? AND version = ?")) {
       while (next < groups.size() && budget > 0) {
         Group group = groups.get(next);
-        delete.setString(1, group.destination());
-        delete.setString(2, group.resource());
-        delete.setString(3, group.destination());
-        delete.setString(4, group.resource());
-        delete.setLong(5, group.deleteUpTo());
-        delete.setLong(6, budget);
-        long asked = budget;
-        int count = delete.executeUpdate();
+        select.setString(1, group.destination());
+        select.setString(2, group.resource());
+        select.setLong(3, group.deleteUpTo());
+        select.setLong(4, budget);
+        int count = 0;
+        try (ResultSet rows = select.executeQuery()) {
+          while (rows.next()) {
+            long version = rows.getLong(1);
+            rows.getLong(2);
+            PreparedStatement change = rows.wasNull() ? delete : retire;
+            change.setString(1, group.destination());
+            change.setString(2, group.resource());
+            change.setLong(3, version);
+            change.addBatch();
+            count++;
+          }
+        }
+        delete.executeBatch();
+        retire.executeBatch();
         deleted += count;
-        budget -= count;
-        if (count < asked) {
+        if (count < budget) {
           next++; // fewer than asked for: this group is done
         }
+        budget -= count;
       }
     }
     return new long[] {next, deleted};

@@ -37,10 +37,12 @@ import java.time.Duration;
  *       applied". The receipt of the operation that set a pointer store's current pointer is kept
  *       as long as that pointer is current.
  *   <li>{@code pointerVersions}: the newest this many publish-pointer versions of each pointer
- *       store and resource are kept, older ones deleted; the current pointer is always kept. It
- *       must be at least the {@code keepVersions} of every {@code StagedDestination} publishing
- *       through a pointer store of this database, so every version a staged destination may still
- *       serve, roll back to or keep from its sweep stays in the history.
+ *       store and resource are kept, older ones deleted; the current pointer is always kept. (A
+ *       version's row also holds the receipt of the publish that wrote it: while that receipt is
+ *       kept, the row stays, out of the history, and is deleted with the receipt.) It must be at
+ *       least the {@code keepVersions} of every {@code StagedDestination} publishing through a
+ *       pointer store of this database, so every version a staged destination may still serve, roll
+ *       back to or keep from its sweep stays in the history.
  * </ul>
  *
  * @param receipts how long operation records are kept; positive

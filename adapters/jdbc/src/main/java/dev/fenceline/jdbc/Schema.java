@@ -63,6 +63,24 @@ import java.util.regex.Pattern;
  * set to 4, in one transaction); building the index reads {@code fenceline_operation} once.
  * Versions 1 and 2 go through version 3 first.
  *
+ * <p>Version 5 keeps the receipt of a pointer publish in the pointer version's row instead of a row
+ * of its own in {@code fenceline_operation}: {@code fenceline_pointer} gains {@code
+ * recorded_at_ms}, {@code receipt_attributes} and {@code fingerprint} (NULL once the receipt is
+ * pruned) and {@code retired} (1 once history pruning took the version out of the history while its
+ * receipt is still kept: the row stays, out of {@code history}, until the receipt is pruned), the
+ * unique index {@code fenceline_pointer_receipt} on {@code (destination, resource, operation)} over
+ * the rows that hold a receipt (an operation has at most one kept receipt, also between concurrent
+ * publishes), and {@code fenceline_pointer_recorded_at} for pruning. A publish writes two rows (the
+ * control row and the version) instead of three, and a receipt never moves between tables, so a
+ * statement that reads from an older snapshot still finds it, or the unique index refuses its
+ * duplicate. Every receipt lookup reads both tables: {@code fenceline_operation} keeps the receipts
+ * of destinations, and those of pointer versions that history pruning had deleted before the
+ * migration. A version 4 database is migrated in place when a store opens it (columns and indexes
+ * added, the receipt of each kept version moved into its row, version set to 5, in one
+ * transaction); it reads {@code fenceline_pointer} and {@code fenceline_operation} once. The
+ * functions become version 3 (same names and parameters). Versions 1 to 3 go through version 4
+ * first.
+ *
  * <p>For DBAs upgrading a running system: a process of an older Fenceline that opens the database
  * after the migration refuses it (e.g. "schema is version 4, newer than version 3"). Processes of
  * version 3 that opened it before keep working, but they never read the receipt watermark: after a
@@ -93,13 +111,13 @@ import java.util.regex.Pattern;
 final class Schema {
 
   /** The schema version this code creates and understands. */
-  static final int VERSION = 4;
+  static final int VERSION = 5;
 
   /**
    * The version of this build's {@link #POSTGRES_FUNCTIONS} bodies, recorded in each body's first
    * line. 1 was the unversioned bodies under the names without a suffix.
    */
-  static final int FUNCTIONS_VERSION = 2;
+  static final int FUNCTIONS_VERSION = 3;
 
   /** The first line of every function body of this build. */
   private static final String VERSION_LINE =
@@ -136,15 +154,46 @@ final class Schema {
           + " fingerprint VARCHAR(80),"
           + " PRIMARY KEY (destination, resource, operation))";
 
-  private static final String POINTER_COLUMNS =
+  private static final String POINTER_VERSION_COLUMNS =
       " destination VARCHAR(64) NOT NULL,"
           + " resource VARCHAR(200) NOT NULL,"
           + " version BIGINT NOT NULL,"
           + " target TEXT NOT NULL,"
           + " attributes TEXT NOT NULL,"
           + " epoch BIGINT NOT NULL,"
-          + " operation VARCHAR(200) NOT NULL,"
-          + " PRIMARY KEY (destination, resource, version))";
+          + " operation VARCHAR(200) NOT NULL,";
+
+  private static final String POINTER_KEY = " PRIMARY KEY (destination, resource, version))";
+
+  /** The pointer table of versions 2 to 4 (version 1's is migrated to it). */
+  private static final String POINTER_COLUMNS = POINTER_VERSION_COLUMNS + POINTER_KEY;
+
+  /**
+   * Version 5: the receipt of the operation that wrote a pointer version, in the version's row
+   * (NULL once pruned, or for a row whose receipt stayed in {@code fenceline_operation}); and
+   * {@code retired}, 1 once history pruning took the version out of the history while its receipt
+   * is still kept (the row is deleted when the receipt is pruned).
+   */
+  private static final List<String> POINTER_RECEIPT_COLUMNS =
+      List.of(
+          "recorded_at_ms BIGINT",
+          "receipt_attributes TEXT",
+          "fingerprint VARCHAR(80)",
+          "retired SMALLINT DEFAULT 0 NOT NULL");
+
+  /**
+   * Version 5: an operation has at most one kept receipt per pointer store and resource, also
+   * between two publishes that committed while each other's statement ran.
+   */
+  private static final String POINTER_RECEIPT_INDEX =
+      "CREATE UNIQUE INDEX IF NOT EXISTS fenceline_pointer_receipt"
+          + " ON fenceline_pointer (destination, resource, operation)"
+          + " WHERE recorded_at_ms IS NOT NULL";
+
+  /** Version 5: the index pruning finds old pointer receipts by. */
+  private static final String POINTER_RECORDED_AT_INDEX =
+      "CREATE INDEX IF NOT EXISTS fenceline_pointer_recorded_at"
+          + " ON fenceline_pointer (recorded_at_ms) WHERE recorded_at_ms IS NOT NULL";
 
   private static final String INTENT_COLUMNS =
       " destination VARCHAR(64) NOT NULL,"
@@ -192,14 +241,23 @@ final class Schema {
           "CREATE TABLE IF NOT EXISTS fenceline_operation (" + OPERATION_COLUMNS,
           // Every swap of a publish pointer (or published value) per destination and resource;
           // the row with the highest version is the current pointer, older rows are the history.
-          "CREATE TABLE IF NOT EXISTS fenceline_pointer (" + POINTER_COLUMNS,
+          // Each row also holds the receipt of the operation that wrote it (version 5).
+          "CREATE TABLE IF NOT EXISTS fenceline_pointer ("
+              + POINTER_VERSION_COLUMNS
+              + " "
+              + String.join(", ", POINTER_RECEIPT_COLUMNS)
+              + ","
+              + POINTER_KEY,
           // Intents of calls to systems that cannot check epochs, per destination name (version
           // 3); the receipt columns are NULL until the call's result is recorded.
           "CREATE TABLE IF NOT EXISTS fenceline_intent (" + INTENT_COLUMNS,
           // Receipt retention (version 4): per destination and resource, the time before which
           // operation records were pruned; and the index pruning finds old records by.
           PRUNED_TABLE,
-          RECORDED_AT_INDEX);
+          RECORDED_AT_INDEX,
+          // Receipts in pointer rows (version 5): one per operation, and found by age.
+          POINTER_RECEIPT_INDEX,
+          POINTER_RECORDED_AT_INDEX);
 
   /**
    * The first statements of every function body: refuse, with nothing changed, to run for a caller
@@ -278,13 +336,10 @@ final class Schema {
               + "  IF o_status = 'proceed' THEN\n"
               + "    SELECT COALESCE(MAX(p.version), 0) + 1 INTO o_version FROM fenceline_pointer p\n"
               + "      WHERE p.destination = p_destination AND p.resource = p_resource;\n"
-              + "    INSERT INTO fenceline_pointer\n"
-              + "      (destination, resource, version, target, attributes, epoch, operation)\n"
+              + "    INSERT INTO fenceline_pointer (destination, resource, version, target,\n"
+              + "      attributes, epoch, operation, recorded_at_ms, receipt_attributes, fingerprint)\n"
               + "      VALUES (p_destination, p_resource, o_version, p_target, p_pointer_attributes,\n"
-              + "      p_epoch, p_operation);\n"
-              + "    INSERT INTO fenceline_operation (destination, resource, operation, epoch,\n"
-              + "      recorded_at_ms, attributes, fingerprint) VALUES (p_destination, p_resource,\n"
-              + "      p_operation, p_epoch, o_now_ms, p_receipt_attributes, p_fingerprint);\n"
+              + "      p_epoch, p_operation, o_now_ms, p_receipt_attributes, p_fingerprint);\n"
               + "    o_status := 'applied';\n"
               + "  END IF;\n"
               + "  RETURN NEXT;\n"
@@ -370,6 +425,14 @@ final class Schema {
         + "      FROM fenceline_operation o WHERE o.destination = p_destination\n"
         + "      AND o.resource = p_resource AND o.operation = p_operation;\n"
         + "    v_found := FOUND;\n"
+        + "    IF NOT v_found THEN\n"
+        + "      SELECT q.epoch, q.recorded_at_ms, q.receipt_attributes, q.fingerprint\n"
+        + "        INTO o_rec_epoch, o_rec_at_ms, o_rec_attributes, o_rec_fingerprint\n"
+        + "        FROM fenceline_pointer q WHERE q.destination = p_destination\n"
+        + "        AND q.resource = p_resource AND q.operation = p_operation\n"
+        + "        AND q.recorded_at_ms IS NOT NULL;\n"
+        + "      v_found := FOUND;\n"
+        + "    END IF;\n"
         + "    IF v_found AND p_fingerprint IS NOT NULL AND o_rec_fingerprint IS NOT NULL\n"
         + "        AND p_fingerprint <> o_rec_fingerprint THEN\n"
         + "      o_status := 'conflict'; RETURN NEXT; RETURN;\n"
@@ -431,6 +494,9 @@ final class Schema {
         if (stored <= 3) {
           migrateFromVersion3(statement);
         }
+        if (stored <= 4) {
+          migrateFromVersion4(statement);
+        }
       }
       if (dialect == Dialect.POSTGRESQL && functionsOutdated(connection)) {
         // New tables, tables created by hand without the functions, or functions of an older
@@ -481,6 +547,37 @@ final class Schema {
     statement.execute(PRUNED_TABLE);
     statement.execute(RECORDED_AT_INDEX);
     statement.execute("UPDATE fenceline_schema SET version = 4");
+  }
+
+  /**
+   * Moves the receipt of each kept pointer version from {@code fenceline_operation} into the
+   * version's row: the newest version an operation wrote, if the record has the version's epoch.
+   * Receipts of versions pruned before stay where they are (every lookup reads both tables).
+   */
+  private static void migrateFromVersion4(Statement statement) throws SQLException {
+    for (String column : POINTER_RECEIPT_COLUMNS) {
+      statement.execute("ALTER TABLE fenceline_pointer ADD COLUMN " + column);
+    }
+    statement.execute(
+        "UPDATE fenceline_pointer SET (recorded_at_ms, receipt_attributes, fingerprint) ="
+            + " (SELECT o.recorded_at_ms, o.attributes, o.fingerprint FROM fenceline_operation o"
+            + " WHERE o.destination = fenceline_pointer.destination"
+            + " AND o.resource = fenceline_pointer.resource"
+            + " AND o.operation = fenceline_pointer.operation AND o.epoch = fenceline_pointer.epoch)"
+            + " WHERE (destination, resource, operation, version) IN"
+            + " (SELECT p.destination, p.resource, p.operation, MAX(p.version)"
+            + " FROM fenceline_pointer p JOIN fenceline_operation o"
+            + " ON o.destination = p.destination AND o.resource = p.resource"
+            + " AND o.operation = p.operation AND o.epoch = p.epoch"
+            + " GROUP BY p.destination, p.resource, p.operation)");
+    statement.execute(POINTER_RECEIPT_INDEX);
+    statement.execute(POINTER_RECORDED_AT_INDEX);
+    statement.execute(
+        "DELETE FROM fenceline_operation WHERE EXISTS (SELECT 1 FROM fenceline_pointer p"
+            + " WHERE p.destination = fenceline_operation.destination"
+            + " AND p.resource = fenceline_operation.resource"
+            + " AND p.operation = fenceline_operation.operation AND p.recorded_at_ms IS NOT NULL)");
+    statement.execute("UPDATE fenceline_schema SET version = 5");
   }
 
   /**

@@ -119,13 +119,17 @@ class PostgresPublishWaitTest {
     pointers.register(token(1));
     assertThat(publish(1, "v1")).isInstanceOf(Applied.class);
 
+    // At version 5, not 2: only the unique index of kept receipts, not the primary key of the
+    // versions, can tell the statement that its operation committed meanwhile.
     WriteOutcome outcome =
-        whileTheControlRowIsHeld(() -> publish(1, "v2"), holder -> insertVersion(holder, 2, "v2"));
+        whileTheControlRowIsHeld(() -> publish(1, "v2"), holder -> insertVersion(holder, 5, "v2"));
 
     Receipt first = pointers.lookup(resource, OperationId.of("v2")).orElseThrow();
     assertThat(first.recordedAt()).isEqualTo(Instant.ofEpochMilli(1234));
     assertThat(outcome).isEqualTo(new AlreadyApplied(first));
-    assertThat(pointers.history(resource, 10)).hasSize(2);
+    assertThat(pointers.history(resource, 10))
+        .extracting(state -> state.version() + ":" + state.operation().value())
+        .containsExactly("5:v2", "1:v1");
   }
 
   /** What the holder does inside its transaction before it commits. */
@@ -160,31 +164,26 @@ class PostgresPublishWaitTest {
     }
   }
 
-  /** A committed publish of {@code operation} at {@code version}, as another writer makes it. */
+  /**
+   * A committed publish of {@code operation} at {@code version}, as another writer makes it: the
+   * version's row, holding the receipt (recorded at 1234 ms).
+   */
   private void insertVersion(Connection holder, long version, String operation)
       throws SQLException {
     try (PreparedStatement pointer =
-            holder.prepareStatement(
-                "INSERT INTO fenceline_pointer"
-                    + " (destination, resource, version, target, attributes, epoch, operation)"
-                    + " VALUES ('site', ?, ?, ?, ?, 1, ?)");
-        PreparedStatement record =
-            holder.prepareStatement(
-                "INSERT INTO fenceline_operation (destination, resource, operation, epoch,"
-                    + " recorded_at_ms, attributes, fingerprint) VALUES ('site', ?, ?, 1, 1234,"
-                    + " ?, ?)")) {
+        holder.prepareStatement(
+            "INSERT INTO fenceline_pointer (destination, resource, version, target, attributes,"
+                + " epoch, operation, recorded_at_ms, receipt_attributes, fingerprint)"
+                + " VALUES ('site', ?, ?, ?, ?, 1, ?, 1234, ?, ?)")) {
       Pointer written = Pointer.to("blob-" + operation);
       pointer.setString(1, resource.value());
       pointer.setLong(2, version);
       pointer.setString(3, written.target());
       pointer.setString(4, ReceiptAttributes.encode(written.attributes()));
       pointer.setString(5, operation);
+      pointer.setString(6, ReceiptAttributes.encode(written.receiptAttributes()));
+      pointer.setString(7, dev.fenceline.spi.RequestFingerprint.of(written).value());
       pointer.executeUpdate();
-      record.setString(1, resource.value());
-      record.setString(2, operation);
-      record.setString(3, ReceiptAttributes.encode(written.receiptAttributes()));
-      record.setString(4, dev.fenceline.spi.RequestFingerprint.of(written).value());
-      record.executeUpdate();
     }
   }
 

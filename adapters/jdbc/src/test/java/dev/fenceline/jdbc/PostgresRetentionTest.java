@@ -71,9 +71,10 @@ class PostgresRetentionTest extends RetentionContractTest {
       try (Connection connection = database().connect();
           PreparedStatement age =
               connection.prepareStatement(
-                  "UPDATE fenceline_operation SET recorded_at_ms = 0 WHERE operation <> ?")) {
+                  // The receipts of pointer publishes are in the versions' rows (schema 5).
+                  "UPDATE fenceline_pointer SET recorded_at_ms = 0 WHERE operation <> ?")) {
         age.setString(1, "publish-5");
-        age.executeUpdate();
+        assertThat(age.executeUpdate()).isEqualTo(4);
       }
       JdbcPointerStore paused =
           store.pointerStore(

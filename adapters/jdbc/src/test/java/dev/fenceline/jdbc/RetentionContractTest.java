@@ -249,6 +249,7 @@ abstract class RetentionContractTest {
     Retention retention = new Retention(Duration.ofHours(24), 4);
     List<Long> receiptsAfterPrune = new ArrayList<>();
     List<Long> pointersAfterPrune = new ArrayList<>();
+    List<Long> pointerRowsAfterPrune = new ArrayList<>();
     long receiptsWritten = 0;
     try (JdbcStore store = database().storeBuilder().pruneBatchSize(7).build()) {
       JdbcPointerStore reports = store.pointerStore("reports");
@@ -263,8 +264,9 @@ abstract class RetentionContractTest {
         ageReceipts(HOUR);
         if (round % pruneEvery == 0) {
           store.prune(retention);
-          receiptsAfterPrune.add(count("fenceline_operation" + mine));
-          pointersAfterPrune.add(count("fenceline_pointer" + mine));
+          receiptsAfterPrune.add(receipts(mine));
+          pointersAfterPrune.add(count("fenceline_pointer" + mine + " AND retired = 0"));
+          pointerRowsAfterPrune.add(count("fenceline_pointer" + mine));
         }
       }
       // 4 receipts per hour, kept for 24 hours: at most 4 * 24 after each prune.
@@ -275,6 +277,10 @@ abstract class RetentionContractTest {
       assertThat(receiptsAfterPrune.get(receiptsAfterPrune.size() - 1))
           .isLessThan(receiptsWritten / 4);
       assertThat(pointersAfterPrune).allSatisfy(size -> assertThat(size).isEqualTo(3L * 4));
+      // Rows of retired versions stay while they hold a kept receipt (at most 24 per resource).
+      assertThat(
+              pointerRowsAfterPrune.subList(pointerRowsAfterPrune.size() / 2, rounds / pruneEvery))
+          .allSatisfy(size -> assertThat(size).isBetween(3L * 23, 3L * 4 + 3L * 24));
       assertThat(count("fenceline_pruned" + mine)).as("one watermark per scope").isEqualTo(4);
       assertThat(reports.current(reportResources.get(0)).orElseThrow().version()).isEqualTo(rounds);
     }
@@ -442,31 +448,53 @@ abstract class RetentionContractTest {
     return pointers.history(resource, 100).stream().map(PointerState::version).toList();
   }
 
+  /** The tables that hold receipts: a destination's records, a pointer version's row. */
+  private static final List<String> RECEIPT_TABLES =
+      List.of("fenceline_operation", "fenceline_pointer");
+
   private void setRecordedAt(String destination, ResourceId resource, String operation, long millis)
       throws SQLException {
-    try (Connection connection = database().connect();
-        PreparedStatement update =
+    int updated = 0;
+    try (Connection connection = database().connect()) {
+      for (String table : RECEIPT_TABLES) {
+        try (PreparedStatement update =
             connection.prepareStatement(
-                "UPDATE fenceline_operation SET recorded_at_ms = ?"
-                    + " WHERE destination = ? AND resource = ? AND operation = ?")) {
-      update.setLong(1, millis);
-      update.setString(2, destination);
-      update.setString(3, resource.value());
-      update.setString(4, operation);
-      assertThat(update.executeUpdate()).isEqualTo(1);
+                "UPDATE "
+                    + table
+                    + " SET recorded_at_ms = ? WHERE destination = ? AND resource = ?"
+                    + " AND operation = ? AND recorded_at_ms IS NOT NULL")) {
+          update.setLong(1, millis);
+          update.setString(2, destination);
+          update.setString(3, resource.value());
+          update.setString(4, operation);
+          updated += update.executeUpdate();
+        }
+      }
     }
+    assertThat(updated).as("receipts of %s", operation).isEqualTo(1);
   }
 
   private void ageReceipts(long millis) throws SQLException {
-    try (Connection connection = database().connect();
-        PreparedStatement update =
+    try (Connection connection = database().connect()) {
+      for (String table : RECEIPT_TABLES) {
+        try (PreparedStatement update =
             connection.prepareStatement(
-                "UPDATE fenceline_operation SET recorded_at_ms = recorded_at_ms - ?"
-                    + " WHERE resource LIKE ?")) {
-      update.setLong(1, millis);
-      update.setString(2, "%-" + run);
-      update.executeUpdate();
+                "UPDATE "
+                    + table
+                    + " SET recorded_at_ms = recorded_at_ms - ?"
+                    + " WHERE resource LIKE ? AND recorded_at_ms IS NOT NULL")) {
+          update.setLong(1, millis);
+          update.setString(2, "%-" + run);
+          update.executeUpdate();
+        }
+      }
     }
+  }
+
+  /** Receipts kept of the resources {@code where} selects, in both tables that hold them. */
+  private long receipts(String where) throws SQLException {
+    return count("fenceline_operation" + where)
+        + count("fenceline_pointer" + where + " AND recorded_at_ms IS NOT NULL");
   }
 
   private long count(String fromWhere) throws SQLException {

@@ -190,7 +190,7 @@ class RoundTripCountTest {
         db.counting(
             () -> pointers.write(token, OperationId.of("v1"), Pointer.to("v1")),
             1,
-            5,
+            4,
             "pointer publish");
     assertThat(applied).isInstanceOf(Applied.class);
     assertThat(
@@ -205,7 +205,7 @@ class RoundTripCountTest {
             db.counting(
                 () -> pointers.write(newer, OperationId.of("v2"), Pointer.to("v2")),
                 1,
-                6,
+                5,
                 "pointer publish (newer epoch)"))
         .isInstanceOf(Applied.class);
     assertThat(

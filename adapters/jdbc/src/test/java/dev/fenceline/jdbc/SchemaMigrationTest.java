@@ -46,9 +46,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A database written by an older schema is migrated to the current version when a store opens it,
  * on SQLite and PostgreSQL: version 1 (operation records shared by every destination of the store)
- * through version 2, version 2 (before intents) by adding the intent table, and version 3 (before
- * retention) by adding the receipt watermark table. Nothing applied before is lost or applied
- * again. A database of a newer version is refused.
+ * through version 2, version 2 (before intents) by adding the intent table, version 3 (before
+ * retention) by adding the receipt watermark table, and version 4 (receipts of pointer publishes in
+ * rows of their own) by moving them into the pointer versions' rows. Nothing applied before is lost
+ * or applied again. A database of a newer version is refused.
  */
 class SchemaMigrationTest {
 
@@ -331,7 +332,7 @@ class SchemaMigrationTest {
     }
 
     try (JdbcStore store = database.openStore()) {
-      assertThat(schemaVersion(database)).isEqualTo(Schema.VERSION).isEqualTo(4);
+      assertThat(schemaVersion(database)).isEqualTo(Schema.VERSION).isEqualTo(5);
       assertThat(store.id()).isEqualTo("jdbc-v2-issuer");
       JdbcDestination ledgers = store.destination("ledgers");
       JdbcPointerStore reports = store.pointerStore("reports");
@@ -365,6 +366,169 @@ class SchemaMigrationTest {
     }
   }
 
+  /** The issuer identity of {@code schema-v4.sql}. */
+  private static final String V4_ISSUER = "jdbc-75ff8c2a-670e-434d-8352-442b3b24cfc1";
+
+  @Test
+  void sqliteVersion4WrittenByThePreviousBuildIsMigrated(@TempDir Path directory) throws Exception {
+    migratesVersion4InPlace(new SqliteDatabase(directory));
+  }
+
+  @Test
+  void postgresVersion4WrittenByThePreviousBuildIsMigrated() throws Exception {
+    migratesVersion4InPlace(
+        PostgresDatabase.shared().newDatabase("migration_" + Long.toHexString(System.nanoTime())));
+  }
+
+  /**
+   * {@code schema-v4.sql}: a database written through the API by the last build of schema 4 (see
+   * its header). The receipts of kept pointer versions move into the versions' rows; day-1's, whose
+   * version history pruning had deleted, stays in {@code fenceline_operation}; every receipt still
+   * answers lookups and retries, and the moved ones guard their operation IDs.
+   */
+  private static void migratesVersion4InPlace(TestDatabase database) throws Exception {
+    String dump;
+    try (var in = SchemaMigrationTest.class.getResourceAsStream("schema-v4.sql")) {
+      dump = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    }
+    try (Connection connection = database.connect();
+        Statement statement = connection.createStatement()) {
+      for (String sql : dump.replaceAll("(?m)^--.*\n", "").split(";\n")) {
+        if (!sql.isBlank()) {
+          statement.execute(sql);
+        }
+      }
+    }
+    RequestFingerprint day3 = RequestFingerprint.sha256("day-3");
+
+    try (JdbcStore store = database.openStore()) {
+      assertThat(schemaVersion(database)).isEqualTo(Schema.VERSION).isEqualTo(5);
+      assertThat(store.id()).as("the issuer identity is kept").isEqualTo(V4_ISSUER);
+      assertThat(count(database, "fenceline_operation WHERE destination = 'reports'"))
+          .as("only the receipt whose version was pruned stays in fenceline_operation")
+          .isEqualTo(1);
+      assertThat(count(database, "fenceline_pointer WHERE recorded_at_ms IS NOT NULL"))
+          .isEqualTo(2);
+
+      JdbcPointerStore reports = store.pointerStore("reports");
+      assertThat(reports.history(REPORT, 10))
+          .extracting(state -> state.pointer().target(), PointerState::version)
+          .containsExactly(
+              org.assertj.core.groups.Tuple.tuple("v3", 3L),
+              org.assertj.core.groups.Tuple.tuple("v2", 2L));
+      for (String[] kept :
+          List.of(
+              new String[] {"day-1", "3", "sha256=aa&target=v1"},
+              new String[] {"day-2", "3", "sha256=bb&target=v2"},
+              new String[] {"day-3", "4", "sha256=cc&target=v3"})) {
+        assertThat(reports.lookup(REPORT, OperationId.of(kept[0])))
+            .as(kept[0])
+            .hasValueSatisfying(
+                receipt -> {
+                  assertThat(receipt.epoch()).isEqualTo(Epoch.of(Long.parseLong(kept[1])));
+                  assertThat(ReceiptAttributes.encode(receipt.attributes())).isEqualTo(kept[2]);
+                });
+      }
+
+      FencingToken epoch4 = new FencingToken(store.id(), REPORT, Epoch.of(4), "worker");
+      assertThat(reports.write(epoch4, OperationId.of("day-3"), Pointer.to("v3-again"), day3))
+          .as("a retry of a moved receipt is answered from the version's row")
+          .isInstanceOf(AlreadyApplied.class);
+      assertThatThrownBy(
+              () ->
+                  reports.write(
+                      epoch4,
+                      OperationId.of("day-3"),
+                      Pointer.to("v3-again"),
+                      RequestFingerprint.sha256("another")))
+          .as("the moved fingerprint still guards the operation ID")
+          .isInstanceOf(OperationConflictException.class);
+      assertThat(
+              reports.write(
+                  epoch4,
+                  OperationId.of("day-1"),
+                  Pointer.to("v1-again"),
+                  RequestFingerprint.sha256("day-1")))
+          .as("a retry of a receipt left in fenceline_operation")
+          .isInstanceOf(AlreadyApplied.class);
+      assertThat(
+              reports.write(
+                  new FencingToken(store.id(), REPORT, Epoch.of(3), "old"),
+                  OperationId.of("day-4"),
+                  Pointer.to("v4"),
+                  RequestFingerprint.sha256("day-4")))
+          .isEqualTo(new RejectedStale(REPORT, Epoch.of(3), Epoch.of(4)));
+      assertThat(
+              reports.write(
+                  epoch4,
+                  OperationId.of("day-4"),
+                  Pointer.to("v4"),
+                  RequestFingerprint.sha256("day-4")))
+          .isInstanceOf(Applied.class);
+      assertThat(reports.current(REPORT).orElseThrow().version()).isEqualTo(4);
+      assertThat(history(reports)).containsExactly("v4", "v3", "v2");
+
+      JdbcDestination ledgers = store.destination("ledgers");
+      assertThat(ledgers.lookup(LEDGER, OperationId.of("day-1")))
+          .hasValueSatisfying(receipt -> assertThat(receipt.epoch()).isEqualTo(Epoch.of(7)));
+      assertThatThrownBy(() -> ledgers.lookup(LEDGER, OperationId.of("old")))
+          .as("the watermark of version 4 still answers")
+          .isInstanceOf(dev.fenceline.spi.ReceiptPrunedException.class);
+      assertThat(store.intentStore("payments").lookup(LEDGER, OperationId.of("pay-1")))
+          .hasValueSatisfying(intent -> assertThat(intent.attempts()).isEqualTo(1));
+      assertThat(
+              store
+                  .leaseIssuer()
+                  .tryAcquire(ResourceId.of("nightly"), "cron-2", java.time.Duration.ofMinutes(1)))
+          .as("the lease of version 4 expired; the next epoch follows its epoch")
+          .hasValueSatisfying(lease -> assertThat(lease.token().epoch()).isEqualTo(Epoch.of(2)));
+
+      // History pruning takes versions out of the history; their receipts answer until pruned.
+      assertThat(store.prune(new Retention(java.time.Duration.ofDays(36500), 1)))
+          .extracting(PruneReport::receiptsDeleted, PruneReport::pointerVersionsDeleted)
+          .containsExactly(0L, 2L);
+      assertThat(history(reports)).containsExactly("v4");
+      assertThat(reports.lookup(REPORT, OperationId.of("day-2"))).isPresent();
+      assertThat(reports.write(epoch4, OperationId.of("day-3"), Pointer.to("v3-again"), day3))
+          .as("a retired version's receipt still answers a retry")
+          .isInstanceOf(AlreadyApplied.class);
+      PruneReport pruned = store.prune(new Retention(java.time.Duration.ofMillis(1), 1));
+      assertThat(pruned.receiptsDeleted())
+          .as(
+              "reports: day-1 (fenceline_operation), day-2 and day-3 (version rows), not day-4"
+                  + " (current); ledgers: day-1")
+          .isEqualTo(4);
+      assertThat(pruned.pointerVersionsDeleted()).isZero();
+      assertThat(count(database, "fenceline_pointer")).as("the retired rows went").isEqualTo(1);
+      for (String gone : List.of("day-1", "day-2", "day-3")) {
+        assertThatThrownBy(() -> reports.lookup(REPORT, OperationId.of(gone)))
+            .as(gone)
+            .isInstanceOf(dev.fenceline.spi.ReceiptPrunedException.class);
+      }
+      assertThat(reports.lookup(REPORT, OperationId.of("day-4"))).isPresent();
+    }
+    try (JdbcStore reopened = database.openStore()) {
+      assertThat(schemaVersion(database))
+          .as("opening again changes nothing")
+          .isEqualTo(Schema.VERSION);
+      assertThat(reopened.pointerStore("reports").lookup(REPORT, OperationId.of("day-4")))
+          .isPresent();
+    }
+  }
+
+  private static List<String> history(JdbcPointerStore reports) {
+    return reports.history(REPORT, 10).stream().map(state -> state.pointer().target()).toList();
+  }
+
+  private static long count(TestDatabase database, String from) throws SQLException {
+    try (Connection connection = database.connect();
+        Statement statement = connection.createStatement();
+        ResultSet rows = statement.executeQuery("SELECT COUNT(*) FROM " + from)) {
+      rows.next();
+      return rows.getLong(1);
+    }
+  }
+
   @Test
   void aDatabaseOfANewerSchemaIsRefusedAndLeftAsItIs(@TempDir Path directory) throws SQLException {
     SqliteDatabase database = new SqliteDatabase(directory);
@@ -395,7 +559,7 @@ class SchemaMigrationTest {
     }
 
     try (JdbcStore store = database.openStore()) {
-      assertThat(schemaVersion(database)).isEqualTo(Schema.VERSION).isEqualTo(4);
+      assertThat(schemaVersion(database)).isEqualTo(Schema.VERSION).isEqualTo(5);
       assertThat(store.id()).as("the issuer identity is kept").isEqualTo("jdbc-v2-issuer");
       JdbcDestination ledgers = store.destination("ledgers");
       JdbcPointerStore reports = store.pointerStore("reports");
