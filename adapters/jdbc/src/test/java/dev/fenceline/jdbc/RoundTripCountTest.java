@@ -168,6 +168,51 @@ class RoundTripCountTest {
                     .doesNotContain("BEGIN"));
   }
 
+  /**
+   * The one-statement steps are server-prepared: pgjdbc keeps each statement text per connection
+   * and, from its fifth run on (its {@code prepareThreshold}), sends it as a named statement that
+   * PostgreSQL parses and plans once; {@code pg_prepared_statements} lists the session's.
+   */
+  @Test
+  void onPostgresTheOneStatementStepsAreServerPrepared() throws SQLException {
+    String options =
+        JdbcUrl.sessionOptions(JdbcStore.DEFAULT_LOCK_TIMEOUT, JdbcStore.DEFAULT_STATEMENT_TIMEOUT);
+    Counted db =
+        open(
+            PostgresDatabase.shared().url()
+                + "&options="
+                + java.net.URLEncoder.encode(options, java.nio.charset.StandardCharsets.UTF_8),
+            true);
+    ResourceId resource = fresh("prepared");
+    FencingToken token = new FencingToken(db.store().id(), resource, Epoch.of(1), "worker-a");
+    JdbcPointerStore pointers = db.store().pointerStore("reports");
+    JdbcLeaseIssuer issuer = db.store().leaseIssuer();
+    for (int i = 0; i < 6; i++) {
+      assertThat(pointers.write(token, OperationId.of("v" + i), Pointer.to("v" + i)))
+          .isInstanceOf(Applied.class);
+      Lease lease = issuer.tryAcquire(fresh("prepared-lease"), "worker-a", TTL).orElseThrow();
+      issuer.renew(lease);
+      assertThat(issuer.release(lease)).isTrue();
+    }
+
+    java.util.List<String> prepared = new java.util.ArrayList<>();
+    try (java.sql.Connection connection = pool.getConnection();
+        java.sql.Statement statement = connection.createStatement();
+        java.sql.ResultSet rows =
+            statement.executeQuery(
+                "SELECT statement FROM pg_prepared_statements WHERE NOT from_sql")) {
+      while (rows.next()) {
+        prepared.add(rows.getString(1));
+      }
+    }
+    assertThat(prepared)
+        .as("server-prepared statements of the session")
+        .anySatisfy(sql -> assertThat(sql).contains("INSERT INTO fenceline_pointer"))
+        .anySatisfy(sql -> assertThat(sql).contains("INSERT INTO fenceline_lease"))
+        .anySatisfy(sql -> assertThat(sql).contains("UPDATE fenceline_lease SET expires_at_ms"))
+        .anySatisfy(sql -> assertThat(sql).contains("UPDATE fenceline_lease SET holder = NULL"));
+  }
+
   @Test
   void pointerStepsOnPostgres() throws SQLException {
     pointerSteps(postgres());
