@@ -82,6 +82,20 @@ class RoundTripCountTest {
     return open(PostgresDatabase.shared().url(), true);
   }
 
+  /**
+   * A pool whose sessions have the store's lock and statement timeouts (pgjdbc's {@code options}),
+   * as the store's own pools and URL connections get them.
+   */
+  private Counted postgresWithTheStoresTimeouts() throws SQLException {
+    String options =
+        JdbcUrl.sessionOptions(JdbcStore.DEFAULT_LOCK_TIMEOUT, JdbcStore.DEFAULT_STATEMENT_TIMEOUT);
+    return open(
+        PostgresDatabase.shared().url()
+            + "&options="
+            + java.net.URLEncoder.encode(options, java.nio.charset.StandardCharsets.UTF_8),
+        true);
+  }
+
   private Counted sqlite() throws SQLException {
     Path file = directory.resolve("fenceline.db");
     JdbcStore.sqlite(file).close();
@@ -137,14 +151,7 @@ class RoundTripCountTest {
   @Test
   void onPostgresTheStepsCarryNoSettingsWhenThePoolsSessionsHaveTheStoresTimeouts()
       throws SQLException {
-    String options =
-        JdbcUrl.sessionOptions(JdbcStore.DEFAULT_LOCK_TIMEOUT, JdbcStore.DEFAULT_STATEMENT_TIMEOUT);
-    Counted db =
-        open(
-            PostgresDatabase.shared().url()
-                + "&options="
-                + java.net.URLEncoder.encode(options, java.nio.charset.StandardCharsets.UTF_8),
-            true);
+    Counted db = postgresWithTheStoresTimeouts();
     ResourceId resource = fresh("bare");
     FencingToken token = new FencingToken(db.store().id(), resource, Epoch.of(1), "worker-a");
     JdbcPointerStore pointers = db.store().pointerStore("reports");
@@ -175,14 +182,7 @@ class RoundTripCountTest {
    */
   @Test
   void onPostgresTheOneStatementStepsAreServerPrepared() throws SQLException {
-    String options =
-        JdbcUrl.sessionOptions(JdbcStore.DEFAULT_LOCK_TIMEOUT, JdbcStore.DEFAULT_STATEMENT_TIMEOUT);
-    Counted db =
-        open(
-            PostgresDatabase.shared().url()
-                + "&options="
-                + java.net.URLEncoder.encode(options, java.nio.charset.StandardCharsets.UTF_8),
-            true);
+    Counted db = postgresWithTheStoresTimeouts();
     ResourceId resource = fresh("prepared");
     FencingToken token = new FencingToken(db.store().id(), resource, Epoch.of(1), "worker-a");
     JdbcPointerStore pointers = db.store().pointerStore("reports");
