@@ -205,19 +205,7 @@ public final class BenchmarkMain {
             .holder(holder)
             .leaseTtl(JdbcRows.LEASE_TTL)
             .build()) {
-      for (int threads : rowThreads()) {
-        String prefix = nonce + "-g" + threads;
-        try (Harness harness = new Harness(threads)) {
-          List<Harness.RowResult> rows =
-              harness.run(
-                  JdbcRows.of(database, fenceline, holder, prefix),
-                  options.warmup(),
-                  options.rounds(),
-                  options.slice(),
-                  step -> progress(label(kind, threads) + ": " + step));
-          groups.add(new Report.Group(kind, threads, rows));
-        }
-      }
+      runRows(kind, prefix -> JdbcRows.of(database, fenceline, holder, prefix), null);
     }
     if (kind == StoreKind.SQLITE && !stagedDone) {
       staged.addAll(runStaged(database));
@@ -225,7 +213,7 @@ public final class BenchmarkMain {
     }
     if (options.growth()) {
       growth.addAll(
-          GrowthRun.run(
+          growth(
               new GrowthRun.Subject(
                   kind,
                   database.store().leaseIssuer(),
@@ -233,13 +221,7 @@ public final class BenchmarkMain {
                   JdbcRows.RAW_UPSERT,
                   thread -> JdbcRows.rawUpsert(database.pool(), nonce + "-growth-upsert"),
                   Optional.of(new JdbcBulkPopulation(kind, database.pool())),
-                  Math.max(1, poolSize - 2)),
-              options.growthResources(),
-              options.growthVersions(),
-              options.growthSlice(),
-              options.growthBudget(),
-              nonce,
-              BenchmarkMain::progress));
+                  Math.max(1, poolSize - 2))));
     }
     progress("stopping " + kind.shown());
     open.remove(database);
@@ -252,23 +234,10 @@ public final class BenchmarkMain {
     ZooKeeperServers zk = ZooKeeperServers.start(work.resolve("zookeeper"));
     open.add(zk);
     settings.put(StoreKind.ZOOKEEPER, zk.settings());
-    for (int threads : rowThreads()) {
-      String prefix = nonce + "-g" + threads;
-      try (Harness harness = new Harness(threads)) {
-        List<Harness.RowResult> rows =
-            harness.run(
-                ZkRows.of(zk, holder, prefix),
-                options.warmup(),
-                options.rounds(),
-                options.slice(),
-                zk::requests,
-                step -> progress(label(StoreKind.ZOOKEEPER, threads) + ": " + step));
-        groups.add(new Report.Group(StoreKind.ZOOKEEPER, threads, rows));
-      }
-    }
+    runRows(StoreKind.ZOOKEEPER, prefix -> ZkRows.of(zk, holder, prefix), zk::requests);
     if (options.growth()) {
       growth.addAll(
-          GrowthRun.run(
+          growth(
               new GrowthRun.Subject(
                   StoreKind.ZOOKEEPER,
                   zk.store().leaseIssuer(),
@@ -276,17 +245,47 @@ public final class BenchmarkMain {
                   ZkRows.RAW_SET_DATA,
                   thread -> ZkRows.rawSetData(zk.client(), "/bench-raw/" + nonce + "-growth"),
                   Optional.empty(),
-                  16),
-              options.growthResources(),
-              options.growthVersions(),
-              options.growthSlice(),
-              options.growthBudget(),
-              nonce,
-              BenchmarkMain::progress));
+                  16)));
     }
     progress("stopping the ZooKeeper ensemble");
     open.remove(zk);
     zk.close();
+  }
+
+  /**
+   * Runs a store's rows ({@code rowsOf} a key prefix) at every thread count, one group each, and
+   * counts the requests they send if {@code requests} is not null.
+   */
+  private void runRows(
+      StoreKind kind,
+      java.util.function.Function<String, List<Row>> rowsOf,
+      java.util.function.LongSupplier requests)
+      throws Exception {
+    for (int threads : rowThreads()) {
+      try (Harness harness = new Harness(threads)) {
+        List<Harness.RowResult> rows =
+            harness.run(
+                rowsOf.apply(nonce + "-g" + threads),
+                options.warmup(),
+                options.rounds(),
+                options.slice(),
+                requests,
+                step -> progress(label(kind, threads) + ": " + step));
+        groups.add(new Report.Group(kind, threads, rows));
+      }
+    }
+  }
+
+  /** The growth run of {@code subject} with the options' sizes, slice and budget. */
+  private List<GrowthRun.Result> growth(GrowthRun.Subject subject) throws Exception {
+    return GrowthRun.run(
+        subject,
+        options.growthResources(),
+        options.growthVersions(),
+        options.growthSlice(),
+        options.growthBudget(),
+        nonce,
+        BenchmarkMain::progress);
   }
 
   /** The S3 rows on one server, the large-publish table, then the growth run. */
@@ -295,20 +294,7 @@ public final class BenchmarkMain {
     S3Endpoint s3 = S3Endpoint.start(kind, work.resolve(kind.option()));
     open.add(s3);
     try {
-      for (int threads : rowThreads()) {
-        String prefix = nonce + "-g" + threads;
-        try (Harness harness = new Harness(threads)) {
-          List<Harness.RowResult> rows =
-              harness.run(
-                  S3Rows.of(s3, holder, prefix),
-                  options.warmup(),
-                  options.rounds(),
-                  options.slice(),
-                  s3::requests,
-                  step -> progress(label(kind, threads) + ": " + step));
-          groups.add(new Report.Group(kind, threads, rows));
-        }
-      }
+      runRows(kind, prefix -> S3Rows.of(s3, holder, prefix), s3::requests);
       if (!options.s3Sizes().isEmpty() && !options.growthOnly()) {
         s3Large.addAll(
             S3LargePublishBenchmark.run(
@@ -321,7 +307,7 @@ public final class BenchmarkMain {
       }
       if (options.growth()) {
         growth.addAll(
-            GrowthRun.run(
+            growth(
                 new GrowthRun.Subject(
                     kind,
                     s3.issuer(),
@@ -329,13 +315,7 @@ public final class BenchmarkMain {
                     S3Rows.RAW_PUT_POINTER,
                     thread -> S3Rows.rawPutCounter(s3.raw(), "raw/" + nonce + "/growth"),
                     Optional.empty(),
-                    8),
-                options.growthResources(),
-                options.growthVersions(),
-                options.growthSlice(),
-                options.growthBudget(),
-                nonce,
-                BenchmarkMain::progress));
+                    8)));
       }
       settings.put(kind, s3.settings());
     } finally {

@@ -66,38 +66,49 @@ final class CountingZooKeeper extends ZooKeeper {
     DEPTH.get()[0]--;
   }
 
-  @Override
-  public String create(String path, byte[] data, List<ACL> acl, CreateMode mode)
-      throws KeeperException, InterruptedException {
+  /** A request that may fail as ZooKeeper's synchronous calls do. */
+  @FunctionalInterface
+  private interface Request<T> {
+    T send() throws KeeperException, InterruptedException;
+  }
+
+  /** Sends a synchronous request, counted once ({@link #begin}). */
+  private <T> T counted(Request<T> request) throws KeeperException, InterruptedException {
     begin();
     try {
-      return super.create(path, data, acl, mode);
+      return request.send();
+    } finally {
+      end();
+    }
+  }
+
+  /** Sends an asynchronous request (its answer comes to a callback), counted once. */
+  private void countedAsync(Runnable request) {
+    begin();
+    try {
+      request.run();
     } finally {
       end();
     }
   }
 
   @Override
+  public String create(String path, byte[] data, List<ACL> acl, CreateMode mode)
+      throws KeeperException, InterruptedException {
+    return counted(() -> super.create(path, data, acl, mode));
+  }
+
+  @Override
   public String create(String path, byte[] data, List<ACL> acl, CreateMode mode, Stat stat)
       throws KeeperException, InterruptedException {
-    begin();
-    try {
-      return super.create(path, data, acl, mode, stat);
-    } finally {
-      end();
-    }
+    return counted(() -> super.create(path, data, acl, mode, stat));
   }
 
   @Override
   public String create(
       String path, byte[] data, List<ACL> acl, CreateMode mode, Stat stat, long ttl)
       throws KeeperException, InterruptedException {
-    begin();
-    try {
-      return super.create(path, data, acl, mode, stat, ttl);
-    } finally {
-      end();
-    }
+    return counted(() -> super.create(path, data, acl, mode, stat, ttl));
   }
 
   @Override
@@ -108,12 +119,7 @@ final class CountingZooKeeper extends ZooKeeper {
       CreateMode mode,
       AsyncCallback.StringCallback callback,
       Object context) {
-    begin();
-    try {
-      super.create(path, data, acl, mode, callback, context);
-    } finally {
-      end();
-    }
+    countedAsync(() -> super.create(path, data, acl, mode, callback, context));
   }
 
   @Override
@@ -124,12 +130,7 @@ final class CountingZooKeeper extends ZooKeeper {
       CreateMode mode,
       AsyncCallback.Create2Callback callback,
       Object context) {
-    begin();
-    try {
-      super.create(path, data, acl, mode, callback, context);
-    } finally {
-      end();
-    }
+    countedAsync(() -> super.create(path, data, acl, mode, callback, context));
   }
 
   @Override
@@ -141,268 +142,151 @@ final class CountingZooKeeper extends ZooKeeper {
       AsyncCallback.Create2Callback callback,
       Object context,
       long ttl) {
-    begin();
-    try {
-      super.create(path, data, acl, mode, callback, context, ttl);
-    } finally {
-      end();
-    }
+    countedAsync(() -> super.create(path, data, acl, mode, callback, context, ttl));
   }
 
   @Override
   public void delete(String path, int version) throws InterruptedException, KeeperException {
-    begin();
-    try {
-      super.delete(path, version);
-    } finally {
-      end();
-    }
+    counted(
+        () -> {
+          super.delete(path, version);
+          return null;
+        });
   }
 
   @Override
   public void delete(
       String path, int version, AsyncCallback.VoidCallback callback, Object context) {
-    begin();
-    try {
-      super.delete(path, version, callback, context);
-    } finally {
-      end();
-    }
+    countedAsync(() -> super.delete(path, version, callback, context));
   }
 
   @Override
   public List<OpResult> multi(Iterable<Op> ops) throws InterruptedException, KeeperException {
-    begin();
-    try {
-      return super.multi(ops);
-    } finally {
-      end();
-    }
+    return counted(() -> super.multi(ops));
   }
 
   @Override
   public void multi(Iterable<Op> ops, AsyncCallback.MultiCallback callback, Object context) {
-    begin();
-    try {
-      super.multi(ops, callback, context);
-    } finally {
-      end();
-    }
+    countedAsync(() -> super.multi(ops, callback, context));
   }
 
   @Override
   public Stat exists(String path, Watcher watcher) throws KeeperException, InterruptedException {
-    begin();
-    try {
-      return super.exists(path, watcher);
-    } finally {
-      end();
-    }
+    return counted(() -> super.exists(path, watcher));
   }
 
   @Override
   public Stat exists(String path, boolean watch) throws KeeperException, InterruptedException {
-    begin();
-    try {
-      return super.exists(path, watch);
-    } finally {
-      end();
-    }
+    return counted(() -> super.exists(path, watch));
   }
 
   @Override
   public void exists(
       String path, Watcher watcher, AsyncCallback.StatCallback callback, Object context) {
-    begin();
-    try {
-      super.exists(path, watcher, callback, context);
-    } finally {
-      end();
-    }
+    countedAsync(() -> super.exists(path, watcher, callback, context));
   }
 
   @Override
   public void exists(
       String path, boolean watch, AsyncCallback.StatCallback callback, Object context) {
-    begin();
-    try {
-      super.exists(path, watch, callback, context);
-    } finally {
-      end();
-    }
+    countedAsync(() -> super.exists(path, watch, callback, context));
   }
 
   @Override
   public byte[] getData(String path, Watcher watcher, Stat stat)
       throws KeeperException, InterruptedException {
-    begin();
-    try {
-      return super.getData(path, watcher, stat);
-    } finally {
-      end();
-    }
+    return counted(() -> super.getData(path, watcher, stat));
   }
 
   @Override
   public byte[] getData(String path, boolean watch, Stat stat)
       throws KeeperException, InterruptedException {
-    begin();
-    try {
-      return super.getData(path, watch, stat);
-    } finally {
-      end();
-    }
+    return counted(() -> super.getData(path, watch, stat));
   }
 
   @Override
   public void getData(
       String path, Watcher watcher, AsyncCallback.DataCallback callback, Object context) {
-    begin();
-    try {
-      super.getData(path, watcher, callback, context);
-    } finally {
-      end();
-    }
+    countedAsync(() -> super.getData(path, watcher, callback, context));
   }
 
   @Override
   public void getData(
       String path, boolean watch, AsyncCallback.DataCallback callback, Object context) {
-    begin();
-    try {
-      super.getData(path, watch, callback, context);
-    } finally {
-      end();
-    }
+    countedAsync(() -> super.getData(path, watch, callback, context));
   }
 
   @Override
   public Stat setData(String path, byte[] data, int version)
       throws KeeperException, InterruptedException {
-    begin();
-    try {
-      return super.setData(path, data, version);
-    } finally {
-      end();
-    }
+    return counted(() -> super.setData(path, data, version));
   }
 
   @Override
   public void setData(
       String path, byte[] data, int version, AsyncCallback.StatCallback callback, Object context) {
-    begin();
-    try {
-      super.setData(path, data, version, callback, context);
-    } finally {
-      end();
-    }
+    countedAsync(() -> super.setData(path, data, version, callback, context));
   }
 
   @Override
   public List<String> getChildren(String path, Watcher watcher)
       throws KeeperException, InterruptedException {
-    begin();
-    try {
-      return super.getChildren(path, watcher);
-    } finally {
-      end();
-    }
+    return counted(() -> super.getChildren(path, watcher));
   }
 
   @Override
   public List<String> getChildren(String path, boolean watch)
       throws KeeperException, InterruptedException {
-    begin();
-    try {
-      return super.getChildren(path, watch);
-    } finally {
-      end();
-    }
+    return counted(() -> super.getChildren(path, watch));
   }
 
   @Override
   public List<String> getChildren(String path, Watcher watcher, Stat stat)
       throws KeeperException, InterruptedException {
-    begin();
-    try {
-      return super.getChildren(path, watcher, stat);
-    } finally {
-      end();
-    }
+    return counted(() -> super.getChildren(path, watcher, stat));
   }
 
   @Override
   public List<String> getChildren(String path, boolean watch, Stat stat)
       throws KeeperException, InterruptedException {
-    begin();
-    try {
-      return super.getChildren(path, watch, stat);
-    } finally {
-      end();
-    }
+    return counted(() -> super.getChildren(path, watch, stat));
   }
 
   @Override
   public void getChildren(
       String path, Watcher watcher, AsyncCallback.ChildrenCallback callback, Object context) {
-    begin();
-    try {
-      super.getChildren(path, watcher, callback, context);
-    } finally {
-      end();
-    }
+    countedAsync(() -> super.getChildren(path, watcher, callback, context));
   }
 
   @Override
   public void getChildren(
       String path, boolean watch, AsyncCallback.ChildrenCallback callback, Object context) {
-    begin();
-    try {
-      super.getChildren(path, watch, callback, context);
-    } finally {
-      end();
-    }
+    countedAsync(() -> super.getChildren(path, watch, callback, context));
   }
 
   @Override
   public void getChildren(
       String path, Watcher watcher, AsyncCallback.Children2Callback callback, Object context) {
-    begin();
-    try {
-      super.getChildren(path, watcher, callback, context);
-    } finally {
-      end();
-    }
+    countedAsync(() -> super.getChildren(path, watcher, callback, context));
   }
 
   @Override
   public void getChildren(
       String path, boolean watch, AsyncCallback.Children2Callback callback, Object context) {
-    begin();
-    try {
-      super.getChildren(path, watch, callback, context);
-    } finally {
-      end();
-    }
+    countedAsync(() -> super.getChildren(path, watch, callback, context));
   }
 
   @Override
   public void sync(String path) throws KeeperException, InterruptedException {
-    begin();
-    try {
-      super.sync(path);
-    } finally {
-      end();
-    }
+    counted(
+        () -> {
+          super.sync(path);
+          return null;
+        });
   }
 
   @Override
   public void sync(String path, AsyncCallback.VoidCallback callback, Object context) {
-    begin();
-    try {
-      super.sync(path, callback, context);
-    } finally {
-      end();
-    }
+    countedAsync(() -> super.sync(path, callback, context));
   }
 }

@@ -83,28 +83,17 @@ final class JdbcBulkPopulation implements GrowthRun.Bulk {
       throws SQLException {
     try (Connection connection = pool.getConnection()) {
       for (Map.Entry<String, List<String>> table : tables().entrySet()) {
-        List<String> columns = table.getValue();
-        List<String> values = new ArrayList<>();
-        for (String column : columns) {
-          values.add(
-              switch (column) {
-                case "resource" -> concat("CAST(? AS VARCHAR(200))", "s.g");
-                case "operation" -> concat("t.operation", "'-'", "s.g");
-                default -> "t." + column;
-              });
-        }
         String sql =
-            "INSERT INTO "
-                + table.getKey()
-                + " ("
-                + String.join(", ", columns)
-                + ") SELECT "
-                + String.join(", ", values)
-                + " FROM "
-                + table.getKey()
-                + " t, "
-                + series()
-                + " WHERE t.resource = ?";
+            copy(
+                table.getKey(),
+                table.getValue(),
+                column ->
+                    switch (column) {
+                      case "resource" -> concat("CAST(? AS VARCHAR(200))", "s.g");
+                      case "operation" -> concat("t.operation", "'-'", "s.g");
+                      default -> "t." + column;
+                    },
+                "t.resource = ?");
         try (PreparedStatement insert = connection.prepareStatement(sql)) {
           insert.setString(1, namePrefix);
           insert.setLong(2, from);
@@ -126,27 +115,17 @@ final class JdbcBulkPopulation implements GrowthRun.Bulk {
         if (!columns.contains("operation")) {
           continue; // control rows: one per resource
         }
-        List<String> values = new ArrayList<>();
-        for (String column : columns) {
-          values.add(
-              switch (column) {
-                case "operation" -> concat("t.operation", "'-'", "s.g");
-                case "version" -> "s.g";
-                default -> "t." + column;
-              });
-        }
         String sql =
-            "INSERT INTO "
-                + table.getKey()
-                + " ("
-                + String.join(", ", columns)
-                + ") SELECT "
-                + String.join(", ", values)
-                + " FROM "
-                + table.getKey()
-                + " t, "
-                + series()
-                + " WHERE t.resource = ? AND t.operation = ?";
+            copy(
+                table.getKey(),
+                columns,
+                column ->
+                    switch (column) {
+                      case "operation" -> concat("t.operation", "'-'", "s.g");
+                      case "version" -> "s.g";
+                      default -> "t." + column;
+                    },
+                "t.resource = ? AND t.operation = ?");
         try (PreparedStatement insert = connection.prepareStatement(sql)) {
           insert.setLong(1, from);
           insert.setLong(2, to);
@@ -157,6 +136,29 @@ final class JdbcBulkPopulation implements GrowthRun.Bulk {
       }
       analyze(connection);
     }
+  }
+
+  /**
+   * {@code INSERT INTO table (columns) SELECT value of each column FROM table t, series WHERE
+   * where}: copies of the rows {@code where} selects, one per number of the series.
+   */
+  private String copy(
+      String table,
+      List<String> columns,
+      java.util.function.Function<String, String> valueOf,
+      String where) {
+    return "INSERT INTO "
+        + table
+        + " ("
+        + String.join(", ", columns)
+        + ") SELECT "
+        + String.join(", ", columns.stream().map(valueOf).toList())
+        + " FROM "
+        + table
+        + " t, "
+        + series()
+        + " WHERE "
+        + where;
   }
 
   private void count(Dimension dimension, String table, int rows) {

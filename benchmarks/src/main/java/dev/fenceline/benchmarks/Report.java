@@ -248,27 +248,22 @@ final class Report {
     out.append("|---|---:|---:|---:|---|---:|---:|" + (counted ? "---:|" : "") + "---:|\n");
     for (RowResult row : group.rows()) {
       Optional<RowResult> peer = row.row.peer().flatMap(group::row);
-      out.append("| ")
-          .append(row.row.name())
-          .append(" | ")
-          .append(opsPerSecond(row))
-          .append(" | ")
-          .append(millis(row.latencies.quantile(0.5)))
-          .append(" | ")
-          .append(millis(row.latencies.quantile(0.99)))
-          .append(" | ")
-          .append(row.row.peer().orElse("–"))
-          .append(" | ")
-          .append(peer.map(p -> ratio(row.opsPerSecond() / p.opsPerSecond())).orElse("–"))
-          .append(" | ")
-          .append(
-              peer.map(p -> ratio(row.latencies.quantile(0.5) / p.latencies.quantile(0.5)))
-                  .orElse("–"))
-          .append(" | ");
+      List<Object> cells =
+          new ArrayList<>(
+              List.of(
+                  row.row.name(),
+                  opsPerSecond(row),
+                  millis(row.latencies.quantile(0.5)),
+                  millis(row.latencies.quantile(0.99)),
+                  row.row.peer().orElse("–"),
+                  peer.map(p -> ratio(row.opsPerSecond() / p.opsPerSecond())).orElse("–"),
+                  peer.map(p -> ratio(row.latencies.quantile(0.5) / p.latencies.quantile(0.5)))
+                      .orElse("–")));
       if (counted) {
-        out.append(perOperation(row.requestsPerOperation())).append(" | ");
+        cells.add(perOperation(row.requestsPerOperation()));
       }
-      out.append(row.errors).append(" |\n");
+      cells.add(row.errors);
+      appendRow(out, cells.toArray());
     }
     out.append('\n');
     Optional<RowResult> cycle = group.row(JdbcRows.FULL_CYCLE);
@@ -480,28 +475,29 @@ final class Report {
       for (VariantResult variant : size.variants()) {
         Latencies latencies = variant.latencies();
         double mean = latencies.mean();
-        out.append("| ")
-            .append(Options.shownSize(size.size()))
-            .append(" | ")
-            .append(variant.name())
-            .append(" | ")
-            .append(latencies.count())
-            .append(" | ")
-            .append(millis(latencies.quantile(0.5)))
-            .append(" | ")
-            .append(millis(mean))
-            .append(" | ")
-            .append(mibPerSecond(size.size(), mean))
-            .append(" | ")
-            .append(ratio(latencies.quantile(0.5) / samePeer))
-            .append(" | ")
-            .append(ratio(latencies.quantile(0.5) / durablePeer))
-            .append(" | ")
-            .append(ratio(latencies.quantile(0.5) / plainPeer))
-            .append(" |\n");
+        appendRow(
+            out,
+            Options.shownSize(size.size()),
+            variant.name(),
+            latencies.count(),
+            millis(latencies.quantile(0.5)),
+            millis(mean),
+            mibPerSecond(size.size(), mean),
+            ratio(latencies.quantile(0.5) / samePeer),
+            ratio(latencies.quantile(0.5) / durablePeer),
+            ratio(latencies.quantile(0.5) / plainPeer));
       }
     }
     out.append('\n');
+  }
+
+  /** Appends one markdown table row of {@code cells}. */
+  private static void appendRow(StringBuilder out, Object... cells) {
+    out.append("| ");
+    for (int i = 0; i < cells.length; i++) {
+      out.append(i == 0 ? "" : " | ").append(cells[i]);
+    }
+    out.append(" |\n");
   }
 
   private static void appendS3Large(
@@ -525,25 +521,17 @@ final class Report {
               .orElse(Double.NaN);
       for (S3LargePublishBenchmark.Variant variant : size.variants()) {
         Latencies latencies = variant.latencies();
-        out.append("| ")
-            .append(size.store().shown())
-            .append(" | ")
-            .append(Options.shownSize(size.size()))
-            .append(" | ")
-            .append(variant.name())
-            .append(" | ")
-            .append(latencies.count())
-            .append(" | ")
-            .append(millis(latencies.quantile(0.5)))
-            .append(" | ")
-            .append(millis(latencies.mean()))
-            .append(" | ")
-            .append(mibPerSecond(size.size(), latencies.mean()))
-            .append(" | ")
-            .append(perOperation(variant.requestsPerOperation()))
-            .append(" | ")
-            .append(ratio(latencies.quantile(0.5) / peer))
-            .append(" |\n");
+        appendRow(
+            out,
+            size.store().shown(),
+            Options.shownSize(size.size()),
+            variant.name(),
+            latencies.count(),
+            millis(latencies.quantile(0.5)),
+            millis(latencies.mean()),
+            mibPerSecond(size.size(), latencies.mean()),
+            perOperation(variant.requestsPerOperation()),
+            ratio(latencies.quantile(0.5) / peer));
       }
     }
     out.append('\n');
