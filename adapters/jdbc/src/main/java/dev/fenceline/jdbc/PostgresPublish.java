@@ -35,11 +35,10 @@ import java.util.Map;
  * fenceline_pointer_receipt}: the unique index is checked against every committed row, whatever the
  * statement's snapshot) unless {@code fenceline_operation} holds a receipt of the operation, and
  * then registers a newer epoch: two rows, in the statement's own transaction, so the epoch check
- * and the change are one atomic step (R3). A receipt reaches {@code fenceline_operation} only
- * through the migration to schema 5 or through history pruning, which moves the receipt of a
- * version that is not among the newest; such a version committed before the publish that made it
- * old took the control row's lock, which this statement waits for in turn, so the move is visible
- * to its snapshot or the version's row still holds the receipt.
+ * and the change are one atomic step (R3). Since schema 5 no pointer publish writes a receipt to
+ * {@code fenceline_operation}, and history pruning retires a version's row instead of moving its
+ * receipt: the pointer receipts there are those the migration left (of versions deleted before it),
+ * which no later commit adds to, so this statement's snapshot sees all of them.
  *
  * <p>It decides only what one statement can decide truthfully; everything else goes to {@code
  * fenceline_publish_pointer_v2}, whose statements each see what committed before them:

@@ -452,14 +452,17 @@ final class Pruning {
                     + " ORDER BY version LIMIT ?");
         PreparedStatement delete =
             connection.prepareStatement(
-                "DELETE FROM fenceline_pointer"
-                    + " WHERE destination = ? AND resource = ? AND version = ?");
+                "DELETE FROM fenceline_pointer WHERE destination = ? AND resource = ?"
+                    + " AND version = ? AND recorded_at_ms IS NULL");
         // A version whose receipt is still kept leaves the history, but its row, which holds the
-        // receipt, stays until the receipt is pruned: a receipt never moves to another row.
+        // receipt, stays until the receipt is pruned: a receipt never moves to another row. Both
+        // statements check again what the select read: if another process's receipt pass nulled
+        // the receipt in between, neither applies and the next pass deletes the row (a retired
+        // row without a receipt would never be deleted).
         PreparedStatement retire =
             connection.prepareStatement(
-                "UPDATE fenceline_pointer SET retired = 1"
-                    + " WHERE destination = ? AND resource = ? AND version = ?")) {
+                "UPDATE fenceline_pointer SET retired = 1 WHERE destination = ? AND resource = ?"
+                    + " AND version = ? AND recorded_at_ms IS NOT NULL")) {
       while (next < groups.size() && budget > 0) {
         Group group = groups.get(next);
         select.setString(1, group.destination());
@@ -479,9 +482,11 @@ final class Pruning {
             count++;
           }
         }
-        delete.executeBatch();
-        retire.executeBatch();
-        deleted += count;
+        for (PreparedStatement change : List.of(delete, retire)) {
+          for (int changed : change.executeBatch()) {
+            deleted += Math.max(changed, 0);
+          }
+        }
         if (count < budget) {
           next++; // fewer than asked for: this group is done
         }

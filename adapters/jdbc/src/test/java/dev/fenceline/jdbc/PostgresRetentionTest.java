@@ -29,10 +29,13 @@ import dev.fenceline.spi.ResourceId;
 import dev.fenceline.spi.WriteOutcome;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 
 class PostgresRetentionTest extends RetentionContractTest {
@@ -112,6 +115,114 @@ class PostgresRetentionTest extends RetentionContractTest {
       assertThat(reports.current(report).orElseThrow().pointer().target()).isEqualTo("v6");
       assertThatThrownBy(() -> reports.lookup(report, OperationId.of("publish-1")))
           .isInstanceOf(ReceiptPrunedException.class);
+    }
+  }
+
+  /**
+   * PostgreSQL only (on SQLite a second writer waits for the file's lock): history pruning selects
+   * the old versions, and before it retires those whose receipt is still kept, another process's
+   * receipt pass (a later clock, so a later cutoff) nulls one of those receipts. The retire must
+   * not apply to that row: a retired row without a receipt is out of the history and out of the
+   * receipt pass, and would stay for ever. The next prune deletes it.
+   */
+  @Test
+  void aReceiptPrunedBetweenTheHistorySelectAndTheRetireLeavesNoRowBehind() throws Exception {
+    ResourceId report = ResourceId.of("raced-report");
+    String url;
+    try (Connection connection = database().connect()) {
+      url = connection.getMetaData().getURL();
+    }
+    org.postgresql.ds.PGSimpleDataSource target = new org.postgresql.ds.PGSimpleDataSource();
+    target.setURL(url);
+    AtomicBoolean raced = new AtomicBoolean();
+    DataSource racing =
+        Intercepted.wrap(
+            DataSource.class,
+            target,
+            (source, call, args) -> {
+              Object result = Intercepted.invoke(call, source, args);
+              return call.getName().equals("getConnection")
+                  ? nullingTheReceiptBeforeTheRetire((Connection) result, raced)
+                  : result;
+            });
+    try (JdbcStore store = JdbcStore.builder().dataSource(racing, "racing prune").build()) {
+      JdbcPointerStore reports = store.pointerStore("reports");
+      for (int version = 1; version <= 5; version++) {
+        reports.write(
+            new FencingToken(store.id(), report, Epoch.of(1), "worker"),
+            OperationId.of("publish-" + version),
+            Pointer.to("v" + version));
+      }
+      Retention retention = new Retention(Duration.ofDays(1), 3);
+
+      PruneReport first = store.prune(retention);
+
+      assertThat(raced).isTrue();
+      assertThat(first.pointerVersionsDeleted())
+          .as("only publish-2's version left the history; publish-1's stays until the next prune")
+          .isEqualTo(1);
+      assertThat(orphans()).as("retired rows without a receipt").isZero();
+      assertThat(reports.history(report, 10)).hasSize(4);
+
+      PruneReport second = store.prune(retention);
+
+      assertThat(second.pointerVersionsDeleted()).isEqualTo(1);
+      assertThat(orphans()).isZero();
+      assertThat(reports.history(report, 10)).hasSize(3);
+      try (Connection connection = database().connect();
+          PreparedStatement rows =
+              connection.prepareStatement(
+                  "SELECT COUNT(*) FROM fenceline_pointer WHERE operation = 'publish-1'");
+          java.sql.ResultSet count = rows.executeQuery()) {
+        count.next();
+        assertThat(count.getLong(1)).as("publish-1's row").isZero();
+      }
+      assertThat(reports.lookup(report, OperationId.of("publish-2"))).isPresent();
+    }
+  }
+
+  /**
+   * {@code real}, whose history pruning, just before it retires versions, has a receipt pass of
+   * another process null the receipt of {@code publish-1} and commit (once).
+   */
+  private Connection nullingTheReceiptBeforeTheRetire(Connection real, AtomicBoolean raced) {
+    return Intercepted.wrap(
+        Connection.class,
+        real,
+        (connection, call, args) -> {
+          Object result = Intercepted.invoke(call, connection, args);
+          if (!call.getName().equals("prepareStatement")
+              || !((String) args[0]).startsWith("UPDATE fenceline_pointer SET retired = 1")) {
+            return result;
+          }
+          return Intercepted.wrap(
+              PreparedStatement.class,
+              (PreparedStatement) result,
+              (statement, method, arguments) -> {
+                if (method.getName().equals("executeBatch") && raced.compareAndSet(false, true)) {
+                  try (Connection other = database().connect();
+                      PreparedStatement prune =
+                          other.prepareStatement(
+                              "UPDATE fenceline_pointer SET recorded_at_ms = NULL,"
+                                  + " receipt_attributes = NULL, fingerprint = NULL"
+                                  + " WHERE operation = 'publish-1'")) {
+                    assertThat(prune.executeUpdate()).isEqualTo(1);
+                  }
+                }
+                return Intercepted.invoke(method, statement, arguments);
+              });
+        });
+  }
+
+  private long orphans() throws SQLException {
+    try (Connection connection = database().connect();
+        PreparedStatement select =
+            connection.prepareStatement(
+                "SELECT COUNT(*) FROM fenceline_pointer"
+                    + " WHERE retired = 1 AND recorded_at_ms IS NULL");
+        java.sql.ResultSet rows = select.executeQuery()) {
+      rows.next();
+      return rows.getLong(1);
     }
   }
 }
